@@ -1,0 +1,1 @@
+//! assess: findings.jsonl → assessment.json (seed 002).

@@ -1,0 +1,1 @@
+//! audit: the tool-usage database (ingest, stats, refine, compose, explain, federate; seed 001).

@@ -1,0 +1,10 @@
+//! `skillgate doctor`.
+
+use skillgate::exit::Exit;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<Exit> {
+    anyhow::bail!("`skillgate doctor` is pending in this build")
+}

@@ -1,0 +1,10 @@
+//! `skillgate github`.
+
+use skillgate::exit::Exit;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<Exit> {
+    anyhow::bail!("`skillgate github` is pending in this build")
+}

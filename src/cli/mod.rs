@@ -1,0 +1,114 @@
+//! Command-line interface: one file per subcommand. These do the I/O; the
+//! library stages stay pure.
+
+use clap::{Parser, Subcommand};
+use skillgate::exit::Exit;
+
+pub mod assess;
+pub mod compose;
+pub mod config;
+pub mod doctor;
+pub mod explain;
+pub mod extract;
+pub mod federate;
+pub mod gate;
+pub mod github;
+pub mod grade;
+pub mod hook;
+pub mod ingest;
+pub mod propose;
+pub mod refine;
+pub mod ship;
+pub mod stats;
+pub mod trajectory;
+pub mod validate;
+
+/// skillgate — judge agent skills (SKILL.md) by what agents actually did.
+#[derive(Debug, Parser)]
+#[command(name = "skillgate", version, about, long_about = None)]
+pub struct Cli {
+    /// More logging (-v info, -vv debug, -vvv trace); RUST_LOG overrides.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    pub verbose: u8,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Lint SKILL.md files against the Agent Skills spec.
+    Validate(validate::Args),
+    /// Turn a SKILL.md into constraints; `--write` refreshes the lockfile.
+    Extract(extract::Args),
+    /// Show the normalized events of transcripts (never their content).
+    Trajectory(trajectory::Args),
+    /// Label every constraint against trajectories; exit 1 when a guarded rule broke.
+    Gate(gate::Args),
+    /// Print the effective configuration.
+    Config(config::Args),
+    /// Apply one proposal to the skill or its lockfile.
+    Propose(propose::Args),
+    /// Grade a run against a contract (execution grade or effectiveness audit).
+    Grade(grade::Args),
+    /// Aggregate findings.jsonl into assessment.json.
+    Assess(assess::Args),
+    /// Score one agent session and write a self-contained report.html.
+    Doctor(doctor::Args),
+    /// Decode trajectories into the tool-usage database.
+    Ingest(ingest::Args),
+    /// Per-tool usage statistics from the database.
+    Stats(stats::Args),
+    /// Mistake patterns of one tool and refinement hints.
+    Refine(refine::Args),
+    /// Propose a tool chain for a goal from observed usage.
+    Compose(compose::Args),
+    /// Explain one tool: description, parameters, usage, failures.
+    Explain(explain::Args),
+    /// Publish or fetch refinement events with a federation peer.
+    Federate(federate::Args),
+    /// Git hooks: `hook pre-push`, `hook install`.
+    Hook(hook::Args),
+    /// Validate + gate one skill folder for a release step; prints one JSON verdict.
+    Ship(ship::Args),
+    /// Report a gate run to GitHub (check run, PR comment).
+    Github(github::Args),
+}
+
+pub fn init_tracing(verbose: u8) {
+    use tracing_subscriber::EnvFilter;
+    let default = match verbose {
+        0 => "warn",
+        1 => "info",
+        2 => "debug",
+        _ => "trace",
+    };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .without_time()
+        .try_init();
+}
+
+pub fn run(cli: Cli) -> anyhow::Result<Exit> {
+    match cli.command {
+        Command::Validate(a) => validate::run(a),
+        Command::Extract(a) => extract::run(a),
+        Command::Trajectory(a) => trajectory::run(a),
+        Command::Gate(a) => gate::run(a),
+        Command::Config(a) => config::run(a),
+        Command::Propose(a) => propose::run(a),
+        Command::Grade(a) => grade::run(a),
+        Command::Assess(a) => assess::run(a),
+        Command::Doctor(a) => doctor::run(a),
+        Command::Ingest(a) => ingest::run(a),
+        Command::Stats(a) => stats::run(a),
+        Command::Refine(a) => refine::run(a),
+        Command::Compose(a) => compose::run(a),
+        Command::Explain(a) => explain::run(a),
+        Command::Federate(a) => federate::run(a),
+        Command::Hook(a) => hook::run(a),
+        Command::Ship(a) => ship::run(a),
+        Command::Github(a) => github::run(a),
+    }
+}

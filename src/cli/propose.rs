@@ -1,0 +1,10 @@
+//! `skillgate propose`.
+
+use skillgate::exit::Exit;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<Exit> {
+    anyhow::bail!("`skillgate propose` is pending in this build")
+}

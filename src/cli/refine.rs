@@ -1,0 +1,10 @@
+//! `skillgate refine`.
+
+use skillgate::exit::Exit;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<Exit> {
+    anyhow::bail!("`skillgate refine` is pending in this build")
+}

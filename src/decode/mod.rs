@@ -1,0 +1,135 @@
+//! decode: transcripts → normalized [`Trajectory`] values (SPEC §5).
+//!
+//! One file per format behind the [`Decoder`] trait; the format is sniffed from
+//! content unless the caller names it. Adding a harness means adding a file and
+//! one line in [`decoders`].
+
+pub mod model;
+pub mod patch;
+pub mod shell;
+pub mod tools;
+pub mod discover;
+pub mod retro;
+pub mod skills;
+
+pub mod aider;
+pub mod anthropic_messages;
+pub mod claude_chat_json;
+pub mod claude_code;
+pub mod claude_stream_json;
+pub mod codex_exec;
+pub mod codex_rollout;
+pub mod gemini;
+pub mod inspect_ai;
+pub mod openai_chat;
+pub mod openhands;
+pub mod swe_agent;
+
+pub use model::*;
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// A transcript that cannot be read or recognised. Maps to exit code 2.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{}{}: {message}", path.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
+pub struct DecodeError {
+    pub path: PathBuf,
+    pub line: Option<u64>,
+    /// What went wrong; never trajectory content.
+    pub message: String,
+}
+
+impl DecodeError {
+    pub fn new(path: &Path, line: Option<u64>, message: impl Into<String>) -> Self {
+        DecodeError { path: path.to_path_buf(), line, message: message.into() }
+    }
+}
+
+/// One transcript format.
+pub trait Decoder: Sync + Send {
+    /// Stable format name, as accepted by `--input-format`.
+    fn format(&self) -> &'static str;
+    fn harness(&self) -> Harness;
+    /// How sure this decoder is that `head` (the first bytes of the file, at most
+    /// [`SNIFF_BYTES`]) starts a file of its format: 0 = not mine, 100 = certain.
+    fn sniff(&self, path: &Path, head: &[u8]) -> u8;
+    /// Decode the whole file, streaming where the format allows.
+    fn decode(&self, path: &Path, opts: &DecodeOptions) -> Result<Trajectory, DecodeError>;
+}
+
+/// How many leading bytes sniffing looks at.
+pub const SNIFF_BYTES: usize = 64 * 1024;
+
+/// Every known format, most specific first.
+pub fn decoders() -> Vec<&'static dyn Decoder> {
+    vec![
+        &claude_code::ClaudeCodeDecoder,
+        &claude_chat_json::ClaudeChatJsonDecoder,
+        &claude_stream_json::ClaudeStreamJsonDecoder,
+        &codex_rollout::CodexRolloutDecoder,
+        &codex_exec::CodexExecDecoder,
+        &gemini::GeminiDecoder,
+        &swe_agent::SweAgentDecoder,
+        &openhands::OpenHandsDecoder,
+        &inspect_ai::InspectAiDecoder,
+        &aider::AiderDecoder,
+        &openai_chat::OpenAiChatDecoder,
+        &anthropic_messages::AnthropicMessagesDecoder,
+    ]
+}
+
+/// The names `--input-format` accepts.
+pub fn format_names() -> Vec<&'static str> {
+    decoders().iter().map(|d| d.format()).collect()
+}
+
+/// Pick the decoder for a file: the named one, else the best sniff.
+pub fn pick_decoder(path: &Path, format: Option<&str>) -> Result<&'static dyn Decoder, DecodeError> {
+    if let Some(name) = format {
+        return decoders().into_iter().find(|d| d.format() == name).ok_or_else(|| {
+            DecodeError::new(
+                path,
+                None,
+                format!("unknown input format `{name}` (known: {})", format_names().join(", ")),
+            )
+        });
+    }
+    let mut head = Vec::with_capacity(SNIFF_BYTES);
+    let file = std::fs::File::open(path)
+        .map_err(|e| DecodeError::new(path, None, format!("cannot open: {e}")))?;
+    file.take(SNIFF_BYTES as u64)
+        .read_to_end(&mut head)
+        .map_err(|e| DecodeError::new(path, None, format!("cannot read: {e}")))?;
+    let mut best: Option<(u8, &'static dyn Decoder)> = None;
+    for d in decoders() {
+        let s = d.sniff(path, &head);
+        if s > 0 && best.is_none_or(|(b, _)| s > b) {
+            best = Some((s, d));
+        }
+    }
+    best.map(|(_, d)| d).ok_or_else(|| {
+        DecodeError::new(
+            path,
+            Some(1),
+            "not a recognised transcript format (use --input-format to name one)",
+        )
+    })
+}
+
+/// Decode one transcript file: pick the decoder, decode, apply a retro sidecar,
+/// add weak skill-load evidence, and number the events.
+pub fn decode_path(
+    path: &Path,
+    format: Option<&str>,
+    opts: &DecodeOptions,
+) -> Result<Trajectory, DecodeError> {
+    let decoder = pick_decoder(path, format)?;
+    let mut traj = decoder.decode(path, opts)?;
+    retro::apply(&mut traj)?;
+    skills::add_weak_loads(&mut traj);
+    for (i, e) in traj.events.iter_mut().enumerate() {
+        e.index = i;
+    }
+    Ok(traj)
+}

@@ -1,0 +1,347 @@
+//! The normalized trajectory model (SPEC §5): what every decoder produces.
+//!
+//! The gate only ever sees actions. Message text and tool I/O live in
+//! [`EventContent`], which decoders fill only when [`DecodeOptions::keep_content`]
+//! is set (the doctor and the usage statistics need it; the gate never asks).
+
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// Which harness wrote a transcript.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Harness {
+    ClaudeCode,
+    Codex,
+    Gemini,
+    SweAgent,
+    OpenHands,
+    InspectAi,
+    Aider,
+    OpenAiChat,
+    AnthropicMessages,
+}
+
+impl Harness {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Harness::ClaudeCode => "claude-code",
+            Harness::Codex => "codex",
+            Harness::Gemini => "gemini",
+            Harness::SweAgent => "swe-agent",
+            Harness::OpenHands => "openhands",
+            Harness::InspectAi => "inspect-ai",
+            Harness::Aider => "aider",
+            Harness::OpenAiChat => "openai-chat",
+            Harness::AnthropicMessages => "anthropic-messages",
+        }
+    }
+}
+
+/// Options for decoding.
+#[derive(Debug, Clone, Default)]
+pub struct DecodeOptions {
+    /// Keep message text, tool input and tool output in [`Event::content`].
+    /// Off for the gate (it must never see content); on for doctor / ingest.
+    pub keep_content: bool,
+}
+
+/// One decoded session.
+#[derive(Debug, Clone, Serialize)]
+pub struct Trajectory {
+    pub path: PathBuf,
+    pub harness: Harness,
+    /// Name of the decoder / format variant ("claude-code-jsonl", "codex-rollout", ...).
+    pub format: String,
+    pub harness_version: Option<String>,
+    pub session_id: Option<String>,
+    pub cwd: Option<String>,
+    pub git_branch: Option<String>,
+    /// The session reached a final assistant turn and its file was not torn.
+    pub complete: bool,
+    /// The last record was torn (a partial line) or the file ended mid-structure.
+    pub truncated: bool,
+    pub events: Vec<Event>,
+    /// Records that could not be decoded, and other counted skips.
+    pub problems: Vec<DecodeProblem>,
+    /// Session-retro sidecar (`<file>.retro.yaml`), when present.
+    pub retro: Option<Retro>,
+    /// Extra files that were read as part of this trajectory (new-layout subagent files).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub extra_files: Vec<PathBuf>,
+}
+
+impl Trajectory {
+    pub fn new(path: PathBuf, harness: Harness, format: &str) -> Self {
+        Trajectory {
+            path,
+            harness,
+            format: format.to_string(),
+            harness_version: None,
+            session_id: None,
+            cwd: None,
+            git_branch: None,
+            complete: false,
+            truncated: false,
+            events: Vec::new(),
+            problems: Vec::new(),
+            retro: None,
+            extra_files: Vec::new(),
+        }
+    }
+
+    /// Records in the middle of the file that could not be decoded (a hidden
+    /// action could be among them). Unknown record types and a torn last line
+    /// are not counted here.
+    pub fn undecodable_count(&self) -> usize {
+        self.problems
+            .iter()
+            .filter(|p| matches!(p.kind, ProblemKind::Undecodable | ProblemKind::InvalidUtf8))
+            .count()
+    }
+}
+
+/// Session-retro sidecar metadata. `loaded_skills` is authoritative when present.
+#[derive(Debug, Clone, Default, Serialize, serde::Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Retro {
+    #[serde(default)]
+    pub loaded_skills: Option<Vec<String>>,
+    #[serde(default)]
+    pub harness: Option<String>,
+    #[serde(default)]
+    pub complete: Option<bool>,
+}
+
+/// Where an event came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+pub struct Location {
+    /// The file, when it is not the trajectory's own path (new-layout subagent files).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<PathBuf>,
+    /// 1-based line (JSONL, markdown).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    /// JSON pointer for one-object files (`/messages/3/tool_calls/0`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pointer: Option<String>,
+}
+
+impl Location {
+    pub fn line(line: u64) -> Self {
+        Location { file: None, line: Some(line), pointer: None }
+    }
+    pub fn pointer(p: impl Into<String>) -> Self {
+        Location { file: None, line: None, pointer: Some(p.into()) }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    User,
+    Assistant,
+    System,
+    Tool,
+}
+
+/// Who acted: the main agent or a subagent (by id or type, whatever the format gives).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "lowercase", tag = "kind", content = "id")]
+pub enum AgentPath {
+    #[default]
+    Main,
+    Subagent(String),
+}
+
+/// One normalized event.
+#[derive(Debug, Clone, Serialize)]
+pub struct Event {
+    /// 0-based position in [`Trajectory::events`].
+    pub index: usize,
+    pub location: Location,
+    pub role: Role,
+    /// Raw tool name as the harness wrote it (`Bash`, `shell`, `run_shell_command`...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    pub action: Action,
+    /// The action's result was an error (including user rejections).
+    pub failed: bool,
+    /// The user rejected / vetoed the call (implies `failed`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub rejected: bool,
+    pub agent: AgentPath,
+    /// RFC 3339 timestamp of the call, where recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<String>,
+    /// RFC 3339 timestamp of the result, where recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result_timestamp: Option<String>,
+    /// Exit code of a shell command, where recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i64>,
+    /// Message text and tool I/O; only with [`DecodeOptions::keep_content`]. Never serialized.
+    #[serde(skip)]
+    pub content: Option<Box<EventContent>>,
+}
+
+impl Event {
+    /// A new event with defaults; the caller sets index via [`Trajectory`] push helpers.
+    pub fn new(location: Location, role: Role, action: Action) -> Self {
+        Event {
+            index: 0,
+            location,
+            role,
+            tool: None,
+            action,
+            failed: false,
+            rejected: false,
+            agent: AgentPath::Main,
+            timestamp: None,
+            result_timestamp: None,
+            exit_code: None,
+            content: None,
+        }
+    }
+}
+
+/// Content kept only for the doctor and ingest. Never rendered by the gate.
+#[derive(Debug, Clone, Default)]
+pub struct EventContent {
+    pub text: Option<String>,
+    pub tool_input: Option<serde_json::Value>,
+    pub tool_output: Option<String>,
+}
+
+/// The normalized action of an event.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Action {
+    /// A plain message turn (user prompt, assistant text). Text only in `content`.
+    Message,
+    /// File operations of a file tool or patch (one or many effects).
+    File { effects: Vec<FileEffect> },
+    /// A shell line, split into simple commands, with the file effects it has.
+    Shell(ShellAction),
+    /// A network fetch (web tools; curl/wget also appear as shell commands).
+    Fetch { url: String },
+    /// A skill was loaded.
+    SkillLoad { name: String, via: LoadVia },
+    /// A subagent was started.
+    Subagent {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        agent_type: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        agent_id: Option<String>,
+    },
+    /// Any other tool call (TodoWrite, Glob, MCP tools...).
+    Other,
+}
+
+/// How a skill load was seen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LoadVia {
+    /// Claude Code `Skill` tool call.
+    SkillTool,
+    /// Injected "Base directory for this skill" body.
+    BaseDirectory,
+    /// A slash command followed by the skill body.
+    SlashCommand,
+    /// Claude Code `invoked_skills` attachment (after compaction).
+    InvokedSkills,
+    /// Gemini CLI `activate_skill`.
+    ActivateSkill,
+    /// Codex `<skill>` injection or `$skill` mention.
+    CodexMention,
+    /// Session-retro sidecar `loaded_skills`.
+    Retro,
+    /// Weak: a read of `.../skills/<name>/SKILL.md`.
+    SkillFileRead,
+}
+
+impl LoadVia {
+    /// True for evidence that is only suggestive (a read of the SKILL.md).
+    pub fn is_weak(self) -> bool {
+        matches!(self, LoadVia::SkillFileRead)
+    }
+}
+
+/// One effect on a file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "op")]
+pub enum FileEffect {
+    Read { path: String },
+    /// Created or overwritten.
+    Write { path: String },
+    /// Changed in place.
+    Edit { path: String },
+    Delete { path: String },
+    Rename { from: String, to: String },
+}
+
+/// A shell line and what it does.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct ShellAction {
+    /// The whole line as given to the shell tool (after unwrapping `bash -lc`).
+    pub line: String,
+    pub commands: Vec<SimpleCommand>,
+    /// File effects (redirections, `sed -i`, `rm`, `mv`, `cp`, `tee`, `apply_patch` heredocs).
+    pub effects: Vec<FileEffect>,
+    /// Working directory given with the call, where recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workdir: Option<String>,
+}
+
+/// One simple command of a shell line.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct SimpleCommand {
+    /// The command's text, env-var prefixes removed, words re-joined with single spaces.
+    pub text: String,
+    /// Words after quote removal.
+    pub argv: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub git: Option<GitOp>,
+}
+
+/// A parsed git invocation.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct GitOp {
+    /// `push`, `commit`, `worktree`...
+    pub subcommand: String,
+    /// Options after the subcommand, normalized to their long form where git has one
+    /// (`-f` → `--force`); combined short flags split (`-fu` → `--force`, `--set-upstream`).
+    pub flags: Vec<String>,
+    /// Positional arguments after the subcommand.
+    pub args: Vec<String>,
+    /// `git -C dir`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dir: Option<String>,
+    /// `git -c key=value` pairs.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub config: Vec<String>,
+}
+
+/// A counted record that could not be fully decoded.
+#[derive(Debug, Clone, Serialize)]
+pub struct DecodeProblem {
+    pub location: Location,
+    pub kind: ProblemKind,
+    /// A short description of the problem; never trajectory content.
+    pub detail: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProblemKind {
+    /// A record in the middle of the file is not valid JSON / not decodable.
+    Undecodable,
+    /// A line that is not valid UTF-8.
+    InvalidUtf8,
+    /// The last line is torn (no newline and not valid JSON).
+    TruncatedLastLine,
+    /// A record type this decoder does not know (counted, not an error).
+    UnknownRecordType,
+    /// Other counted skip (an oversized value not materialised, ...).
+    Skipped,
+}

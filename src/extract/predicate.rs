@@ -1,0 +1,250 @@
+//! The predicate grammar of SPEC §4.1 — a contract: tests and users write it.
+//!
+//! A predicate is a YAML/JSON map with one key (plus `args` beside `git`).
+//! Matching lives in `label`; this module is only the data and its (de)serialization.
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// One predicate over a normalized action.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Predicate {
+    /// Raw tool name, glob.
+    Tool(String),
+    /// Each simple command of a shell line, glob on its text.
+    Command(String),
+    /// Each simple command of a shell line, regex on its text.
+    CommandRe(String),
+    /// Parsed git subcommand, with flags that must all be present.
+    Git { subcommand: String, args: Vec<String> },
+    Read(String),
+    Write(String),
+    Edit(String),
+    Delete(String),
+    Rename { from: String, to: String },
+    /// write | edit | delete | rename (either side).
+    Touch(String),
+    Fetch(String),
+    Skill(String),
+    Subagent(String),
+    /// Modifier: the action's result was (or was not) an error.
+    Failed(bool),
+    /// Modifier: the git branch the session was on (glob), where recorded.
+    Branch(String),
+    Any(Vec<Predicate>),
+    All(Vec<Predicate>),
+    Not(Box<Predicate>),
+}
+
+#[derive(Deserialize, Serialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawPredicate {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tool: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    command: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    command_re: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    git: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    args: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    read: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    write: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    edit: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    delete: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    rename: Option<RawRename>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    touch: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    fetch: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    skill: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    subagent: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    failed: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    branch: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    any: Option<Vec<Predicate>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    all: Option<Vec<Predicate>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    not: Option<Box<Predicate>>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct RawRename {
+    from: String,
+    to: String,
+}
+
+impl<'de> Deserialize<'de> for Predicate {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let r = RawPredicate::deserialize(d)?;
+        let mut found: Vec<Predicate> = Vec::new();
+        if let Some(v) = r.tool {
+            found.push(Predicate::Tool(v));
+        }
+        if let Some(v) = r.command {
+            found.push(Predicate::Command(v));
+        }
+        if let Some(v) = r.command_re {
+            found.push(Predicate::CommandRe(v));
+        }
+        match (r.git, r.args) {
+            (Some(g), args) => found.push(Predicate::Git { subcommand: g, args: args.unwrap_or_default() }),
+            (None, Some(_)) => return Err(D::Error::custom("`args` is only allowed beside `git`")),
+            (None, None) => {}
+        }
+        if let Some(v) = r.read {
+            found.push(Predicate::Read(v));
+        }
+        if let Some(v) = r.write {
+            found.push(Predicate::Write(v));
+        }
+        if let Some(v) = r.edit {
+            found.push(Predicate::Edit(v));
+        }
+        if let Some(v) = r.delete {
+            found.push(Predicate::Delete(v));
+        }
+        if let Some(v) = r.rename {
+            found.push(Predicate::Rename { from: v.from, to: v.to });
+        }
+        if let Some(v) = r.touch {
+            found.push(Predicate::Touch(v));
+        }
+        if let Some(v) = r.fetch {
+            found.push(Predicate::Fetch(v));
+        }
+        if let Some(v) = r.skill {
+            found.push(Predicate::Skill(v));
+        }
+        if let Some(v) = r.subagent {
+            found.push(Predicate::Subagent(v));
+        }
+        if let Some(v) = r.failed {
+            found.push(Predicate::Failed(v));
+        }
+        if let Some(v) = r.branch {
+            found.push(Predicate::Branch(v));
+        }
+        if let Some(v) = r.any {
+            found.push(Predicate::Any(v));
+        }
+        if let Some(v) = r.all {
+            found.push(Predicate::All(v));
+        }
+        if let Some(v) = r.not {
+            found.push(Predicate::Not(v));
+        }
+        match found.len() {
+            1 => Ok(found.pop().expect("one element")),
+            0 => Err(D::Error::custom("empty predicate: expected one of tool, command, command_re, git, read, write, edit, delete, rename, touch, fetch, skill, subagent, failed, branch, any, all, not")),
+            _ => Err(D::Error::custom("a predicate has exactly one key (combine several with `all: [...]`)")),
+        }
+    }
+}
+
+impl Serialize for Predicate {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut r = RawPredicate::default();
+        match self.clone() {
+            Predicate::Tool(v) => r.tool = Some(v),
+            Predicate::Command(v) => r.command = Some(v),
+            Predicate::CommandRe(v) => r.command_re = Some(v),
+            Predicate::Git { subcommand, args } => {
+                r.git = Some(subcommand);
+                if !args.is_empty() {
+                    r.args = Some(args);
+                }
+            }
+            Predicate::Read(v) => r.read = Some(v),
+            Predicate::Write(v) => r.write = Some(v),
+            Predicate::Edit(v) => r.edit = Some(v),
+            Predicate::Delete(v) => r.delete = Some(v),
+            Predicate::Rename { from, to } => r.rename = Some(RawRename { from, to }),
+            Predicate::Touch(v) => r.touch = Some(v),
+            Predicate::Fetch(v) => r.fetch = Some(v),
+            Predicate::Skill(v) => r.skill = Some(v),
+            Predicate::Subagent(v) => r.subagent = Some(v),
+            Predicate::Failed(v) => r.failed = Some(v),
+            Predicate::Branch(v) => r.branch = Some(v),
+            Predicate::Any(v) => r.any = Some(v),
+            Predicate::All(v) => r.all = Some(v),
+            Predicate::Not(v) => r.not = Some(v),
+        }
+        r.serialize(s)
+    }
+}
+
+impl Predicate {
+    /// Every glob and regex inside, for validation: (kind, pattern).
+    pub fn patterns(&self) -> Vec<(&'static str, &str)> {
+        let mut out = Vec::new();
+        self.collect_patterns(&mut out);
+        out
+    }
+
+    fn collect_patterns<'a>(&'a self, out: &mut Vec<(&'static str, &'a str)>) {
+        match self {
+            Predicate::CommandRe(r) => out.push(("regex", r)),
+            Predicate::Tool(g)
+            | Predicate::Command(g)
+            | Predicate::Read(g)
+            | Predicate::Write(g)
+            | Predicate::Edit(g)
+            | Predicate::Delete(g)
+            | Predicate::Touch(g)
+            | Predicate::Fetch(g)
+            | Predicate::Skill(g)
+            | Predicate::Subagent(g)
+            | Predicate::Branch(g) => out.push(("glob", g)),
+            Predicate::Rename { from, to } => {
+                out.push(("glob", from));
+                out.push(("glob", to));
+            }
+            Predicate::Git { .. } | Predicate::Failed(_) => {}
+            Predicate::Any(v) | Predicate::All(v) => v.iter().for_each(|p| p.collect_patterns(out)),
+            Predicate::Not(p) => p.collect_patterns(out),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_the_spec_examples() {
+        for src in [
+            r#"{tool: "Bash"}"#,
+            r#"{command: "git push*"}"#,
+            r#"{git: push, args: ["--force"]}"#,
+            r#"{rename: {from: "*.tmp", to: "assessment.json"}}"#,
+            r#"{all: [{touch: ".claude/skills/**"}, {failed: true}]}"#,
+            r#"{not: {branch: "main"}}"#,
+        ] {
+            let p: Predicate = yaml_serde::from_str(src).unwrap();
+            let back = yaml_serde::to_string(&p).unwrap();
+            let again: Predicate = yaml_serde::from_str(&back).unwrap();
+            assert_eq!(p, again, "{src}");
+        }
+    }
+
+    #[test]
+    fn rejects_two_keys_unknown_keys_and_stray_args() {
+        assert!(yaml_serde::from_str::<Predicate>("{tool: a, command: b}").is_err());
+        assert!(yaml_serde::from_str::<Predicate>("{shell: a}").is_err());
+        assert!(yaml_serde::from_str::<Predicate>("{args: [x]}").is_err());
+        assert!(yaml_serde::from_str::<Predicate>("{}").is_err());
+    }
+}

@@ -1,0 +1,1 @@
+//! grade: execution grade and effectiveness audit (seed 003).

@@ -1,0 +1,1 @@
+//! label: constraints × trajectories → per-trajectory and aggregated labels (SPEC §6).

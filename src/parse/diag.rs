@@ -1,0 +1,1 @@
+//! Validation diagnostics: data with stable kebab-case codes; rendering is separate.

@@ -1,0 +1,1 @@
+//! The lint rules of `skillgate validate` (SPEC §3).

@@ -1,0 +1,1 @@
+//! propose: unified-diff proposals for violated or undecidable constraints (SPEC §7).

@@ -1,0 +1,1 @@
+//! release: the pre-push hook, changed skills, GitHub reporting, the ship step.

@@ -1,0 +1,1 @@
+//! render: a verdict → Markdown, JSON, SARIF, GitHub annotations, JUnit (SPEC §7).

@@ -1,0 +1,1 @@
+//! score: labels → numbers, flags and the verdict (SPEC §6).
