@@ -16,12 +16,18 @@ pub enum Predicate {
     /// Each simple command of a shell line, regex on its text.
     CommandRe(String),
     /// Parsed git subcommand, with flags that must all be present.
-    Git { subcommand: String, args: Vec<String> },
+    Git {
+        subcommand: String,
+        args: Vec<String>,
+    },
     Read(String),
     Write(String),
     Edit(String),
     Delete(String),
-    Rename { from: String, to: String },
+    Rename {
+        from: String,
+        to: String,
+    },
     /// write | edit | delete | rename (either side).
     Touch(String),
     Fetch(String),
@@ -100,7 +106,10 @@ impl<'de> Deserialize<'de> for Predicate {
             found.push(Predicate::CommandRe(v));
         }
         match (r.git, r.args) {
-            (Some(g), args) => found.push(Predicate::Git { subcommand: g, args: args.unwrap_or_default() }),
+            (Some(g), args) => found.push(Predicate::Git {
+                subcommand: g,
+                args: args.unwrap_or_default(),
+            }),
             (None, Some(_)) => return Err(D::Error::custom("`args` is only allowed beside `git`")),
             (None, None) => {}
         }
@@ -117,7 +126,10 @@ impl<'de> Deserialize<'de> for Predicate {
             found.push(Predicate::Delete(v));
         }
         if let Some(v) = r.rename {
-            found.push(Predicate::Rename { from: v.from, to: v.to });
+            found.push(Predicate::Rename {
+                from: v.from,
+                to: v.to,
+            });
         }
         if let Some(v) = r.touch {
             found.push(Predicate::Touch(v));
@@ -187,6 +199,112 @@ impl Serialize for Predicate {
 }
 
 impl Predicate {
+    /// Check what serde cannot: globs and regexes compile, lists are not
+    /// empty, `git` names a subcommand and its `args` are flags, and the
+    /// modifiers `failed` / `branch` sit inside an `all` beside an action.
+    /// The error names the offending key and value.
+    pub fn validate(&self) -> Result<(), String> {
+        self.validate_in(false)
+    }
+
+    fn validate_in(&self, inside_all: bool) -> Result<(), String> {
+        let glob = |key: &str, g: &str| -> Result<(), String> {
+            if g.is_empty() {
+                return Err(format!("`{key}` has an empty glob"));
+            }
+            globset::GlobBuilder::new(g)
+                .literal_separator(true)
+                .build()
+                .map(|_| ())
+                .map_err(|e| format!("`{key}: {g:?}` is not a valid glob: {}", e.kind()))
+        };
+        match self {
+            Predicate::Tool(g) => glob("tool", g),
+            Predicate::Command(g) => glob("command", g),
+            Predicate::CommandRe(r) => regex::RegexBuilder::new(r)
+                .size_limit(1 << 20)
+                .build()
+                .map(|_| ())
+                .map_err(|e| {
+                    format!(
+                        "`command_re: {r:?}` is not a valid regex: {}",
+                        first_line(&e.to_string())
+                    )
+                }),
+            Predicate::Git { subcommand, args } => {
+                if subcommand.is_empty()
+                    || !subcommand
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '-')
+                {
+                    return Err(format!(
+                        "`git: {subcommand:?}` must name one git subcommand (letters, digits, '-'), e.g. `git: push`"
+                    ));
+                }
+                for a in args {
+                    if !a.starts_with('-') || a.len() < 2 || a.chars().any(char::is_whitespace) {
+                        return Err(format!(
+                            "`args` beside `git` lists flags such as \"--force\"; {a:?} is not a flag"
+                        ));
+                    }
+                }
+                Ok(())
+            }
+            Predicate::Read(g) => glob("read", g),
+            Predicate::Write(g) => glob("write", g),
+            Predicate::Edit(g) => glob("edit", g),
+            Predicate::Delete(g) => glob("delete", g),
+            Predicate::Rename { from, to } => {
+                glob("rename.from", from)?;
+                glob("rename.to", to)
+            }
+            Predicate::Touch(g) => glob("touch", g),
+            Predicate::Fetch(g) => glob("fetch", g),
+            Predicate::Skill(g) => glob("skill", g),
+            Predicate::Subagent(g) => glob("subagent", g),
+            Predicate::Failed(_) | Predicate::Branch(_) => {
+                if let Predicate::Branch(g) = self {
+                    glob("branch", g)?;
+                }
+                if inside_all {
+                    Ok(())
+                } else {
+                    let key = if matches!(self, Predicate::Failed(_)) {
+                        "failed"
+                    } else {
+                        "branch"
+                    };
+                    Err(format!(
+                        "`{key}` is a modifier: put it inside `all: [...]` beside an action predicate"
+                    ))
+                }
+            }
+            Predicate::Any(v) | Predicate::All(v) => {
+                let is_all = matches!(self, Predicate::All(_));
+                let key = if is_all { "all" } else { "any" };
+                if v.is_empty() {
+                    return Err(format!("`{key}` needs at least one predicate"));
+                }
+                v.iter()
+                    .try_for_each(|p| p.validate_in(is_all || inside_all))
+            }
+            Predicate::Not(p) => p.validate_in(inside_all),
+        }
+    }
+
+    /// True when the predicate (or a part of it) is a modifier only
+    /// (`failed` / `branch`), which matches no action by itself.
+    pub fn is_modifier(&self) -> bool {
+        match self {
+            Predicate::Failed(_) | Predicate::Branch(_) => true,
+            Predicate::Not(p) => p.is_modifier(),
+            Predicate::Any(v) | Predicate::All(v) => {
+                !v.is_empty() && v.iter().all(Predicate::is_modifier)
+            }
+            _ => false,
+        }
+    }
+
     /// Every glob and regex inside, for validation: (kind, pattern).
     pub fn patterns(&self) -> Vec<(&'static str, &str)> {
         let mut out = Vec::new();
@@ -219,6 +337,15 @@ impl Predicate {
     }
 }
 
+fn first_line(s: &str) -> String {
+    s.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .last()
+        .unwrap_or("")
+        .to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,5 +373,26 @@ mod tests {
         assert!(yaml_serde::from_str::<Predicate>("{shell: a}").is_err());
         assert!(yaml_serde::from_str::<Predicate>("{args: [x]}").is_err());
         assert!(yaml_serde::from_str::<Predicate>("{}").is_err());
+    }
+
+    #[test]
+    fn validation_catches_bad_globs_regexes_args_and_stray_modifiers() {
+        let p = |s: &str| yaml_serde::from_str::<Predicate>(s).unwrap();
+        assert!(p(r#"{touch: ".claude/skills/**"}"#).validate().is_ok());
+        assert!(p(r#"{all: [{touch: "**"}, {branch: "main"}]}"#)
+            .validate()
+            .is_ok());
+        assert!(p(r#"{all: [{command: "x*"}, {not: {failed: true}}]}"#)
+            .validate()
+            .is_ok());
+        assert!(p(r#"{git: push, args: ["--force"]}"#).validate().is_ok());
+        let err = |s: &str| p(s).validate().unwrap_err();
+        assert!(err(r#"{touch: "src/[a"}"#).contains("not a valid glob"));
+        assert!(err(r#"{command_re: "(unclosed"}"#).contains("not a valid regex"));
+        assert!(err(r#"{git: push, args: ["force"]}"#).contains("not a flag"));
+        assert!(err(r#"{git: "push --force"}"#).contains("one git subcommand"));
+        assert!(err(r#"{failed: true}"#).contains("modifier"));
+        assert!(err(r#"{any: [{branch: main}]}"#).contains("modifier"));
+        assert!(err(r#"{any: []}"#).contains("at least one"));
     }
 }
