@@ -337,11 +337,11 @@ impl Predicate {
     }
 }
 
+/// The last non-empty line of a multi-line error (regex errors end with the cause).
 fn first_line(s: &str) -> String {
     s.lines()
         .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .last()
+        .rfind(|l| !l.is_empty())
         .unwrap_or("")
         .to_string()
 }
