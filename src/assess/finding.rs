@@ -1,0 +1,279 @@
+//! One line of findings.jsonl: its severity, the fields a finding must carry,
+//! and why a line is skipped.
+
+use serde::de::IgnoredAny;
+use serde::Deserialize;
+use std::borrow::Cow;
+use std::fmt;
+
+/// A finding's severity, highest first. The derived order follows the
+/// declaration: `Critical < High < … < Info`, i.e. "more severe sorts first".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Critical,
+    High,
+    Medium,
+    Low,
+    Info,
+}
+
+impl Severity {
+    /// Every level, highest first.
+    pub const ALL: [Severity; 5] = [
+        Severity::Critical,
+        Severity::High,
+        Severity::Medium,
+        Severity::Low,
+        Severity::Info,
+    ];
+
+    /// The spelling used in findings.jsonl and assessment.json.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Critical => "critical",
+            Severity::High => "high",
+            Severity::Medium => "medium",
+            Severity::Low => "low",
+            Severity::Info => "info",
+        }
+    }
+
+    /// Exact, lower-case match only: `"High"` is an unknown severity.
+    pub fn parse(s: &str) -> Option<Severity> {
+        Severity::ALL.into_iter().find(|l| l.as_str() == s)
+    }
+
+    /// 0 for critical … 4 for info.
+    pub fn rank(self) -> usize {
+        self as usize
+    }
+
+    /// Whether a finding of this level is kept under `--min-severity min`.
+    pub fn at_least(self, min: Severity) -> bool {
+        self <= min
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a line of findings.jsonl was skipped. Messages cite positions and
+/// field names; the only value quoted is an unknown severity (cut to 40 chars).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SkipReason {
+    /// Not valid JSON (syntax error, truncated line, invalid UTF-8).
+    InvalidJson { column: usize, message: String },
+    /// Valid JSON, but not an object.
+    NotAnObject,
+    /// An object, but not a finding: a required field missing, a field of the
+    /// wrong type, a field given twice.
+    NotAFinding { message: String },
+    /// `severity` is a string outside critical|high|medium|low|info.
+    UnknownSeverity(String),
+    /// Longer than the per-line limit; the rest of the line was discarded unread.
+    TooLong { bytes: u64, limit: usize },
+}
+
+impl fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SkipReason::InvalidJson { column, message } => {
+                write!(f, "invalid JSON at column {column}: {message}")
+            }
+            SkipReason::NotAnObject => f.write_str("not a JSON object"),
+            SkipReason::NotAFinding { message } => write!(f, "not a finding: {message}"),
+            SkipReason::UnknownSeverity(s) => {
+                let shown: String = s.chars().take(40).collect();
+                let cut = if shown.len() < s.len() { "…" } else { "" };
+                write!(
+                    f,
+                    "unknown severity {shown:?}{cut} (expected critical, high, medium, low or info)"
+                )
+            }
+            SkipReason::TooLong { bytes, limit } => {
+                write!(f, "line is {bytes} bytes, over the {limit}-byte limit")
+            }
+        }
+    }
+}
+
+/// The fields every finding must have (seed step 1). Other fields are
+/// validated as JSON and otherwise ignored here; the full object is parsed
+/// again only for the few findings that can reach `top_findings`.
+#[derive(Debug, Deserialize)]
+pub(crate) struct Head<'a> {
+    #[serde(borrow)]
+    pub id: Cow<'a, str>,
+    #[serde(borrow)]
+    pub kind: Cow<'a, str>,
+    #[serde(borrow)]
+    pub severity: Cow<'a, str>,
+    #[allow(dead_code)] // validated: the summary prints the top finding's title
+    #[serde(borrow)]
+    pub title: Cow<'a, str>,
+    #[allow(dead_code)] // required to be present, any JSON value
+    pub evidence: IgnoredAny,
+    #[allow(dead_code)] // required to be present, any JSON value
+    pub suggestion: IgnoredAny,
+}
+
+/// A checked line: its head and its severity.
+pub(crate) struct Parsed<'a> {
+    pub head: Head<'a>,
+    pub severity: Severity,
+}
+
+/// Check one line (without its newline) as a finding.
+pub(crate) fn parse_line(bytes: &[u8]) -> Result<Parsed<'_>, SkipReason> {
+    // serde would also accept a JSON array for a struct (fields by position).
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        // Valid JSON of another type, or invalid JSON: say which.
+        return match serde_json::from_slice::<IgnoredAny>(bytes) {
+            Ok(_) => Err(SkipReason::NotAnObject),
+            Err(e) => Err(json_error(&e)),
+        };
+    }
+    let head: Head<'_> = serde_json::from_slice(bytes).map_err(|e| json_error(&e))?;
+    let severity = Severity::parse(&head.severity)
+        .ok_or_else(|| SkipReason::UnknownSeverity(head.severity.to_string()))?;
+    Ok(Parsed { head, severity })
+}
+
+/// `R<N>` → N, for N ≥ 1 that fits in a u32 (`R7`, `R12`, `R007` → 7).
+/// Anything else (`r7`, `R`, `R0`, `R7a`, `REQ-7`) is not a requirement number.
+pub fn parse_requirement_number(id: &str) -> Option<u32> {
+    let digits = id.strip_prefix('R')?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    match digits.parse::<u32>() {
+        Ok(0) | Err(_) => None,
+        Ok(n) => Some(n),
+    }
+}
+
+pub(crate) fn json_error(e: &serde_json::Error) -> SkipReason {
+    use serde_json::error::Category;
+    // serde_json appends " at line L column C"; the line is always 1 here.
+    let full = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    let message = full.strip_suffix(&suffix).unwrap_or(&full).to_string();
+    match e.classify() {
+        Category::Data => SkipReason::NotAFinding { message },
+        Category::Syntax | Category::Eof | Category::Io => SkipReason::InvalidJson {
+            column: e.column(),
+            message,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OK: &str = r#"{"id": "R3", "kind": "requirement_missing", "severity": "high", "title": "t", "evidence": "e", "suggestion": "s"}"#;
+
+    #[test]
+    fn a_complete_finding_parses() {
+        let p = parse_line(OK.as_bytes()).unwrap();
+        assert_eq!(p.severity, Severity::High);
+        assert_eq!(p.head.id, "R3");
+        assert_eq!(p.head.kind, "requirement_missing");
+    }
+
+    #[test]
+    fn severity_order_and_filter() {
+        assert!(Severity::Critical < Severity::High);
+        assert!(Severity::Low < Severity::Info);
+        assert!(Severity::High.at_least(Severity::Medium));
+        assert!(Severity::Medium.at_least(Severity::Medium));
+        assert!(!Severity::Low.at_least(Severity::Medium));
+        assert_eq!(Severity::parse("critical"), Some(Severity::Critical));
+        assert_eq!(Severity::parse("High"), None);
+        assert_eq!(Severity::parse("warning"), None);
+    }
+
+    #[test]
+    fn bad_lines_say_why() {
+        let unknown = OK.replace("\"high\"", "\"warning\"");
+        assert_eq!(
+            parse_line(unknown.as_bytes()).err().unwrap().to_string(),
+            "unknown severity \"warning\" (expected critical, high, medium, low or info)"
+        );
+        let missing = OK.replace(", \"suggestion\": \"s\"", "");
+        assert_eq!(
+            parse_line(missing.as_bytes()).err().unwrap().to_string(),
+            "not a finding: missing field `suggestion`"
+        );
+        let wrong_type = OK.replace("\"title\": \"t\"", "\"title\": 5");
+        assert_eq!(
+            parse_line(wrong_type.as_bytes()).err().unwrap().to_string(),
+            "not a finding: invalid type: integer `5`, expected a string"
+        );
+        assert_eq!(
+            parse_line(b"[1, 2]").err().unwrap(),
+            SkipReason::NotAnObject
+        );
+        assert_eq!(parse_line(b"42").err().unwrap(), SkipReason::NotAnObject);
+        let truncated = &OK[..40];
+        assert!(matches!(
+            parse_line(truncated.as_bytes()).err().unwrap(),
+            SkipReason::InvalidJson { column: 40, .. }
+        ));
+        assert!(matches!(
+            parse_line(b"not json").err().unwrap(),
+            SkipReason::InvalidJson { column: 2, .. }
+        ));
+        // A positional array is not a finding even with six strings.
+        assert_eq!(
+            parse_line(br#"["R1","k","high","t","e","s"]"#)
+                .err()
+                .unwrap(),
+            SkipReason::NotAnObject
+        );
+        let twice = OK.replace("\"kind\"", "\"severity\": \"low\", \"kind\"");
+        assert!(matches!(
+            parse_line(twice.as_bytes()).err().unwrap(),
+            SkipReason::NotAFinding { .. }
+        ));
+    }
+
+    #[test]
+    fn invalid_utf8_is_invalid_json() {
+        let mut bytes = OK.as_bytes().to_vec();
+        let at = OK.find("\"t\"").unwrap() + 1;
+        bytes[at] = 0xff;
+        assert!(matches!(
+            parse_line(&bytes).err().unwrap(),
+            SkipReason::InvalidJson { .. }
+        ));
+    }
+
+    #[test]
+    fn a_long_unknown_severity_is_cut() {
+        let s = SkipReason::UnknownSeverity("x".repeat(100)).to_string();
+        assert!(s.contains(&format!("\"{}\"…", "x".repeat(40))));
+    }
+
+    #[test]
+    fn requirement_numbers() {
+        assert_eq!(parse_requirement_number("R7"), Some(7));
+        assert_eq!(parse_requirement_number("R12"), Some(12));
+        assert_eq!(parse_requirement_number("R007"), Some(7));
+        for no in [
+            "r7",
+            "R",
+            "R0",
+            "R7a",
+            "REQ-7",
+            " R7",
+            "R-1",
+            "R99999999999",
+        ] {
+            assert_eq!(parse_requirement_number(no), None, "{no}");
+        }
+    }
+}
