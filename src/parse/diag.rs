@@ -158,12 +158,18 @@ impl Serialize for Code {
 /// means "the whole file or folder").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
+    #[serde(serialize_with = "lossy_path")]
     pub file: PathBuf,
     pub line: u32,
     pub col: u32,
     pub level: Level,
     pub code: Code,
     pub message: String,
+}
+
+/// Paths print as text even when they are not UTF-8 (never a serialization error).
+fn lossy_path<S: serde::Serializer>(p: &std::path::Path, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&p.to_string_lossy())
 }
 
 impl Diagnostic {

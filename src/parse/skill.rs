@@ -6,6 +6,7 @@
 //! see docs/skills.md.
 
 use super::diag::Code;
+use regex::Regex;
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
@@ -15,6 +16,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 
 /// The largest SKILL.md read (bytes). The biggest public skill is ~33 KB; a
 /// model reads a skill whole, so a megabyte is already far past any real one.
@@ -26,6 +28,9 @@ pub const MAX_FRONTMATTER_BYTES: usize = 64 * 1024;
 /// The most YAML nodes the frontmatter may expand to, aliases expanded. Real
 /// frontmatter holds a few dozen; an alias bomb holds billions.
 pub const MAX_YAML_NODES: usize = 10_000;
+/// The deepest `[` / `{` nesting accepted in the frontmatter (yaml_serde's own
+/// recursion limit is 128 too).
+pub const MAX_YAML_DEPTH: usize = 128;
 
 /// A SKILL.md (or a path given as one) that cannot be parsed at all. Maps to
 /// exit code 2. `line` 0 means the error is about the whole file or folder.
@@ -312,20 +317,37 @@ fn parse_frontmatter(
             ),
         ));
     }
+    if let Some((line, col)) = flow_too_deep(yaml_lines) {
+        return Err(ParseError::new(
+            path,
+            line,
+            col,
+            Code::YamlTooComplex,
+            format!("frontmatter nests `[` / `{{` more than {MAX_YAML_DEPTH} deep; write the values out plainly"),
+        ));
+    }
     let value = if yaml.trim().is_empty() {
         yaml_serde::Value::Mapping(Default::default())
     } else {
         load_bounded(&yaml).map_err(|e| {
             // yaml_serde locations are 1-based within the YAML, which starts on file line 2.
-            let (line, col) = e.location().map_or((1, 1), |l| (l.line() as u32 + 1, l.column() as u32));
-            let msg = strip_location(&e.to_string());
-            let (code, message) = if msg.contains(BUDGET_MARK) || msg.contains("recursion limit exceeded") {
+            let (mut line, mut col) = e.location().map_or((1, 1), |l| (l.line() as u32 + 1, l.column() as u32));
+            let msg = relocate(&e.to_string());
+            if let Some(at) = duplicate_key_line(&msg, yaml_lines, line) {
+                (line, col) = at;
+            }
+            let (code, message) = if msg.contains(BUDGET_MARK) {
                 (
                     Code::YamlTooComplex,
                     format!(
-                        "frontmatter expands to more than {MAX_YAML_NODES} YAML nodes or nests too deep \
+                        "frontmatter expands to more than {MAX_YAML_NODES} YAML nodes \
                          (anchors and aliases make an alias bomb); write the values out plainly"
                     ),
+                )
+            } else if msg.contains("recursion limit exceeded") {
+                (
+                    Code::YamlTooComplex,
+                    format!("frontmatter nests more than {MAX_YAML_DEPTH} levels deep; write the values out plainly"),
                 )
             } else if msg.contains("repetition limit exceeded") {
                 (Code::YamlTooComplex, "frontmatter repeats its aliases too often (an alias bomb); write the values out plainly".into())
@@ -565,11 +587,61 @@ impl<'de> Visitor<'de> for Budgeted<'_> {
     }
 }
 
-fn strip_location(msg: &str) -> String {
-    match msg.find(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg.to_string(),
+/// A YAML error message without its leading location (the diagnostic carries
+/// it) and with the lines it mentions turned into file lines.
+fn relocate(msg: &str) -> String {
+    static AT: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r" at line (\d+) column (\d+)").expect("valid regex"));
+    let mut first = true;
+    AT.replace_all(msg, |c: &regex::Captures| {
+        if std::mem::take(&mut first) {
+            return String::new();
+        }
+        let line: u64 = c[1].parse().unwrap_or(0);
+        format!(" at line {} column {}", line + 1, &c[2])
+    })
+    .into_owned()
+}
+
+/// For a duplicate-key error (reported by yaml_serde at the start of the
+/// mapping), the line and column of the key's second occurrence.
+fn duplicate_key_line(msg: &str, yaml_lines: &[&str], map_line: u32) -> Option<(u32, u32)> {
+    let key = msg.split_once("duplicate key `")?.1.split('`').next()?;
+    let from = map_line.saturating_sub(2) as usize;
+    let mut hits = yaml_lines
+        .iter()
+        .enumerate()
+        .skip(from)
+        .filter_map(|(i, l)| {
+            let t = l.trim_start();
+            let k = key_at_line_start(t.strip_prefix("- ").unwrap_or(t))?;
+            (k == key).then(|| (i as u32 + 2, (l.len() - t.len()) as u32 + 1))
+        });
+    hits.nth(1)
+}
+
+/// Where `[` / `{` nest deeper than [`MAX_YAML_DEPTH`], counted lexically.
+/// libyaml takes quadratic time on deep flow nesting (30,000 levels: seconds),
+/// and yaml_serde rejects more than 128 levels anyway, so this is checked
+/// before parsing. Brackets inside strings count too; only a string with more
+/// than 128 unclosed brackets could be refused wrongly.
+fn flow_too_deep(yaml_lines: &[&str]) -> Option<(u32, u32)> {
+    let mut depth = 0usize;
+    for (i, line) in yaml_lines.iter().enumerate() {
+        for (col, c) in line.chars().enumerate() {
+            match c {
+                '[' | '{' => {
+                    depth += 1;
+                    if depth > MAX_YAML_DEPTH {
+                        return Some((i as u32 + 2, col as u32 + 1));
+                    }
+                }
+                ']' | '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
     }
+    None
 }
 
 /// Lowercase hex of bytes.
