@@ -344,6 +344,9 @@ fn a_missing_run_folder_or_a_folder_named_findings_is_exit_2() {
     let gone = dir.path().join("nope");
     let out = assess(&gone, &[]).code(2);
     assert!(stderr_of(&out).contains("no such run folder"));
+    fs::write(&gone, "a file").unwrap();
+    let out = assess(&gone, &[]).code(2);
+    assert!(stderr_of(&out).contains("nope: not a folder"));
     fs::create_dir(dir.path().join("findings.jsonl")).unwrap();
     let out = assess(dir.path(), &[]).code(2);
     assert!(stderr_of(&out).contains("findings.jsonl: not a file"));

@@ -1,10 +1,11 @@
 //! One line of findings.jsonl: its severity, the fields a finding must carry,
 //! and why a line is skipped.
 
-use serde::de::IgnoredAny;
-use serde::Deserialize;
+use serde::de::{self, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer};
 use std::borrow::Cow;
 use std::fmt;
+use std::marker::PhantomData;
 
 /// A finding's severity, highest first. The derived order follows the
 /// declaration: `Critical < High < … < Info`, i.e. "more severe sorts first".
@@ -100,24 +101,140 @@ impl fmt::Display for SkipReason {
     }
 }
 
-/// The fields every finding must have (seed step 1). Other fields are
-/// validated as JSON and otherwise ignored here; the full object is parsed
-/// again only for the few findings that can reach `top_findings`.
-#[derive(Debug, Deserialize)]
+/// The fields every finding must have (seed step 1): `id`, `kind`,
+/// `severity`, `title` (strings), `evidence`, `suggestion` (any value).
+///
+/// Every other value on the line is walked with serde_json's `deserialize_any`
+/// ([`Checked`]) rather than skipped, so a line passes here exactly when a full
+/// parse into `serde_json::Value` would pass too (number range, nesting depth,
+/// escapes): whether a line is malformed never depends on whether it is
+/// parsed again later as a top-five candidate.
+#[derive(Debug)]
 pub(crate) struct Head<'a> {
-    #[serde(borrow)]
     pub id: Cow<'a, str>,
-    #[serde(borrow)]
     pub kind: Cow<'a, str>,
-    #[serde(borrow)]
     pub severity: Cow<'a, str>,
-    #[allow(dead_code)] // validated: the summary prints the top finding's title
-    #[serde(borrow)]
-    pub title: Cow<'a, str>,
-    #[allow(dead_code)] // required to be present, any JSON value
-    pub evidence: IgnoredAny,
-    #[allow(dead_code)] // required to be present, any JSON value
-    pub suggestion: IgnoredAny,
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Head<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(HeadVisitor(PhantomData))
+    }
+}
+
+struct HeadVisitor<'a>(PhantomData<&'a ()>);
+
+impl<'de: 'a, 'a> Visitor<'de> for HeadVisitor<'a> {
+    type Value = Head<'a>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a finding object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Head<'a>, A::Error> {
+        const FIELDS: [&str; 6] = ["id", "kind", "severity", "title", "evidence", "suggestion"];
+        let mut text: [Option<Cow<'a, str>>; 4] = [None, None, None, None];
+        let mut present = [false; 6];
+        while let Some(key) = map.next_key::<Text<'de>>()? {
+            match FIELDS.iter().position(|f| *f == key.0) {
+                Some(i) => {
+                    if present[i] {
+                        return Err(de::Error::duplicate_field(FIELDS[i]));
+                    }
+                    present[i] = true;
+                    if i < 4 {
+                        text[i] = Some(map.next_value::<Text<'de>>()?.0);
+                    } else {
+                        map.next_value::<Checked>()?;
+                    }
+                }
+                None => {
+                    map.next_value::<Checked>()?;
+                }
+            }
+        }
+        if let Some(i) = present.iter().position(|p| !p) {
+            return Err(de::Error::missing_field(FIELDS[i]));
+        }
+        let [id, kind, severity, _title] = text;
+        match (id, kind, severity) {
+            (Some(id), Some(kind), Some(severity)) => Ok(Head { id, kind, severity }),
+            _ => Err(de::Error::custom("internal: fields present but not read")),
+        }
+    }
+}
+
+/// A JSON string, borrowed from the line when it has no escapes.
+struct Text<'a>(Cow<'a, str>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = Text<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Text<'a>, E> {
+                Ok(Text(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Text<'a>, E> {
+                Ok(Text(Cow::Owned(v.to_string())))
+            }
+        }
+        d.deserialize_str(V(PhantomData))
+    }
+}
+
+/// Any JSON value, walked and checked as a full parse would, built into nothing.
+struct Checked;
+
+impl<'de> Deserialize<'de> for Checked {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(CheckedVisitor)
+    }
+}
+
+struct CheckedVisitor;
+
+impl<'de> Visitor<'de> for CheckedVisitor {
+    type Value = Checked;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Checked, D::Error> {
+        Checked::deserialize(d)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Checked, A::Error> {
+        while seq.next_element::<Checked>()?.is_some() {}
+        Ok(Checked)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Checked, A::Error> {
+        while map.next_entry::<Checked, Checked>()?.is_some() {}
+        Ok(Checked)
+    }
 }
 
 /// A checked line: its head and its severity.
@@ -131,7 +248,7 @@ pub(crate) fn parse_line(bytes: &[u8]) -> Result<Parsed<'_>, SkipReason> {
     // serde would also accept a JSON array for a struct (fields by position).
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
         // Valid JSON of another type, or invalid JSON: say which.
-        return match serde_json::from_slice::<IgnoredAny>(bytes) {
+        return match serde_json::from_slice::<Checked>(bytes) {
             Ok(_) => Err(SkipReason::NotAnObject),
             Err(e) => Err(json_error(&e)),
         };
@@ -239,6 +356,43 @@ mod tests {
             parse_line(twice.as_bytes()).err().unwrap(),
             SkipReason::NotAFinding { .. }
         ));
+    }
+
+    #[test]
+    fn a_line_passes_exactly_when_a_full_parse_would() {
+        let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+        let cases = [
+            OK.replace("\"e\"", "1e400"),
+            OK.replace("\"e\"", &deep),
+            OK.replace("}", ", \"extra\": -1e999}"),
+            OK.replace("}", &format!(", \"extra\": {{\"a\": {deep}}}}}")),
+            OK.replace("\"s\"", "\"\\ud800\""),
+        ];
+        for line in &cases {
+            let full = serde_json::from_slice::<serde_json::Value>(line.as_bytes());
+            let ours = parse_line(line.as_bytes());
+            assert!(full.is_err(), "{line}");
+            assert!(
+                matches!(
+                    ours,
+                    Err(SkipReason::NotAFinding { .. } | SkipReason::InvalidJson { .. })
+                ),
+                "{line}"
+            );
+        }
+        let fine = [
+            OK.replace("\"e\"", "[1, 2.5, -3, 1e300, null, true, {\"k\": []}]"),
+            OK.replace("}", ", \"extra\": {\"a\": \"\\u00e9\\n\"}}"),
+            OK.replace("\"R3\"", "\"R\\u0033\""),
+        ];
+        for line in &fine {
+            assert!(
+                serde_json::from_slice::<serde_json::Value>(line.as_bytes()).is_ok(),
+                "{line}"
+            );
+            assert!(parse_line(line.as_bytes()).is_ok(), "{line}");
+        }
+        assert_eq!(parse_line(fine[2].as_bytes()).unwrap().head.id, "R3");
     }
 
     #[test]

@@ -54,8 +54,14 @@ impl From<SeverityArg> for Severity {
 pub fn run(args: Args) -> anyhow::Result<Exit> {
     let dir = &args.run_dir;
     let findings_path = dir.join(FINDINGS);
-    if !dir.is_dir() {
+    if !dir.exists() {
         bail!("{}: no such run folder", dir.display());
+    }
+    if !dir.is_dir() {
+        bail!(
+            "{}: not a folder (RUN_DIR is the folder holding findings.jsonl)",
+            dir.display()
+        );
     }
     if !findings_path.exists() {
         bail!(
