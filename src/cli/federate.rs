@@ -1,10 +1,63 @@
-//! `skillgate federate`.
+//! `skillgate federate`: publish refinement events to, or fetch peer events
+//! from, a federation endpoint (seed 001 `skill.federate`; docs/audit.md).
+//! Fails open: an unset endpoint or an unreachable peer is an `ok: false`
+//! answer with exit code 0; only bad flags are errors.
 
+use anyhow::bail;
+use skillgate::audit::federate::{self, Request, DEFAULT_EVENT_TYPE};
+use skillgate::audit::{format_timestamp, FEDERATION_URL_ENV};
 use skillgate::exit::Exit;
+use std::time::Duration;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// publish or fetch.
+    #[arg(long, value_enum)]
+    pub action: Action,
+    /// Event type tag.
+    #[arg(long, default_value = DEFAULT_EVENT_TYPE, value_name = "T")]
+    pub event_type: String,
+    /// The event's data, a JSON object (publish).
+    #[arg(long, value_name = "JSON")]
+    pub payload: Option<String>,
+    /// Only this peer's events (fetch).
+    #[arg(long, value_name = "NAME")]
+    pub peer: Option<String>,
+    /// The federation endpoint (base URL; `/events` is appended).
+    #[arg(long, value_name = "URL", env = FEDERATION_URL_ENV)]
+    pub url: Option<String>,
+    /// Give up on the peer after this many seconds.
+    #[arg(long, default_value_t = 10, value_name = "SECS")]
+    pub timeout_secs: u64,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<Exit> {
-    anyhow::bail!("`skillgate federate` is pending in this build")
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Action {
+    Publish,
+    Fetch,
+}
+
+pub fn run(args: Args) -> anyhow::Result<Exit> {
+    let req = match args.action {
+        Action::Publish => {
+            let Some(raw) = args.payload.as_deref() else {
+                bail!("--action publish needs --payload JSON (a JSON object)");
+            };
+            let payload = match serde_json::from_str::<serde_json::Value>(raw) {
+                Ok(serde_json::Value::Object(o)) => o,
+                Ok(_) => bail!("--payload: must be a JSON object"),
+                Err(e) => bail!("--payload: not valid JSON: {e}"),
+            };
+            Request::Publish {
+                event_type: args.event_type.clone(),
+                payload,
+                published_at: format_timestamp(time::OffsetDateTime::now_utc()),
+                source: format!("skillgate/{}", env!("CARGO_PKG_VERSION")),
+            }
+        }
+        Action::Fetch => Request::Fetch { event_type: args.event_type.clone(), peer: args.peer.clone() },
+    };
+    let answer = federate::run(args.url.as_deref(), Duration::from_secs(args.timeout_secs.max(1)), &req);
+    println!("{}", serde_json::to_string_pretty(&answer)?);
+    Ok(Exit::Ok)
 }

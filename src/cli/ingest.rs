@@ -1,10 +1,141 @@
-//! `skillgate ingest`.
+//! `skillgate ingest [PATH...]`: decode trajectories into the audit database
+//! (docs/audit.md). Incremental and idempotent; one transaction per file.
+//! Files that fail to decode are counted and reported on stderr; a path the
+//! user named that cannot be read is an error (exit 2).
 
+use super::stats::{db_path, project_root};
+use anyhow::{bail, Context};
+use serde_json::json;
+use skillgate::audit::ingest::{self, FileStatus, IngestOptions};
+use skillgate::audit::{calibration, format_timestamp, schema, AuditDefaults};
 use skillgate::exit::Exit;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Transcript files or folders (searched recursively). Default: the harness
+    /// log folders under your home (~/.claude/projects, ~/.codex/sessions,
+    /// ~/.gemini/tmp) and .planning/patterns under the project root, where they exist.
+    pub paths: Vec<PathBuf>,
+    /// The audit database (default: .skillgate/audit.db under the project root).
+    #[arg(long, value_name = "FILE", env = "SKILLGATE_AUDIT_DB")]
+    pub db: Option<PathBuf>,
+    /// Also import calibration rows (JSONL of {"tag", "predicted", "outcome"}).
+    #[arg(long, value_name = "FILE")]
+    pub calibration: Option<PathBuf>,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<Exit> {
-    anyhow::bail!("`skillgate ingest` is pending in this build")
+pub fn run(args: Args) -> anyhow::Result<Exit> {
+    let db = db_path(args.db.as_deref())?;
+    let named = !args.paths.is_empty();
+    let roots = if named { args.paths.clone() } else { default_roots()? };
+
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for root in &roots {
+        let found = match collect(root) {
+            Ok(f) => f,
+            Err(e) if named => bail!("{}: cannot read: {e}", root.display()),
+            Err(e) => {
+                eprintln!("warning: {}: skipped default folder: {e}", root.display());
+                continue;
+            }
+        };
+        for f in found {
+            let key = f.canonicalize().unwrap_or_else(|_| f.clone());
+            if seen.insert(key) {
+                files.push(f);
+            }
+        }
+    }
+
+    let mut conn = schema::open_rw(&db)?;
+    let calibration_rows = match &args.calibration {
+        Some(f) => Some(calibration::import(&mut conn, &db, f)?),
+        None => None,
+    };
+
+    let opts = IngestOptions { now: format_timestamp(time::OffsetDateTime::now_utc()), fail_after_rows: None };
+    let bar = progress_bar(files.len());
+    let (reports, counts) = ingest::ingest_files(&mut conn, &db, &files, &opts, &mut |_r| {
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    })
+    .with_context(|| format!("ingest stopped; files before this one are saved in {}", db.display()))?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let totals = ingest::table_counts(&conn).with_context(|| format!("{}: cannot count rows", db.display()))?;
+
+    let failed: Vec<_> = reports
+        .iter()
+        .filter(|r| r.status == FileStatus::Failed)
+        .map(|r| json!({"path": r.path, "reason": r.reason}))
+        .collect();
+    for r in reports.iter().filter(|r| r.status == FileStatus::Failed) {
+        eprintln!("skipped {}: {}", r.path.display(), r.reason.as_deref().unwrap_or("failed"));
+    }
+    eprintln!(
+        "ingested {} files into {}: {} new, {} grown, {} replaced, {} unchanged, {} failed; +{} tool calls ({} updated)",
+        counts.files,
+        db.display(),
+        counts.new,
+        counts.grown,
+        counts.replaced,
+        counts.unchanged,
+        counts.failed,
+        counts.tool_calls_added,
+        counts.tool_calls_updated
+    );
+    let out = json!({
+        "db": db,
+        "files": counts,
+        "failed": failed,
+        "calibrationRows": calibration_rows,
+        "totals": totals,
+    });
+    println!("{}", serde_json::to_string_pretty(&out)?);
+    Ok(Exit::Ok)
+}
+
+/// The default roots that exist: harness log folders under HOME, then the project's.
+fn default_roots() -> anyhow::Result<Vec<PathBuf>> {
+    let d = AuditDefaults::default();
+    let mut roots = Vec::new();
+    if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+        for r in &d.home_roots {
+            roots.push(PathBuf::from(&home).join(r));
+        }
+    }
+    let project = project_root()?;
+    for r in &d.project_roots {
+        roots.push(project.join(r));
+    }
+    Ok(roots.into_iter().filter(|r| r.exists()).collect())
+}
+
+/// A file is itself; a folder is the transcripts found under it.
+fn collect(root: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let meta = std::fs::metadata(root)?;
+    if meta.is_dir() {
+        std::fs::read_dir(root)?;
+        skillgate::decode::discover::discover(root)
+    } else {
+        std::fs::File::open(root)?;
+        Ok(vec![root.to_path_buf()])
+    }
+}
+
+/// A progress bar on a terminal, none in CI or when stderr is redirected.
+fn progress_bar(len: usize) -> Option<indicatif::ProgressBar> {
+    if len < 2 || !std::io::stderr().is_terminal() || std::env::var_os("CI").is_some() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(len as u64);
+    if let Ok(style) = indicatif::ProgressStyle::with_template("ingest {bar:30} {pos}/{len} files {elapsed}") {
+        bar.set_style(style);
+    }
+    Some(bar)
 }

@@ -1,0 +1,255 @@
+//! `explain`: a SKILL.md-style markdown block for one tool (seed 001
+//! `skill.explain`), combining the catalog with live usage.
+
+use super::catalog::{self, CatalogTool};
+use super::names;
+use super::stats::{aggregate, ToolFilter};
+use super::Window;
+use rusqlite::{Connection, OptionalExtension};
+use std::collections::BTreeMap;
+
+/// What a user-given tool name refers to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolved {
+    /// The dot names it covers (one for a tool; several for a category such as `mcp.github`).
+    pub dot_names: Vec<String>,
+    /// The catalog entry, when the (single) tool is in the catalog.
+    pub catalog: Option<&'static CatalogTool>,
+}
+
+impl Resolved {
+    /// The name to show: the single dot name, or the query for a category.
+    pub fn display(&self, query: &str) -> String {
+        match self.dot_names.as_slice() {
+            [one] => one.clone(),
+            _ => query.to_string(),
+        }
+    }
+}
+
+/// Resolve a tool name given by a user: a dot name, a raw harness name
+/// (`Bash`), or a category prefix (`file`, `mcp.github`).
+///
+/// Order: a catalog dot name; a dot name seen in the database; a raw name seen
+/// in the database (exact, then case-insensitive); the mapping table; a
+/// category prefix of names seen in the database; else the name itself.
+pub fn resolve(conn: Option<&Connection>, name: &str) -> rusqlite::Result<Resolved> {
+    let one = |dot: String| Resolved { catalog: catalog::lookup(&dot), dot_names: vec![dot] };
+    if catalog::lookup(name).is_some() {
+        return Ok(one(name.to_string()));
+    }
+    if let Some(conn) = conn {
+        let seen: Option<String> = conn
+            .query_row("SELECT tool FROM tool_calls WHERE tool = ?1 LIMIT 1", [name], |r| r.get(0))
+            .optional()?;
+        if let Some(dot) = seen {
+            return Ok(one(dot));
+        }
+        for sql in [
+            "SELECT DISTINCT tool FROM tool_calls WHERE raw_tool = ?1 ORDER BY tool",
+            "SELECT DISTINCT tool FROM tool_calls WHERE lower(raw_tool) = lower(?1) OR lower(tool) = lower(?1) ORDER BY tool",
+        ] {
+            let dots = distinct(conn, sql, name)?;
+            if dots.len() == 1 {
+                return Ok(one(dots.into_iter().next().unwrap_or_default()));
+            }
+            if !dots.is_empty() {
+                return Ok(Resolved { dot_names: dots, catalog: None });
+            }
+        }
+    }
+    let mapped = names::dot_name(name, &crate::decode::Action::Other);
+    if !mapped.starts_with("other.") {
+        return Ok(one(mapped));
+    }
+    if let Some(conn) = conn {
+        let prefix = format!("{name}.");
+        let dots = distinct(
+            conn,
+            "SELECT DISTINCT tool FROM tool_calls WHERE substr(lower(tool), 1, length(?1)) = lower(?1) ORDER BY tool",
+            &prefix,
+        )?;
+        if !dots.is_empty() {
+            return Ok(Resolved { dot_names: dots, catalog: None });
+        }
+        if mapped != name {
+            let seen = distinct(conn, "SELECT DISTINCT tool FROM tool_calls WHERE tool = ?1", &mapped)?;
+            if !seen.is_empty() {
+                return Ok(one(mapped));
+            }
+        }
+    }
+    Ok(one(name.to_string()))
+}
+
+fn distinct(conn: &Connection, sql: &str, arg: &str) -> rusqlite::Result<Vec<String>> {
+    let mut st = conn.prepare_cached(sql)?;
+    let rows = st.query_map([arg], |r| r.get(0))?;
+    rows.collect()
+}
+
+/// Observed parameters of the given dot names (all time): key → (types, calls with it), and the call count.
+pub fn observed_params(conn: &Connection, dot_names: &[String]) -> rusqlite::Result<(BTreeMap<String, (Vec<String>, u64)>, u64)> {
+    let mut out: BTreeMap<String, (Vec<String>, u64)> = BTreeMap::new();
+    let mut calls = 0u64;
+    let mut st = conn.prepare_cached("SELECT input_keys FROM tool_calls WHERE tool = ?1")?;
+    for dot in dot_names {
+        let mut rows = st.query([dot])?;
+        while let Some(r) = rows.next()? {
+            let keys: String = r.get(0)?;
+            let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(&keys) else { continue };
+            if map.is_empty() {
+                continue;
+            }
+            calls += 1;
+            for (k, t) in map {
+                let e = out.entry(k).or_default();
+                let t = t.as_str().unwrap_or("unknown").to_string();
+                if !e.0.contains(&t) {
+                    e.0.push(t);
+                }
+                e.1 += 1;
+            }
+        }
+    }
+    for v in out.values_mut() {
+        v.0.sort();
+    }
+    Ok((out, calls))
+}
+
+/// The markdown block. With no database: 0 calls, 0% success (fail open).
+pub fn explain(conn: Option<&Connection>, name: &str, window: Window) -> rusqlite::Result<String> {
+    let resolved = resolve(conn, name)?;
+    let title = resolved.display(name);
+    let mut md = format!("## {title}\n\n");
+    let description = resolved.catalog.map(|c| c.description).unwrap_or("(Tool not found in active registry)");
+    md.push_str(&format!("**Description:** {description}\n\n"));
+
+    let stats = match conn {
+        Some(c) => aggregate(c, &ToolFilter::DotNames(resolved.dot_names.clone()), window)?,
+        None => Vec::new(),
+    };
+    let total: u64 = stats.iter().map(|s| s.total_calls).sum();
+    let ok: u64 = stats.iter().map(|s| s.success_count).sum();
+
+    md.push_str("**Parameters:**\n");
+    let (observed, observed_calls) = match conn {
+        Some(c) => observed_params(c, &resolved.dot_names)?,
+        None => (BTreeMap::new(), 0),
+    };
+    let catalog_params = resolved.catalog.map(|c| c.params).unwrap_or(&[]);
+    if observed.is_empty() && catalog_params.is_empty() {
+        md.push_str("- (none known)\n");
+    } else if observed.is_empty() {
+        for p in catalog_params {
+            md.push_str(&format!(
+                "- `{}` ({}, {}): {}\n",
+                p.name,
+                p.ty,
+                if p.required { "required" } else { "optional" },
+                p.description
+            ));
+        }
+    } else {
+        for (key, (types, n)) in &observed {
+            let cat = catalog_params.iter().find(|p| p.name == key);
+            let required = match cat {
+                Some(p) => p.required,
+                None => *n == observed_calls,
+            };
+            let seen = format!("seen in {n} of {observed_calls} calls");
+            let desc = match cat {
+                Some(p) => format!("{} ({seen})", p.description),
+                None => seen,
+            };
+            md.push_str(&format!(
+                "- `{key}` ({}, {}): {desc}\n",
+                types.join(" | "),
+                if required { "required" } else { "optional" }
+            ));
+        }
+    }
+    md.push('\n');
+
+    let span = if window.days == 0 { "all time".to_string() } else { format!("last {}d", window.days) };
+    md.push_str(&format!("**Usage ({span}):** {total} calls, {} success\n", percent(ok, total)));
+    let mut raw: BTreeMap<String, u64> = BTreeMap::new();
+    for s in &stats {
+        for (r, n) in &s.raw_names {
+            *raw.entry(r.clone()).or_default() += n;
+        }
+    }
+    if !raw.is_empty() {
+        let list: Vec<String> = raw.iter().map(|(r, n)| format!("`{r}` ({n})")).collect();
+        md.push_str(&format!("**Seen as:** {}\n", list.join(", ")));
+    }
+    md.push('\n');
+
+    md.push_str("**Common failures:**\n");
+    let mut kinds: BTreeMap<String, u64> = BTreeMap::new();
+    for s in &stats {
+        for (k, n) in &s.error_kinds {
+            *kinds.entry(k.clone()).or_default() += n;
+        }
+    }
+    let mut kinds: Vec<(String, u64)> = kinds.into_iter().collect();
+    kinds.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    if kinds.is_empty() {
+        md.push_str("- none observed\n");
+    }
+    for (k, _) in kinds.iter().take(3) {
+        md.push_str(&format!("- {k}\n"));
+    }
+    Ok(md)
+}
+
+/// `90.5%`, `100%`, `0%`.
+fn percent(ok: u64, total: u64) -> String {
+    if total == 0 {
+        return "0%".into();
+    }
+    let p = super::round_to(ok as f64 * 100.0 / total as f64, 1);
+    if p.fract() == 0.0 {
+        format!("{}%", p as i64)
+    } else {
+        format!("{p:.1}%")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentages_read_like_the_seed() {
+        assert_eq!(percent(38, 42), "90.5%");
+        assert_eq!(percent(0, 0), "0%");
+        assert_eq!(percent(5, 5), "100%");
+        assert_eq!(percent(1, 3), "33.3%");
+    }
+
+    #[test]
+    fn without_a_database_the_seed_fail_open_block() {
+        let md = explain(None, "browser.navigate", Window::new(7, time::OffsetDateTime::UNIX_EPOCH)).unwrap();
+        assert_eq!(
+            md,
+            "## browser.navigate\n\n**Description:** Navigate a browser to a URL.\n\n**Parameters:**\n\
+             - `url` (string, required): The URL to navigate to.\n\n**Usage (last 7d):** 0 calls, 0% success\n\n\
+             **Common failures:**\n- none observed\n"
+        );
+        let md = explain(None, "acme.frobnicate", Window::all_time()).unwrap();
+        assert!(md.starts_with("## acme.frobnicate\n\n**Description:** (Tool not found in active registry)\n"), "{md}");
+        assert!(md.contains("**Usage (all time):** 0 calls, 0% success"));
+    }
+
+    #[test]
+    fn raw_names_resolve_through_the_mapping_without_a_database() {
+        let r = resolve(None, "Bash").unwrap();
+        assert_eq!(r.dot_names, vec!["shell.exec".to_string()]);
+        assert_eq!(r.catalog.unwrap().name, "shell.exec");
+        let r = resolve(None, "mcp__exa__search").unwrap();
+        assert_eq!(r.dot_names, vec!["mcp.exa.search".to_string()]);
+        assert!(r.catalog.is_none());
+    }
+}
