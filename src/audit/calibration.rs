@@ -17,17 +17,30 @@ use std::path::Path;
 /// Import a calibration JSONL file; returns the number of rows stored.
 pub fn import(conn: &mut Connection, db_path: &Path, file: &Path) -> Result<usize> {
     let text = std::fs::read(file).map_err(|e| AuditError::io(file, e))?;
-    let source = file.canonicalize().unwrap_or_else(|_| file.to_path_buf()).display().to_string();
+    let source = file
+        .canonicalize()
+        .unwrap_or_else(|_| file.to_path_buf())
+        .display()
+        .to_string();
     let mut rows = Vec::new();
     for (i, raw) in text.split(|&b| b == b'\n').enumerate() {
         let line = i as u64 + 1;
-        let bad = |message: String| AuditError::Input { path: file.to_path_buf(), line, message };
-        let s = std::str::from_utf8(raw).map_err(|_| bad("not valid UTF-8".into()))?.trim();
+        let bad = |message: String| AuditError::Input {
+            path: file.to_path_buf(),
+            line,
+            message,
+        };
+        let s = std::str::from_utf8(raw)
+            .map_err(|_| bad("not valid UTF-8".into()))?
+            .trim();
         if s.is_empty() {
             continue;
         }
-        let v: serde_json::Value = serde_json::from_str(s).map_err(|e| bad(format!("not a JSON object: {e}")))?;
-        let o = v.as_object().ok_or_else(|| bad("not a JSON object".into()))?;
+        let v: serde_json::Value =
+            serde_json::from_str(s).map_err(|e| bad(format!("not a JSON object: {e}")))?;
+        let o = v
+            .as_object()
+            .ok_or_else(|| bad("not a JSON object".into()))?;
         let tag = o
             .get("tag")
             .and_then(|t| t.as_str())
@@ -40,7 +53,9 @@ pub fn import(conn: &mut Connection, db_path: &Path, file: &Path) -> Result<usiz
             .and_then(|p| p.as_f64())
             .ok_or_else(|| bad("`predicted` must be a number".into()))?;
         if !(0.0..=1.0).contains(&p) {
-            return Err(bad(format!("`predicted` must be between 0 and 1 (got {p})")));
+            return Err(bad(format!(
+                "`predicted` must be between 0 and 1 (got {p})"
+            )));
         }
         let outcome = match o.get("outcome") {
             Some(serde_json::Value::Bool(b)) => *b,
@@ -52,13 +67,15 @@ pub fn import(conn: &mut Connection, db_path: &Path, file: &Path) -> Result<usiz
     }
     let db = |e| AuditError::db(db_path, e);
     let tx = conn.transaction().map_err(db)?;
-    tx.execute("DELETE FROM calibration WHERE source = ?1", [&source]).map_err(db)?;
+    tx.execute("DELETE FROM calibration WHERE source = ?1", [&source])
+        .map_err(db)?;
     {
         let mut st = tx
             .prepare("INSERT INTO calibration (source, line, tag, predicted, outcome) VALUES (?1, ?2, ?3, ?4, ?5)")
             .map_err(db)?;
         for (line, tag, p, o) in &rows {
-            st.execute(params![source, *line as i64, tag, p, o]).map_err(db)?;
+            st.execute(params![source, *line as i64, tag, p, o])
+                .map_err(db)?;
         }
     }
     tx.commit().map_err(db)?;
@@ -132,9 +149,16 @@ mod tests {
         assert_eq!(import(&mut conn, &db, &f).unwrap(), 2);
         assert_eq!(load(&conn).unwrap().len(), 2);
 
-        std::fs::write(&f, "{\"tag\":\"shell\",\"predicted\":1.5,\"outcome\":true}\n").unwrap();
+        std::fs::write(
+            &f,
+            "{\"tag\":\"shell\",\"predicted\":1.5,\"outcome\":true}\n",
+        )
+        .unwrap();
         let e = import(&mut conn, &db, &f).unwrap_err().to_string();
-        assert!(e.ends_with(":1: `predicted` must be between 0 and 1 (got 1.5)"), "{e}");
+        assert!(
+            e.ends_with(":1: `predicted` must be between 0 and 1 (got 1.5)"),
+            "{e}"
+        );
         std::fs::write(&f, "{}\nnot json\n").unwrap();
         let e = import(&mut conn, &db, &f).unwrap_err().to_string();
         assert!(e.contains(":1: `tag`"), "{e}");

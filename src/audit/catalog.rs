@@ -24,8 +24,18 @@ pub struct CatalogTool {
     pub phase: u8,
 }
 
-const fn p(name: &'static str, ty: &'static str, required: bool, description: &'static str) -> Param {
-    Param { name, ty, required, description }
+const fn p(
+    name: &'static str,
+    ty: &'static str,
+    required: bool,
+    description: &'static str,
+) -> Param {
+    Param {
+        name,
+        ty,
+        required,
+        description,
+    }
 }
 
 pub const CATALOG: &[CatalogTool] = &[
@@ -200,7 +210,11 @@ mod tests {
             assert!(seen.insert(t.name), "duplicate {}", t.name);
             assert!(t.name.contains('.'));
             assert!(!t.description.is_empty());
-            assert!(!super::super::names::raw_names_for(t.name).is_empty(), "{} has no raw name", t.name);
+            assert!(
+                !super::super::names::raw_names_for(t.name).is_empty(),
+                "{} has no raw name",
+                t.name
+            );
             for k in t.keywords {
                 assert_eq!(*k, k.to_lowercase());
             }

@@ -32,9 +32,10 @@ pub struct ChainProposal {
 }
 
 const STOP_WORDS: &[&str] = &[
-    "a", "an", "the", "and", "or", "to", "of", "for", "in", "on", "with", "then", "it", "its", "this", "that", "my",
-    "our", "is", "are", "be", "please", "all", "from", "into", "by", "at", "as", "so", "me", "we", "i", "you", "some",
-    "any", "up", "out", "after", "before", "when", "if",
+    "a", "an", "the", "and", "or", "to", "of", "for", "in", "on", "with", "then", "it", "its",
+    "this", "that", "my", "our", "is", "are", "be", "please", "all", "from", "into", "by", "at",
+    "as", "so", "me", "we", "i", "you", "some", "any", "up", "out", "after", "before", "when",
+    "if",
 ];
 
 /// Lowercase word stem: drop `ing`, `ed`, `es`, `s`, then a final `e`.
@@ -55,7 +56,10 @@ pub fn stem(word: &str) -> String {
 /// The goal's distinct keyword stems, in order of appearance.
 pub fn goal_stems(goal: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for w in goal.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+    for w in goal
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
         let lw = w.to_lowercase();
         if STOP_WORDS.contains(&lw.as_str()) {
             continue;
@@ -95,13 +99,26 @@ struct Known {
 }
 
 /// Compose a chain. `conn == None`: the catalog alone (seed: registry unavailable).
-pub fn compose(conn: Option<&Connection>, goal: &str, max_chain_length: usize) -> rusqlite::Result<ChainProposal> {
+pub fn compose(
+    conn: Option<&Connection>,
+    goal: &str,
+    max_chain_length: usize,
+) -> rusqlite::Result<ChainProposal> {
     let max = max_chain_length.clamp(1, MAX_CHAIN);
     let mut known: BTreeMap<String, Known> = BTreeMap::new();
     for t in CATALOG {
         let mut stems: BTreeSet<String> = t.keywords.iter().map(|k| stem(k)).collect();
         stems.extend(name_words(t.name));
-        known.insert(t.name.to_string(), Known { name: t.name.into(), stems, phase: t.phase, calls: 0, avg_ms: None });
+        known.insert(
+            t.name.to_string(),
+            Known {
+                name: t.name.into(),
+                stems,
+                phase: t.phase,
+                calls: 0,
+                avg_ms: None,
+            },
+        );
     }
     let catalog_count = known.len();
     let mut observed = 0usize;
@@ -110,7 +127,12 @@ pub fn compose(conn: Option<&Connection>, goal: &str, max_chain_length: usize) -
             "SELECT tool, group_concat(DISTINCT raw_tool), count(*), avg(duration_ms) FROM tool_calls GROUP BY tool",
         )?;
         let rows = st.query_map([], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?, r.get::<_, i64>(2)?, r.get::<_, Option<f64>>(3)?))
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, Option<String>>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, Option<f64>>(3)?,
+            ))
         })?;
         for row in rows {
             let (tool, raws, calls, avg) = row?;
@@ -141,7 +163,9 @@ pub fn compose(conn: Option<&Connection>, goal: &str, max_chain_length: usize) -
     if stems.is_empty() {
         return Ok(ChainProposal {
             chain: Vec::new(),
-            rationale: format!("The goal has no keywords to match against {source}; nothing proposed."),
+            rationale: format!(
+                "The goal has no keywords to match against {source}; nothing proposed."
+            ),
             estimated_duration_ms: None,
         });
     }
@@ -149,30 +173,50 @@ pub fn compose(conn: Option<&Connection>, goal: &str, max_chain_length: usize) -
     // Score, then keep the best PER_CATEGORY of each category.
     let mut scored: Vec<(&Known, Vec<&String>)> = known
         .values()
-        .map(|k| (k, stems.iter().filter(|s| k.stems.contains(*s)).collect::<Vec<_>>()))
+        .map(|k| {
+            (
+                k,
+                stems
+                    .iter()
+                    .filter(|s| k.stems.contains(*s))
+                    .collect::<Vec<_>>(),
+            )
+        })
         .filter(|(_, m)| !m.is_empty())
         .collect();
     let better = |a: &(&Known, Vec<&String>), b: &(&Known, Vec<&String>)| {
-        b.1.len().cmp(&a.1.len()).then_with(|| b.0.calls.cmp(&a.0.calls)).then_with(|| a.0.name.cmp(&b.0.name))
+        b.1.len()
+            .cmp(&a.1.len())
+            .then_with(|| b.0.calls.cmp(&a.0.calls))
+            .then_with(|| a.0.name.cmp(&b.0.name))
     };
     scored.sort_by(better);
     let mut per_cat: BTreeMap<String, usize> = BTreeMap::new();
     let mut picked: Vec<(&Known, Vec<&String>)> = Vec::new();
     for s in scored {
-        let n = per_cat.entry(names::category(&s.0.name).to_string()).or_default();
+        let n = per_cat
+            .entry(names::category(&s.0.name).to_string())
+            .or_default();
         if *n < PER_CATEGORY {
             *n += 1;
             picked.push(s);
         }
     }
     picked.truncate(max);
-    picked.sort_by(|a, b| a.0.phase.cmp(&b.0.phase).then_with(|| a.0.name.cmp(&b.0.name)));
+    picked.sort_by(|a, b| {
+        a.0.phase
+            .cmp(&b.0.phase)
+            .then_with(|| a.0.name.cmp(&b.0.name))
+    });
 
     if picked.is_empty() {
         let kw: Vec<&str> = stems.iter().map(String::as_str).collect();
         return Ok(ChainProposal {
             chain: Vec::new(),
-            rationale: format!("No tool among {source} matches the goal's keywords ({}); nothing proposed.", kw.join(", ")),
+            rationale: format!(
+                "No tool among {source} matches the goal's keywords ({}); nothing proposed.",
+                kw.join(", ")
+            ),
             estimated_duration_ms: None,
         });
     }
@@ -180,7 +224,13 @@ pub fn compose(conn: Option<&Connection>, goal: &str, max_chain_length: usize) -
     let estimated = (!with_time.is_empty()).then(|| with_time.iter().sum::<f64>().round() as i64);
     let steps: Vec<String> = picked
         .iter()
-        .map(|(k, m)| format!("{} ({})", k.name, m.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")))
+        .map(|(k, m)| {
+            format!(
+                "{} ({})",
+                k.name,
+                m.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+            )
+        })
         .collect();
     let duration_note = match estimated {
         Some(_) if with_time.len() == picked.len() => {
@@ -207,7 +257,12 @@ pub fn compose(conn: Option<&Connection>, goal: &str, max_chain_length: usize) -
 /// The phase of a tool not in the catalog: its category's, else the middle.
 fn category_phase(dot: &str) -> u8 {
     let cat = names::category(dot);
-    CATALOG.iter().filter(|t| names::category(t.name) == cat).map(|t| t.phase).min().unwrap_or(3)
+    CATALOG
+        .iter()
+        .filter(|t| names::category(t.name) == cat)
+        .map(|t| t.phase)
+        .min()
+        .unwrap_or(3)
 }
 
 #[cfg(test)]
@@ -221,8 +276,14 @@ mod tests {
         assert_eq!(stem("pushes"), "push");
         assert_eq!(stem("changes"), stem("change"));
         assert_eq!(stem("updated"), stem("update"));
-        assert_eq!(goal_stems("Fix the failing test and push"), vec!["fix", "fail", "test", "push"]);
-        assert_eq!(name_words("mcp__exa__web_fetch_exa"), vec!["exa", "web", "fetch", "exa"]);
+        assert_eq!(
+            goal_stems("Fix the failing test and push"),
+            vec!["fix", "fail", "test", "push"]
+        );
+        assert_eq!(
+            name_words("mcp__exa__web_fetch_exa"),
+            vec!["exa", "web", "fetch", "exa"]
+        );
         assert_eq!(name_words("WebFetch"), vec!["web", "fetch"]);
     }
 
@@ -231,14 +292,23 @@ mod tests {
         let p = compose(None, "fix the failing test and push", 5).unwrap();
         assert_eq!(p.chain, vec!["file.read", "file.edit", "shell.exec"]);
         assert_eq!(p.estimated_duration_ms, None);
-        assert!(p.rationale.starts_with("Proposed 3-step chain from "), "{}", p.rationale);
+        assert!(
+            p.rationale.starts_with("Proposed 3-step chain from "),
+            "{}",
+            p.rationale
+        );
     }
 
     #[test]
     fn nothing_matches_gives_an_empty_chain_with_a_rationale() {
         let p = compose(None, "xyzzy plugh", 5).unwrap();
         assert!(p.chain.is_empty());
-        assert!(p.rationale.contains("matches the goal's keywords (xyzzy, plugh)"), "{}", p.rationale);
+        assert!(
+            p.rationale
+                .contains("matches the goal's keywords (xyzzy, plugh)"),
+            "{}",
+            p.rationale
+        );
         let p = compose(None, "the and of", 5).unwrap();
         assert!(p.chain.is_empty());
         assert!(p.rationale.starts_with("The goal has no keywords"));
@@ -249,7 +319,12 @@ mod tests {
         let p = compose(None, "search find read edit write list files", 10).unwrap();
         let files = p.chain.iter().filter(|c| c.starts_with("file.")).count();
         assert_eq!(files, 2, "{:?}", p.chain);
-        let p = compose(None, "plan search fetch read edit run test delegate ask skill", 3).unwrap();
+        let p = compose(
+            None,
+            "plan search fetch read edit run test delegate ask skill",
+            3,
+        )
+        .unwrap();
         assert_eq!(p.chain.len(), 3);
     }
 }

@@ -104,15 +104,28 @@ pub fn classify(f: &FailureFacts<'_>) -> ErrorKind {
     if f.rejected {
         return ErrorKind::RejectedByUser;
     }
-    let text = f.output.map(scan_window).unwrap_or_default().to_ascii_lowercase();
+    let text = f
+        .output
+        .map(scan_window)
+        .unwrap_or_default()
+        .to_ascii_lowercase();
     let has = |needles: &[&str]| needles.iter().any(|n| text.contains(n));
 
-    if has(&["user doesn't want to proceed", "user doesn't want to take this action", "tool use was rejected"])
-    {
+    if has(&[
+        "user doesn't want to proceed",
+        "user doesn't want to take this action",
+        "tool use was rejected",
+    ]) {
         return ErrorKind::RejectedByUser;
     }
     if matches!(f.exit_code, Some(124))
-        || has(&["timed out", "timeout exceeded", "deadline exceeded", "command timeout", "etimedout"])
+        || has(&[
+            "timed out",
+            "timeout exceeded",
+            "deadline exceeded",
+            "command timeout",
+            "etimedout",
+        ])
     {
         return ErrorKind::Timeout;
     }
@@ -183,9 +196,11 @@ pub fn classify(f: &FailureFacts<'_>) -> ErrorKind {
 fn exit_code_in_text(text: &str) -> bool {
     static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let re = RE.get_or_init(|| {
-        regex::Regex::new(r#"(exit code|exited with code|exit status|exit_code"?:)\s*([0-9]+)"#).expect("static regex")
+        regex::Regex::new(r#"(exit code|exited with code|exit status|exit_code"?:)\s*([0-9]+)"#)
+            .expect("static regex")
     });
-    re.captures_iter(text).any(|c| c.get(2).is_some_and(|m| m.as_str() != "0"))
+    re.captures_iter(text)
+        .any(|c| c.get(2).is_some_and(|m| m.as_str() != "0"))
 }
 
 /// The head and the tail of a long output (errors state their cause first or last).
@@ -209,12 +224,20 @@ mod tests {
     use super::*;
 
     fn out(s: &str) -> ErrorKind {
-        classify(&FailureFacts { rejected: false, exit_code: None, output: Some(s) })
+        classify(&FailureFacts {
+            rejected: false,
+            exit_code: None,
+            output: Some(s),
+        })
     }
 
     #[test]
     fn rejection_wins() {
-        let f = FailureFacts { rejected: true, exit_code: Some(1), output: Some("timed out") };
+        let f = FailureFacts {
+            rejected: true,
+            exit_code: Some(1),
+            output: Some("timed out"),
+        };
         assert_eq!(classify(&f), ErrorKind::RejectedByUser);
         assert_eq!(
             out("The user doesn't want to proceed with this tool use. The tool use was rejected"),
@@ -225,9 +248,18 @@ mod tests {
     #[test]
     fn kinds_from_text() {
         assert_eq!(out("Command timed out after 2m 0.0s"), ErrorKind::Timeout);
-        assert_eq!(out("bash: /etc/shadow: Permission denied"), ErrorKind::PermissionDenied);
-        assert_eq!(out("cat: foo.txt: No such file or directory"), ErrorKind::NotFound);
-        assert_eq!(out("bash: line 1: pnpm: command not found"), ErrorKind::NotFound);
+        assert_eq!(
+            out("bash: /etc/shadow: Permission denied"),
+            ErrorKind::PermissionDenied
+        );
+        assert_eq!(
+            out("cat: foo.txt: No such file or directory"),
+            ErrorKind::NotFound
+        );
+        assert_eq!(
+            out("bash: line 1: pnpm: command not found"),
+            ErrorKind::NotFound
+        );
         assert_eq!(
             out("<tool_use_error>String to replace not found in file.</tool_use_error>"),
             ErrorKind::InvalidInput
@@ -236,14 +268,26 @@ mod tests {
             out("<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"),
             ErrorKind::InvalidInput
         );
-        assert_eq!(out("InputValidationError: Edit failed due to the following issue"), ErrorKind::InvalidInput);
-        assert_eq!(out("Error: Exit code 1\nFAILED tests/test_a.py"), ErrorKind::NonzeroExit);
+        assert_eq!(
+            out("InputValidationError: Edit failed due to the following issue"),
+            ErrorKind::InvalidInput
+        );
+        assert_eq!(
+            out("Error: Exit code 1\nFAILED tests/test_a.py"),
+            ErrorKind::NonzeroExit
+        );
         assert_eq!(out("something odd happened"), ErrorKind::Other);
     }
 
     #[test]
     fn kinds_from_exit_codes() {
-        let f = |c| classify(&FailureFacts { rejected: false, exit_code: Some(c), output: None });
+        let f = |c| {
+            classify(&FailureFacts {
+                rejected: false,
+                exit_code: Some(c),
+                output: None,
+            })
+        };
         assert_eq!(f(124), ErrorKind::Timeout);
         assert_eq!(f(126), ErrorKind::PermissionDenied);
         assert_eq!(f(127), ErrorKind::NotFound);

@@ -34,13 +34,20 @@ impl Resolved {
 /// in the database (exact, then case-insensitive); the mapping table; a
 /// category prefix of names seen in the database; else the name itself.
 pub fn resolve(conn: Option<&Connection>, name: &str) -> rusqlite::Result<Resolved> {
-    let one = |dot: String| Resolved { catalog: catalog::lookup(&dot), dot_names: vec![dot] };
+    let one = |dot: String| Resolved {
+        catalog: catalog::lookup(&dot),
+        dot_names: vec![dot],
+    };
     if catalog::lookup(name).is_some() {
         return Ok(one(name.to_string()));
     }
     if let Some(conn) = conn {
         let seen: Option<String> = conn
-            .query_row("SELECT tool FROM tool_calls WHERE tool = ?1 LIMIT 1", [name], |r| r.get(0))
+            .query_row(
+                "SELECT tool FROM tool_calls WHERE tool = ?1 LIMIT 1",
+                [name],
+                |r| r.get(0),
+            )
             .optional()?;
         if let Some(dot) = seen {
             return Ok(one(dot));
@@ -70,10 +77,17 @@ pub fn resolve(conn: Option<&Connection>, name: &str) -> rusqlite::Result<Resolv
             &prefix,
         )?;
         if !dots.is_empty() {
-            return Ok(Resolved { dot_names: dots, catalog: None });
+            return Ok(Resolved {
+                dot_names: dots,
+                catalog: None,
+            });
         }
         if mapped != name {
-            let seen = distinct(conn, "SELECT DISTINCT tool FROM tool_calls WHERE tool = ?1", &mapped)?;
+            let seen = distinct(
+                conn,
+                "SELECT DISTINCT tool FROM tool_calls WHERE tool = ?1",
+                &mapped,
+            )?;
             if !seen.is_empty() {
                 return Ok(one(mapped));
             }
@@ -88,16 +102,26 @@ fn distinct(conn: &Connection, sql: &str, arg: &str) -> rusqlite::Result<Vec<Str
     rows.collect()
 }
 
+/// Input key → (JSON types seen, calls that had it).
+pub type ObservedParams = BTreeMap<String, (Vec<String>, u64)>;
+
 /// Observed parameters of the given dot names (all time): key → (types, calls with it), and the call count.
-pub fn observed_params(conn: &Connection, dot_names: &[String]) -> rusqlite::Result<(BTreeMap<String, (Vec<String>, u64)>, u64)> {
-    let mut out: BTreeMap<String, (Vec<String>, u64)> = BTreeMap::new();
+pub fn observed_params(
+    conn: &Connection,
+    dot_names: &[String],
+) -> rusqlite::Result<(ObservedParams, u64)> {
+    let mut out: ObservedParams = BTreeMap::new();
     let mut calls = 0u64;
     let mut st = conn.prepare_cached("SELECT input_keys FROM tool_calls WHERE tool = ?1")?;
     for dot in dot_names {
         let mut rows = st.query([dot])?;
         while let Some(r) = rows.next()? {
             let keys: String = r.get(0)?;
-            let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(&keys) else { continue };
+            let Ok(serde_json::Value::Object(map)) =
+                serde_json::from_str::<serde_json::Value>(&keys)
+            else {
+                continue;
+            };
             if map.is_empty() {
                 continue;
             }
@@ -123,7 +147,10 @@ pub fn explain(conn: Option<&Connection>, name: &str, window: Window) -> rusqlit
     let resolved = resolve(conn, name)?;
     let title = resolved.display(name);
     let mut md = format!("## {title}\n\n");
-    let description = resolved.catalog.map(|c| c.description).unwrap_or("(Tool not found in active registry)");
+    let description = resolved
+        .catalog
+        .map(|c| c.description)
+        .unwrap_or("(Tool not found in active registry)");
     md.push_str(&format!("**Description:** {description}\n\n"));
 
     let stats = match conn {
@@ -172,8 +199,15 @@ pub fn explain(conn: Option<&Connection>, name: &str, window: Window) -> rusqlit
     }
     md.push('\n');
 
-    let span = if window.days == 0 { "all time".to_string() } else { format!("last {}d", window.days) };
-    md.push_str(&format!("**Usage ({span}):** {total} calls, {} success\n", percent(ok, total)));
+    let span = if window.days == 0 {
+        "all time".to_string()
+    } else {
+        format!("last {}d", window.days)
+    };
+    md.push_str(&format!(
+        "**Usage ({span}):** {total} calls, {} success\n",
+        percent(ok, total)
+    ));
     let mut raw: BTreeMap<String, u64> = BTreeMap::new();
     for s in &stats {
         for (r, n) in &s.raw_names {
@@ -231,7 +265,12 @@ mod tests {
 
     #[test]
     fn without_a_database_the_seed_fail_open_block() {
-        let md = explain(None, "browser.navigate", Window::new(7, time::OffsetDateTime::UNIX_EPOCH)).unwrap();
+        let md = explain(
+            None,
+            "browser.navigate",
+            Window::new(7, time::OffsetDateTime::UNIX_EPOCH),
+        )
+        .unwrap();
         assert_eq!(
             md,
             "## browser.navigate\n\n**Description:** Navigate a browser to a URL.\n\n**Parameters:**\n\
@@ -239,7 +278,12 @@ mod tests {
              **Common failures:**\n- none observed\n"
         );
         let md = explain(None, "acme.frobnicate", Window::all_time()).unwrap();
-        assert!(md.starts_with("## acme.frobnicate\n\n**Description:** (Tool not found in active registry)\n"), "{md}");
+        assert!(
+            md.starts_with(
+                "## acme.frobnicate\n\n**Description:** (Tool not found in active registry)\n"
+            ),
+            "{md}"
+        );
         assert!(md.contains("**Usage (all time):** 0 calls, 0% success"));
     }
 

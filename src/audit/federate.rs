@@ -24,8 +24,16 @@ pub const MAX_EVENT_BYTES: usize = 64 * 1024;
 /// What to do.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Request {
-    Publish { event_type: String, payload: Map<String, Value>, published_at: String, source: String },
-    Fetch { event_type: String, peer: Option<String> },
+    Publish {
+        event_type: String,
+        payload: Map<String, Value>,
+        published_at: String,
+        source: String,
+    },
+    Fetch {
+        event_type: String,
+        peer: Option<String>,
+    },
 }
 
 /// Run one request against `url` (`None`: not configured).
@@ -40,7 +48,12 @@ pub fn run(url: Option<&str>, timeout: Duration, req: &Request) -> Value {
         .build()
         .into();
     match req {
-        Request::Publish { event_type, payload, published_at, source } => {
+        Request::Publish {
+            event_type,
+            payload,
+            published_at,
+            source,
+        } => {
             let body = json!({
                 "eventType": event_type,
                 "payload": payload,
@@ -71,7 +84,12 @@ pub fn run(url: Option<&str>, timeout: Duration, req: &Request) -> Value {
                     if !(200..300).contains(&status) {
                         return http_failure("fetch", status);
                     }
-                    let text = match resp.body_mut().with_config().limit(MAX_RESPONSE_BYTES).read_to_string() {
+                    let text = match resp
+                        .body_mut()
+                        .with_config()
+                        .limit(MAX_RESPONSE_BYTES)
+                        .read_to_string()
+                    {
                         Ok(t) => t,
                         Err(e) => {
                             return json!({"ok": false, "action": "fetch", "reason": format!("invalid response: {e}")})
@@ -83,7 +101,11 @@ pub fn run(url: Option<&str>, timeout: Duration, req: &Request) -> Value {
                             return json!({"ok": false, "action": "fetch", "reason": format!("invalid response: not JSON ({e})")})
                         }
                     };
-                    let (events, rejected) = match validate_events(&parsed, event_type, peer.as_deref()) {
+                    let (events, rejected) = match validate_events(
+                        &parsed,
+                        event_type,
+                        peer.as_deref(),
+                    ) {
                         Ok(x) => x,
                         Err(reason) => {
                             return json!({"ok": false, "action": "fetch", "reason": format!("invalid response: {reason}")})
@@ -116,7 +138,11 @@ fn http_failure(action: &str, status: u16) -> Value {
 }
 
 /// Split a fetch response into valid events and rejections (`{"index", "reason"}`).
-pub fn validate_events(body: &Value, event_type: &str, peer: Option<&str>) -> Result<(Vec<Value>, Vec<Value>), String> {
+pub fn validate_events(
+    body: &Value,
+    event_type: &str,
+    peer: Option<&str>,
+) -> Result<(Vec<Value>, Vec<Value>), String> {
     let list = match body {
         Value::Array(a) => a,
         Value::Object(o) => match o.get("events") {
@@ -142,17 +168,28 @@ fn validate_event(ev: &Value, event_type: &str, peer: Option<&str>) -> Result<()
     if size > MAX_EVENT_BYTES {
         return Err(format!("larger than {MAX_EVENT_BYTES} bytes"));
     }
-    let et = o.get("eventType").and_then(Value::as_str).ok_or("`eventType` must be a string")?;
+    let et = o
+        .get("eventType")
+        .and_then(Value::as_str)
+        .ok_or("`eventType` must be a string")?;
     let valid_name = |s: &str| {
-        !s.is_empty() && s.len() <= 200 && s.chars().all(|c| c.is_ascii_alphanumeric() || "._:-".contains(c))
+        !s.is_empty()
+            && s.len() <= 200
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "._:-".contains(c))
     };
     if !valid_name(et) {
-        return Err("`eventType` must be 1-200 characters of letters, digits, `.`, `_`, `:`, `-`".into());
+        return Err(
+            "`eventType` must be 1-200 characters of letters, digits, `.`, `_`, `:`, `-`".into(),
+        );
     }
     if et != event_type {
         return Err(format!("`eventType` is not `{event_type}`"));
     }
-    let p = o.get("peer").and_then(Value::as_str).ok_or("`peer` must be a string")?;
+    let p = o
+        .get("peer")
+        .and_then(Value::as_str)
+        .ok_or("`peer` must be a string")?;
     if p.is_empty() || p.len() > 200 || p.chars().any(char::is_control) {
         return Err("`peer` must be 1-200 printable characters".into());
     }
@@ -164,7 +201,10 @@ fn validate_event(ev: &Value, event_type: &str, peer: Option<&str>) -> Result<()
     if !o.get("payload").is_some_and(Value::is_object) {
         return Err("`payload` must be an object".into());
     }
-    let at = o.get("publishedAt").and_then(Value::as_str).ok_or("`publishedAt` must be a string")?;
+    let at = o
+        .get("publishedAt")
+        .and_then(Value::as_str)
+        .ok_or("`publishedAt` must be a string")?;
     if super::parse_timestamp(at).is_none() {
         return Err("`publishedAt` is not an RFC 3339 timestamp".into());
     }
@@ -177,9 +217,18 @@ mod tests {
 
     #[test]
     fn not_configured_is_the_seed_answer() {
-        let req = Request::Fetch { event_type: DEFAULT_EVENT_TYPE.into(), peer: None };
-        assert_eq!(run(None, Duration::from_secs(1), &req), json!({"ok": false, "reason": "federation not configured"}));
-        assert_eq!(run(Some("  "), Duration::from_secs(1), &req)["reason"], "federation not configured");
+        let req = Request::Fetch {
+            event_type: DEFAULT_EVENT_TYPE.into(),
+            peer: None,
+        };
+        assert_eq!(
+            run(None, Duration::from_secs(1), &req),
+            json!({"ok": false, "reason": "federation not configured"})
+        );
+        assert_eq!(
+            run(Some("  "), Duration::from_secs(1), &req)["reason"],
+            "federation not configured"
+        );
     }
 
     #[test]
@@ -195,7 +244,10 @@ mod tests {
         ]});
         let (ok, rejected) = validate_events(&body, "skill.federate", Some("alice")).unwrap();
         assert_eq!(ok, vec![good]);
-        let reasons: Vec<&str> = rejected.iter().map(|r| r["reason"].as_str().unwrap()).collect();
+        let reasons: Vec<&str> = rejected
+            .iter()
+            .map(|r| r["reason"].as_str().unwrap())
+            .collect();
         assert_eq!(
             reasons,
             vec![

@@ -47,11 +47,16 @@ pub fn record_gate_results(db: &Path, rows: &[GateResultRow]) -> Result<()> {
             .map_err(dberr)?;
         for r in rows {
             // Same key as ingest: the canonical path when the file exists.
-            let trajectory = r
-                .trajectory
-                .as_ref()
-                .map(|p| p.canonicalize().unwrap_or_else(|_| p.clone()).display().to_string());
-            let tool = r.raw_tool.as_deref().map(|t| names::dot_name(t, &crate::decode::Action::Other));
+            let trajectory = r.trajectory.as_ref().map(|p| {
+                p.canonicalize()
+                    .unwrap_or_else(|_| p.clone())
+                    .display()
+                    .to_string()
+            });
+            let tool = r
+                .raw_tool
+                .as_deref()
+                .map(|t| names::dot_name(t, &crate::decode::Action::Other));
             st.execute(params![
                 r.recorded_at,
                 r.skill,
@@ -91,10 +96,15 @@ mod tests {
         record_gate_results(&db, &[row.clone(), row]).unwrap();
         let conn = schema::open_existing(&db).unwrap().unwrap();
         let (n, tool, scope): (i64, String, String) = conn
-            .query_row("SELECT count(*), max(tool), max(scope) FROM gate_results", [], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-            })
+            .query_row(
+                "SELECT count(*), max(tool), max(scope) FROM gate_results",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
             .unwrap();
-        assert_eq!((n, tool.as_str(), scope.as_str()), (2, "shell.exec", r#"["shared-repo-state"]"#));
+        assert_eq!(
+            (n, tool.as_str(), scope.as_str()),
+            (2, "shell.exec", r#"["shared-repo-state"]"#)
+        );
     }
 }

@@ -123,7 +123,10 @@ struct Fingerprint {
     sha256: String,
 }
 
-fn fingerprint(path: &Path, prefix_len: Option<u64>) -> std::io::Result<(Fingerprint, Option<String>)> {
+fn fingerprint(
+    path: &Path,
+    prefix_len: Option<u64>,
+) -> std::io::Result<(Fingerprint, Option<String>)> {
     let mut f = std::fs::File::open(path)?;
     let mut hasher = Sha256::new();
     let mut prefix_hash = None;
@@ -149,7 +152,11 @@ fn fingerprint(path: &Path, prefix_len: Option<u64>) -> std::io::Result<(Fingerp
         }
         read += n as u64;
     }
-    let fp = Fingerprint { path: path.display().to_string(), size: read, sha256: hex(&hasher.finalize()) };
+    let fp = Fingerprint {
+        path: path.display().to_string(),
+        size: read,
+        sha256: hex(&hasher.finalize()),
+    };
     Ok((fp, prefix_hash))
 }
 
@@ -169,7 +176,12 @@ struct Stored {
 }
 
 /// Ingest one transcript file.
-pub fn ingest_file(conn: &mut Connection, db_path: &Path, path: &Path, opts: &IngestOptions) -> Result<FileReport> {
+pub fn ingest_file(
+    conn: &mut Connection,
+    db_path: &Path,
+    path: &Path,
+    opts: &IngestOptions,
+) -> Result<FileReport> {
     let failed = |reason: String| FileReport {
         path: path.to_path_buf(),
         status: FileStatus::Failed,
@@ -204,7 +216,13 @@ pub fn ingest_file(conn: &mut Connection, db_path: &Path, path: &Path, opts: &In
             }
         }
         if s.main.size == main.size && s.main.sha256 == main.sha256 && extras_same {
-            return Ok(FileReport { path: path.to_path_buf(), status: FileStatus::Unchanged, added: 0, updated: 0, reason: None });
+            return Ok(FileReport {
+                path: path.to_path_buf(),
+                status: FileStatus::Unchanged,
+                added: 0,
+                updated: 0,
+                reason: None,
+            });
         }
     }
 
@@ -236,36 +254,69 @@ pub fn ingest_file(conn: &mut Connection, db_path: &Path, path: &Path, opts: &In
 
     let rows = call_rows(&traj);
     let tx = conn.transaction().map_err(|e| AuditError::db(db_path, e))?;
-    let (added, updated) = write_session(&tx, db_path, &key, &traj, &rows, status, stored.as_ref(), opts)?;
+    let (added, updated) = write_session(
+        &tx,
+        db_path,
+        &key,
+        &traj,
+        &rows,
+        status,
+        stored.as_ref(),
+        opts,
+    )?;
     let extra_json = serde_json::to_string(&extra).unwrap_or_else(|_| "[]".into());
     let session: i64 = tx
-        .query_row("SELECT id FROM sessions WHERE path = ?1", [&key], |r| r.get(0))
+        .query_row("SELECT id FROM sessions WHERE path = ?1", [&key], |r| {
+            r.get(0)
+        })
         .map_err(|e| AuditError::db(db_path, e))?;
     tx.execute(
         "INSERT INTO ingested_files (path, size, sha256, extra, session, ingested_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)
          ON CONFLICT(path) DO UPDATE SET size = excluded.size, sha256 = excluded.sha256,
            extra = excluded.extra, session = excluded.session, ingested_at = excluded.ingested_at",
-        params![key, main.size as i64, main.sha256, extra_json, session, opts.now],
+        params![
+            key,
+            main.size as i64,
+            main.sha256,
+            extra_json,
+            session,
+            opts.now
+        ],
     )
     .map_err(|e| AuditError::db(db_path, e))?;
     tx.commit().map_err(|e| AuditError::db(db_path, e))?;
-    Ok(FileReport { path: path.to_path_buf(), status, added, updated, reason: None })
+    Ok(FileReport {
+        path: path.to_path_buf(),
+        status,
+        added,
+        updated,
+        reason: None,
+    })
 }
 
 fn load_stored(conn: &Connection, db_path: &Path, key: &str) -> Result<Option<Stored>> {
     let row: Option<(i64, String, String, i64)> = conn
-        .query_row("SELECT size, sha256, extra, session FROM ingested_files WHERE path = ?1", [key], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-        })
+        .query_row(
+            "SELECT size, sha256, extra, session FROM ingested_files WHERE path = ?1",
+            [key],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
         .optional()
         .map_err(|e| AuditError::db(db_path, e))?;
     Ok(row.map(|(size, sha256, extra, session)| Stored {
-        main: Fingerprint { path: key.to_string(), size: size as u64, sha256 },
+        main: Fingerprint {
+            path: key.to_string(),
+            size: size as u64,
+            sha256,
+        },
         extra: serde_json::from_str(&extra).unwrap_or_default(),
         session,
     }))
 }
+
+/// The stored outcome columns of a call: success, vetoed, duration, exit code, error kind.
+type StoredOutcome = (bool, bool, Option<i64>, Option<i64>, Option<String>);
 
 /// One `tool_calls` row, before it has a session id.
 #[derive(Debug, Clone, PartialEq)]
@@ -296,7 +347,13 @@ pub struct CallRow {
 impl CallRow {
     /// The columns a later ingest may legitimately change (a result that arrived).
     fn outcome(&self) -> (bool, bool, Option<i64>, Option<i64>, Option<&'static str>) {
-        (self.success, self.vetoed, self.duration_ms, self.exit_code, self.error_kind)
+        (
+            self.success,
+            self.vetoed,
+            self.duration_ms,
+            self.exit_code,
+            self.error_kind,
+        )
     }
 }
 
@@ -307,7 +364,10 @@ pub fn call_rows(traj: &Trajectory) -> Vec<CallRow> {
     let mut ordinals: HashMap<String, usize> = HashMap::new();
     let mut last_ts: Option<(String, i64)> = None;
     for e in &traj.events {
-        let ts = e.timestamp.as_deref().and_then(|s| parse_timestamp(s).map(|t| (format_timestamp(t), unix_ms(t))));
+        let ts = e
+            .timestamp
+            .as_deref()
+            .and_then(|s| parse_timestamp(s).map(|t| (format_timestamp(t), unix_ms(t))));
         if ts.is_some() {
             last_ts = ts.clone();
         }
@@ -316,7 +376,13 @@ pub fn call_rows(traj: &Trajectory) -> Vec<CallRow> {
         let record_key = format!("{loc}#{ordinal}");
         *ordinal += 1;
         if let Some(raw) = &e.tool {
-            rows.push(row_for(e, raw, record_key, ts.or_else(|| last_ts.clone()), &skills));
+            rows.push(row_for(
+                e,
+                raw,
+                record_key,
+                ts.or_else(|| last_ts.clone()),
+                &skills,
+            ));
         }
         if let Action::SkillLoad { name, via } = &e.action {
             if !via.is_weak() && !skills.contains(name) {
@@ -327,7 +393,13 @@ pub fn call_rows(traj: &Trajectory) -> Vec<CallRow> {
     rows
 }
 
-fn row_for(e: &Event, raw: &str, record_key: String, ts: Option<(String, i64)>, skills: &[String]) -> CallRow {
+fn row_for(
+    e: &Event,
+    raw: &str,
+    record_key: String,
+    ts: Option<(String, i64)>,
+    skills: &[String],
+) -> CallRow {
     let input = e.content.as_ref().and_then(|c| c.tool_input.as_ref());
     let output = e.content.as_ref().and_then(|c| c.tool_output.as_deref());
     let duration_ms = match (e.timestamp.as_deref(), e.result_timestamp.as_deref()) {
@@ -338,7 +410,12 @@ fn row_for(e: &Event, raw: &str, record_key: String, ts: Option<(String, i64)>, 
         _ => None,
     };
     let error_kind = e.failed.then(|| {
-        classify(&FailureFacts { rejected: e.rejected, exit_code: e.exit_code, output }).as_str()
+        classify(&FailureFacts {
+            rejected: e.rejected,
+            exit_code: e.exit_code,
+            output,
+        })
+        .as_str()
     });
     CallRow {
         record_key,
@@ -369,7 +446,10 @@ fn location_key(e: &Event) -> String {
     let l = &e.location;
     format!(
         "{}|{}|{}",
-        l.file.as_ref().map(|f| f.display().to_string()).unwrap_or_default(),
+        l.file
+            .as_ref()
+            .map(|f| f.display().to_string())
+            .unwrap_or_default(),
         l.line.map(|n| n.to_string()).unwrap_or_default(),
         l.pointer.as_deref().unwrap_or_default()
     )
@@ -380,7 +460,11 @@ fn location_text(e: &Event) -> String {
     let l = &e.location;
     let mut parts = Vec::new();
     if let Some(f) = &l.file {
-        parts.push(f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
+        parts.push(
+            f.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        );
     }
     if let Some(n) = l.line {
         parts.push(format!("line {n}"));
@@ -467,7 +551,10 @@ fn write_session(
     let tick = |writes: &mut usize| -> Result<()> {
         *writes += 1;
         match opts.fail_after_rows {
-            Some(n) if *writes > n => Err(AuditError::Injected { path: PathBuf::from(key), rows: n }),
+            Some(n) if *writes > n => Err(AuditError::Injected {
+                path: PathBuf::from(key),
+                rows: n,
+            }),
             _ => Ok(()),
         }
     };
@@ -475,11 +562,18 @@ fn write_session(
     let mut times: Vec<i64> = traj
         .events
         .iter()
-        .filter_map(|e| e.timestamp.as_deref().and_then(parse_timestamp).map(unix_ms))
+        .filter_map(|e| {
+            e.timestamp
+                .as_deref()
+                .and_then(parse_timestamp)
+                .map(unix_ms)
+        })
         .collect();
     times.sort_unstable();
     let fmt_ms = |ms: i64| {
-        time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000).ok().map(format_timestamp)
+        time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
+            .ok()
+            .map(format_timestamp)
     };
     let mut session_skills: Vec<&str> = Vec::new();
     for e in &traj.events {
@@ -517,16 +611,20 @@ fn write_session(
     )
     .map_err(db)?;
     tick(&mut writes)?;
-    let session: i64 =
-        tx.query_row("SELECT id FROM sessions WHERE path = ?1", [key], |r| r.get(0)).map_err(db)?;
+    let session: i64 = tx
+        .query_row("SELECT id FROM sessions WHERE path = ?1", [key], |r| {
+            r.get(0)
+        })
+        .map_err(db)?;
     if let Some(s) = stored {
         debug_assert_eq!(s.session, session);
     }
 
     if status == FileStatus::Replaced {
-        tx.execute("DELETE FROM tool_calls WHERE session = ?1", [session]).map_err(db)?;
+        tx.execute("DELETE FROM tool_calls WHERE session = ?1", [session])
+            .map_err(db)?;
     }
-    let mut existing: HashMap<String, (bool, bool, Option<i64>, Option<i64>, Option<String>)> = HashMap::new();
+    let mut existing: HashMap<String, StoredOutcome> = HashMap::new();
     if status == FileStatus::Grown {
         let mut st = tx
             .prepare(
@@ -536,7 +634,10 @@ fn write_session(
             .map_err(db)?;
         let it = st
             .query_map([session], |r| {
-                Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))
+                Ok((
+                    r.get::<_, String>(0)?,
+                    (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?),
+                ))
             })
             .map_err(db)?;
         for x in it {
@@ -567,7 +668,16 @@ fn write_session(
             let now = (s, v, d, x, k.map(str::to_string));
             if *old != now {
                 update
-                    .execute(params![session, r.record_key, r.event_index as i64, s, v, d, x, k])
+                    .execute(params![
+                        session,
+                        r.record_key,
+                        r.event_index as i64,
+                        s,
+                        v,
+                        d,
+                        x,
+                        k
+                    ])
                     .map_err(db)?;
                 updated += 1;
                 tick(&mut writes)?;
@@ -615,7 +725,11 @@ pub struct TableCounts {
 }
 
 pub fn table_counts(conn: &Connection) -> rusqlite::Result<TableCounts> {
-    let c = |t: &str| conn.query_row(&format!("SELECT count(*) FROM {t}"), [], |r| r.get::<_, i64>(0));
+    let c = |t: &str| {
+        conn.query_row(&format!("SELECT count(*) FROM {t}"), [], |r| {
+            r.get::<_, i64>(0)
+        })
+    };
     Ok(TableCounts {
         sessions: c("sessions")?,
         tool_calls: c("tool_calls")?,
@@ -627,7 +741,9 @@ pub fn table_counts(conn: &Connection) -> rusqlite::Result<TableCounts> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decode::{EventContent, Harness, LoadVia, Location, Role, ShellAction, SimpleCommand};
+    use crate::decode::{
+        EventContent, Harness, LoadVia, Location, Role, ShellAction, SimpleCommand,
+    };
 
     fn call(line: u64, tool: &str, ts: &str, res: &str) -> Event {
         let mut e = Event::new(Location::line(line), Role::Assistant, Action::Other);
@@ -643,7 +759,11 @@ mod tests {
     }
 
     fn traj(events: Vec<Event>) -> Trajectory {
-        let mut t = Trajectory::new("/tmp/x.jsonl".into(), Harness::ClaudeCode, "claude-code-jsonl");
+        let mut t = Trajectory::new(
+            "/tmp/x.jsonl".into(),
+            Harness::ClaudeCode,
+            "claude-code-jsonl",
+        );
         t.events = events;
         for (i, e) in t.events.iter_mut().enumerate() {
             e.index = i;
@@ -653,19 +773,46 @@ mod tests {
 
     #[test]
     fn rows_carry_derived_facts_only() {
-        let mut bash = call(3, "Bash", "2025-06-10T12:00:00.000Z", "2025-06-10T12:00:01.500Z");
+        let mut bash = call(
+            3,
+            "Bash",
+            "2025-06-10T12:00:00.000Z",
+            "2025-06-10T12:00:01.500Z",
+        );
         bash.action = Action::Shell(ShellAction {
             line: "git status && /usr/bin/cargo test".into(),
             commands: vec![
-                SimpleCommand { text: "git status".into(), argv: vec!["git".into(), "status".into()], git: None },
-                SimpleCommand { text: "cargo test".into(), argv: vec!["/usr/bin/cargo".into(), "test".into()], git: None },
+                SimpleCommand {
+                    text: "git status".into(),
+                    argv: vec!["git".into(), "status".into()],
+                    git: None,
+                },
+                SimpleCommand {
+                    text: "cargo test".into(),
+                    argv: vec!["/usr/bin/cargo".into(), "test".into()],
+                    git: None,
+                },
             ],
             ..Default::default()
         });
         bash.failed = true;
         bash.exit_code = Some(1);
-        let load = Event::new(Location::line(2), Role::User, Action::SkillLoad { name: "tdd".into(), via: LoadVia::BaseDirectory });
-        let mut weak = Event::new(Location::line(2), Role::User, Action::SkillLoad { name: "weak".into(), via: LoadVia::SkillFileRead });
+        let load = Event::new(
+            Location::line(2),
+            Role::User,
+            Action::SkillLoad {
+                name: "tdd".into(),
+                via: LoadVia::BaseDirectory,
+            },
+        );
+        let mut weak = Event::new(
+            Location::line(2),
+            Role::User,
+            Action::SkillLoad {
+                name: "weak".into(),
+                via: LoadVia::SkillFileRead,
+            },
+        );
         weak.tool = None;
         let rows = call_rows(&traj(vec![load, weak, bash]));
         assert_eq!(rows.len(), 1);
@@ -702,7 +849,11 @@ mod tests {
         for cut in [0usize, 1, 65_536, 70_000, 200_000] {
             let (fp, prefix) = fingerprint(&p, Some(cut as u64)).unwrap();
             assert_eq!(fp.size, 200_000);
-            assert_eq!(prefix.unwrap(), hex(&Sha256::digest(&data[..cut])), "cut {cut}");
+            assert_eq!(
+                prefix.unwrap(),
+                hex(&Sha256::digest(&data[..cut])),
+                "cut {cut}"
+            );
         }
         let (_, none) = fingerprint(&p, Some(300_000)).unwrap();
         assert_eq!(none, None);

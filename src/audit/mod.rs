@@ -32,14 +32,24 @@ use time::OffsetDateTime;
 #[derive(Debug, thiserror::Error)]
 pub enum AuditError {
     #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("{}: database error: {source}", path.display())]
-    Db { path: PathBuf, source: rusqlite::Error },
+    Db {
+        path: PathBuf,
+        source: rusqlite::Error,
+    },
     #[error("{}: {message}", path.display())]
     Schema { path: PathBuf, message: String },
     /// Bad input in a file the user gave (calibration JSONL): file and line.
     #[error("{}:{line}: {message}", path.display())]
-    Input { path: PathBuf, line: u64, message: String },
+    Input {
+        path: PathBuf,
+        line: u64,
+        message: String,
+    },
     /// A failure injected by a test (see [`ingest::IngestOptions::fail_after_rows`]).
     #[error("{}: injected failure after {rows} rows (test hook)", path.display())]
     Injected { path: PathBuf, rows: usize },
@@ -47,10 +57,16 @@ pub enum AuditError {
 
 impl AuditError {
     pub fn io(path: &Path, source: std::io::Error) -> Self {
-        AuditError::Io { path: path.to_path_buf(), source }
+        AuditError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
     }
     pub fn db(path: &Path, source: rusqlite::Error) -> Self {
-        AuditError::Db { path: path.to_path_buf(), source }
+        AuditError::Db {
+            path: path.to_path_buf(),
+            source,
+        }
     }
 }
 
@@ -94,12 +110,20 @@ pub fn parse_timestamp(s: &str) -> Option<OffsetDateTime> {
         return Some(t);
     }
     let fmts: [&[time::format_description::FormatItem<'static>]; 4] = [
-        time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond]"),
+        time::macros::format_description!(
+            "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond]"
+        ),
         time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]"),
-        time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]:[second].[subsecond]"),
+        time::macros::format_description!(
+            "[year]-[month]-[day] [hour]:[minute]:[second].[subsecond]"
+        ),
         time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]:[second]"),
     ];
-    fmts.iter().find_map(|f| time::PrimitiveDateTime::parse(s, f).ok().map(|p| p.assume_utc()))
+    fmts.iter().find_map(|f| {
+        time::PrimitiveDateTime::parse(s, f)
+            .ok()
+            .map(|p| p.assume_utc())
+    })
 }
 
 /// Milliseconds since the Unix epoch.
@@ -113,7 +137,8 @@ pub fn format_timestamp(t: OffsetDateTime) -> String {
     let fmt = time::macros::format_description!(
         "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z"
     );
-    t.format(&fmt).unwrap_or_else(|_| t.unix_timestamp().to_string())
+    t.format(&fmt)
+        .unwrap_or_else(|_| t.unix_timestamp().to_string())
 }
 
 /// The window of the read commands: calls at or after `since_ms`; `None` = all time.
@@ -130,7 +155,10 @@ impl Window {
         Window { days, since_ms }
     }
     pub fn all_time() -> Self {
-        Window { days: 0, since_ms: None }
+        Window {
+            days: 0,
+            since_ms: None,
+        }
     }
 }
 

@@ -134,7 +134,11 @@ pub fn dot_name(raw: &str, action: &Action) -> String {
 
 /// The raw names the table maps to `dot`, in table order.
 pub fn raw_names_for(dot: &str) -> Vec<&'static str> {
-    MAPPING.iter().filter(|(_, d)| *d == dot).map(|(r, _)| *r).collect()
+    MAPPING
+        .iter()
+        .filter(|(_, d)| *d == dot)
+        .map(|(r, _)| *r)
+        .collect()
 }
 
 /// The category prefix of a dot name (`file.edit` → `file`; `mcp.github.x` → `mcp.github`).
@@ -170,9 +174,9 @@ fn from_action(action: &Action) -> Option<&'static str> {
                 match e {
                     FileEffect::Read { .. } => {}
                     FileEffect::Write { .. } => name = "file.write",
-                    FileEffect::Edit { .. } | FileEffect::Delete { .. } | FileEffect::Rename { .. } => {
-                        return Some("file.edit")
-                    }
+                    FileEffect::Edit { .. }
+                    | FileEffect::Delete { .. }
+                    | FileEffect::Rename { .. } => return Some("file.edit"),
                 }
             }
             name
@@ -208,21 +212,36 @@ mod tests {
 
     #[test]
     fn harness_names_map_to_one_dot_name() {
-        for raw in ["Bash", "shell", "run_shell_command", "execute_bash", "exec_command"] {
+        for raw in [
+            "Bash",
+            "shell",
+            "run_shell_command",
+            "execute_bash",
+            "exec_command",
+        ] {
             assert_eq!(dot_name(raw, &Action::Other), "shell.exec", "{raw}");
         }
         assert_eq!(dot_name("Edit", &Action::Other), "file.edit");
         assert_eq!(dot_name("replace", &Action::Other), "file.edit");
         assert_eq!(dot_name("TodoWrite", &Action::Other), "plan.todo");
-        assert_eq!(dot_name("web_browser_go", &Action::Other), "browser.navigate");
+        assert_eq!(
+            dot_name("web_browser_go", &Action::Other),
+            "browser.navigate"
+        );
         assert_eq!(dot_name("Skill", &Action::Other), "skill.load");
         assert_eq!(dot_name("Task", &Action::Other), "agent.spawn");
     }
 
     #[test]
     fn mcp_tools_are_namespaced_by_server() {
-        assert_eq!(dot_name("mcp__exa__web_fetch_exa", &Action::Other), "mcp.exa.web_fetch_exa");
-        assert_eq!(dot_name("mcp__GitHub__create_issue", &Action::Other), "mcp.github.create_issue");
+        assert_eq!(
+            dot_name("mcp__exa__web_fetch_exa", &Action::Other),
+            "mcp.exa.web_fetch_exa"
+        );
+        assert_eq!(
+            dot_name("mcp__GitHub__create_issue", &Action::Other),
+            "mcp.github.create_issue"
+        );
         assert_eq!(category("mcp.exa.web_fetch_exa"), "mcp.exa");
         assert_eq!(category("file.edit"), "file");
     }
@@ -231,7 +250,9 @@ mod tests {
     fn unknown_names_fall_back_to_the_action_then_other() {
         let shell = Action::Shell(ShellAction::default());
         assert_eq!(dot_name("my_runner", &shell), "shell.exec");
-        let write = Action::File { effects: vec![FileEffect::Write { path: "a".into() }] };
+        let write = Action::File {
+            effects: vec![FileEffect::Write { path: "a".into() }],
+        };
         assert_eq!(dot_name("scribble", &write), "file.write");
         assert_eq!(dot_name("Knurl", &Action::Other), "other.knurl");
         assert_eq!(dot_name("weird name!", &Action::Other), "other.weird_name_");
@@ -249,6 +270,9 @@ mod tests {
     #[test]
     fn case_insensitive_fallback() {
         assert_eq!(dot_name("WEBFETCH", &Action::Other), "web.fetch");
-        assert_eq!(raw_names_for("shell.kill"), vec!["KillBash", "KillShell", "TaskStop"]);
+        assert_eq!(
+            raw_names_for("shell.kill"),
+            vec!["KillBash", "KillShell", "TaskStop"]
+        );
     }
 }

@@ -73,12 +73,17 @@ pub fn propose(
         Some(c) => find_issues(c, &resolved.dot_names)?,
         None => Vec::new(),
     };
-    issues.sort_by(|a, b| b.occurrences.cmp(&a.occurrences).then_with(|| a.pattern.cmp(&b.pattern)));
+    issues.sort_by(|a, b| {
+        b.occurrences
+            .cmp(&a.occurrences)
+            .then_with(|| a.pattern.cmp(&b.pattern))
+    });
 
     let mut raw_names: BTreeSet<String> = BTreeSet::new();
     raw_names.insert(tool.to_string());
     if let Some(c) = conn {
-        let mut st = c.prepare_cached("SELECT DISTINCT raw_tool FROM tool_calls WHERE tool = ?1")?;
+        let mut st =
+            c.prepare_cached("SELECT DISTINCT raw_tool FROM tool_calls WHERE tool = ?1")?;
         for dot in &resolved.dot_names {
             for r in st.query_map([dot], |r| r.get::<_, String>(0))? {
                 raw_names.insert(r?);
@@ -220,7 +225,11 @@ fn find_issues(conn: &Connection, dots: &[String]) -> rusqlite::Result<Vec<Issue
             }
         }
         let rate_with = fail_with as f64 / with.max(1) as f64;
-        let rate_without = if without == 0 { 0.0 } else { fail_without as f64 / without as f64 };
+        let rate_without = if without == 0 {
+            0.0
+        } else {
+            fail_without as f64 / without as f64
+        };
         if fail_with >= MIN_RECURRING && rate_with >= rate_without + CLUSTER_MARGIN {
             issues.push(Issue {
                 pattern: format!(
@@ -241,7 +250,10 @@ fn find_issues(conn: &Connection, dots: &[String]) -> rusqlite::Result<Vec<Issue
             *programs.entry(p).or_default() += 1;
         }
     }
-    let mut programs: Vec<(&str, u64)> = programs.into_iter().filter(|(_, n)| *n >= MIN_RECURRING).collect();
+    let mut programs: Vec<(&str, u64)> = programs
+        .into_iter()
+        .filter(|(_, n)| *n >= MIN_RECURRING)
+        .collect();
     programs.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
     for (p, n) in programs.into_iter().take(3) {
         issues.push(Issue {
@@ -257,7 +269,12 @@ fn find_issues(conn: &Connection, dots: &[String]) -> rusqlite::Result<Vec<Issue
 
 fn hint_for(i: &Issue, target: &str) -> String {
     if i.pattern.starts_with("recurring ") {
-        let kind = i.pattern.trim_start_matches("recurring ").split(' ').next().unwrap_or("");
+        let kind = i
+            .pattern
+            .trim_start_matches("recurring ")
+            .split(' ')
+            .next()
+            .unwrap_or("");
         let what = match ErrorKind::parse(kind) {
             Some(ErrorKind::Timeout) => "a note on expected run times and the timeout parameter",
             Some(ErrorKind::PermissionDenied) => "the allowed paths and commands",
@@ -272,11 +289,15 @@ fn hint_for(i: &Issue, target: &str) -> String {
         return format!("Add to {target}: when to ask the user before calling it.");
     }
     if i.pattern.starts_with("retry loop") {
-        return format!("Add to {target}: after a failure, change the input instead of repeating it.");
+        return format!(
+            "Add to {target}: after a failure, change the input instead of repeating it."
+        );
     }
     if let Some(rest) = i.pattern.strip_prefix("failures cluster after skill `") {
         let skill = rest.split('`').next().unwrap_or("");
-        return format!("Review skills/{skill}/SKILL.md: its guidance precedes most failures of this tool.");
+        return format!(
+            "Review skills/{skill}/SKILL.md: its guidance precedes most failures of this tool."
+        );
     }
     if let Some(rest) = i.pattern.strip_prefix("failed calls running `") {
         let program = rest.split('`').next().unwrap_or("");
@@ -286,10 +307,19 @@ fn hint_for(i: &Issue, target: &str) -> String {
 }
 
 /// Folders never searched for a tool's source.
-const SKIP_DIRS: &[&str] = &["node_modules", "target", "dist", "build", "vendor", "__pycache__"];
+const SKIP_DIRS: &[&str] = &[
+    "node_modules",
+    "target",
+    "dist",
+    "build",
+    "vendor",
+    "__pycache__",
+];
 /// Hidden folders that are searched (agent configuration lives there).
 const HIDDEN_OK: &[&str] = &[".claude", ".codex", ".gemini", ".agents", ".github"];
-const CODE_EXT: &[&str] = &["ts", "tsx", "js", "mjs", "py", "rs", "go", "md", "json", "yaml", "yml", "toml"];
+const CODE_EXT: &[&str] = &[
+    "ts", "tsx", "js", "mjs", "py", "rs", "go", "md", "json", "yaml", "yml", "toml",
+];
 /// Files looked at, at most (keeps a huge tree from stalling the command).
 const MAX_FILES: usize = 50_000;
 
@@ -325,7 +355,9 @@ pub fn find_source(root: &Path, dots: &[String], raw_names: &BTreeSet<String>) -
     let mut seen = 0usize;
     let mut stack: Vec<PathBuf> = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&dir) else { continue };
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         let mut entries: Vec<_> = rd.filter_map(|e| e.ok()).collect();
         entries.sort_by_key(|e| e.file_name());
         for e in entries.into_iter().rev() {
@@ -346,8 +378,14 @@ pub fn find_source(root: &Path, dots: &[String], raw_names: &BTreeSet<String>) -
             if !ft.is_file() {
                 continue;
             }
-            let Ok(rel) = path.strip_prefix(root) else { continue };
-            let rel_s = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+            let Ok(rel) = path.strip_prefix(root) else {
+                continue;
+            };
+            let rel_s = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
             let rank = rank_file(&rel_s, &names, &suffixes);
             if let Some(rank) = rank {
                 if best.as_ref().is_none_or(|b| (rank, &rel_s) < (b.0, &b.1)) {
@@ -366,7 +404,10 @@ fn rank_file(rel: &str, names: &BTreeSet<String>, suffixes: &[String]) -> Option
     if file == "skill.md" && parts.len() >= 2 && names.contains(parts[parts.len() - 2]) {
         return Some(0);
     }
-    if parts.len() >= 3 && parts[parts.len() - 3] == ".claude" && matches!(parts[parts.len() - 2], "commands" | "agents") {
+    if parts.len() >= 3
+        && parts[parts.len() - 3] == ".claude"
+        && matches!(parts[parts.len() - 2], "commands" | "agents")
+    {
         if let Some(stem) = file.strip_suffix(".md") {
             if names.contains(stem) {
                 return Some(1);
@@ -379,7 +420,10 @@ fn rank_file(rel: &str, names: &BTreeSet<String>, suffixes: &[String]) -> Option
     }
     let stem = stem_path.rsplit('/').next().unwrap_or(stem_path);
     for s in suffixes {
-        if stem_path == s.as_str() || stem_path.ends_with(&format!("/{s}")) || stem == s.replace('/', ".") {
+        if stem_path == s.as_str()
+            || stem_path.ends_with(&format!("/{s}"))
+            || stem == s.replace('/', ".")
+        {
             return Some(2);
         }
     }
@@ -406,17 +450,38 @@ mod tests {
         mk("src/decode/shell.rs");
         let raw = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>();
         assert_eq!(
-            find_source(root, &["browser.navigate".into()], &raw(&["web_browser_go"])).as_deref(),
+            find_source(
+                root,
+                &["browser.navigate".into()],
+                &raw(&["web_browser_go"])
+            )
+            .as_deref(),
             Some("src/core/tools/builtin/browser/navigate.ts")
         );
-        assert_eq!(find_source(root, &["other.deploy".into()], &raw(&["deploy"])).as_deref(), Some("skills/deploy/SKILL.md"));
-        assert_eq!(find_source(root, &["other.ship".into()], &raw(&["ship"])).as_deref(), Some(".claude/commands/ship.md"));
-        assert_eq!(find_source(root, &["shell.exec".into()], &raw(&["Bash", "shell"])), None);
+        assert_eq!(
+            find_source(root, &["other.deploy".into()], &raw(&["deploy"])).as_deref(),
+            Some("skills/deploy/SKILL.md")
+        );
+        assert_eq!(
+            find_source(root, &["other.ship".into()], &raw(&["ship"])).as_deref(),
+            Some(".claude/commands/ship.md")
+        );
+        assert_eq!(
+            find_source(root, &["shell.exec".into()], &raw(&["Bash", "shell"])),
+            None
+        );
     }
 
     #[test]
     fn without_a_database_the_proposal_is_empty_but_emitted() {
-        let p = propose(None, "browser.navigate", true, "2026-04-13T00:00:00.000Z", None).unwrap();
+        let p = propose(
+            None,
+            "browser.navigate",
+            true,
+            "2026-04-13T00:00:00.000Z",
+            None,
+        )
+        .unwrap();
         assert_eq!(p.tool_name, "browser.navigate");
         assert!(p.issues.is_empty());
         assert!(p.proposed_patch_hints.is_empty());

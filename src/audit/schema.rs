@@ -144,8 +144,10 @@ pub fn open_existing(path: &Path) -> Result<Option<Connection>> {
 }
 
 fn prepare(conn: &Connection, path: &Path) -> Result<()> {
-    conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(|e| AuditError::db(path, e))?;
-    conn.execute_batch("PRAGMA foreign_keys = ON;").map_err(|e| AuditError::db(path, e))?;
+    conn.busy_timeout(std::time::Duration::from_secs(10))
+        .map_err(|e| AuditError::db(path, e))?;
+    conn.execute_batch("PRAGMA foreign_keys = ON;")
+        .map_err(|e| AuditError::db(path, e))?;
     Ok(())
 }
 
@@ -172,19 +174,22 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<()> {
         if tables > 0 {
             return Err(AuditError::Schema {
                 path: path.to_path_buf(),
-                message: "not a skillgate audit database (it has tables but no schema version)".into(),
+                message: "not a skillgate audit database (it has tables but no schema version)"
+                    .into(),
             });
         }
     }
     for m in MIGRATIONS.iter().filter(|m| m.version > current) {
         let tx = conn.transaction().map_err(|e| AuditError::db(path, e))?;
-        tx.execute_batch(m.sql).map_err(|e| AuditError::db(path, e))?;
+        tx.execute_batch(m.sql)
+            .map_err(|e| AuditError::db(path, e))?;
         tx.execute(
             "INSERT INTO schema_version (version, description) VALUES (?1, ?2)",
             rusqlite::params![m.version, m.description],
         )
         .map_err(|e| AuditError::db(path, e))?;
-        tx.pragma_update(None, "user_version", m.version).map_err(|e| AuditError::db(path, e))?;
+        tx.pragma_update(None, "user_version", m.version)
+            .map_err(|e| AuditError::db(path, e))?;
         tx.commit().map_err(|e| AuditError::db(path, e))?;
         tracing::info!(db = %path.display(), version = m.version, "migrated audit database");
     }
@@ -192,7 +197,10 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<()> {
 }
 
 fn not_a_database(path: &Path, e: rusqlite::Error) -> AuditError {
-    AuditError::Schema { path: path.to_path_buf(), message: format!("not a readable SQLite database: {e}") }
+    AuditError::Schema {
+        path: path.to_path_buf(),
+        message: format!("not a readable SQLite database: {e}"),
+    }
 }
 
 #[cfg(test)]
@@ -217,7 +225,9 @@ mod tests {
         // Reopening is a no-op.
         drop(conn);
         let conn = open_rw(&p).unwrap();
-        let n: i64 = conn.query_row("SELECT count(*) FROM schema_version", [], |r| r.get(0)).unwrap();
+        let n: i64 = conn
+            .query_row("SELECT count(*) FROM schema_version", [], |r| r.get(0))
+            .unwrap();
         assert_eq!(n, MIGRATIONS.len() as i64);
     }
 
@@ -228,33 +238,55 @@ mod tests {
         {
             let conn = Connection::open(&p).unwrap();
             conn.execute_batch(MIGRATIONS[0].sql).unwrap();
-            conn.execute("INSERT INTO schema_version VALUES (1, 'v1')", []).unwrap();
+            conn.execute("INSERT INTO schema_version VALUES (1, 'v1')", [])
+                .unwrap();
             conn.pragma_update(None, "user_version", 1).unwrap();
         }
         let conn = open_existing(&p).unwrap().unwrap();
         assert_eq!(version(&conn).unwrap(), 2);
-        conn.query_row("SELECT count(*) FROM gate_results", [], |r| r.get::<_, i64>(0)).unwrap();
+        conn.query_row("SELECT count(*) FROM gate_results", [], |r| {
+            r.get::<_, i64>(0)
+        })
+        .unwrap();
     }
 
     #[test]
     fn refuses_newer_and_foreign_databases() {
         let dir = tempfile::tempdir().unwrap();
         let newer = dir.path().join("newer.db");
-        Connection::open(&newer).unwrap().pragma_update(None, "user_version", 99).unwrap();
-        assert!(open_existing(&newer).unwrap_err().to_string().contains("newer"));
+        Connection::open(&newer)
+            .unwrap()
+            .pragma_update(None, "user_version", 99)
+            .unwrap();
+        assert!(open_existing(&newer)
+            .unwrap_err()
+            .to_string()
+            .contains("newer"));
 
         let foreign = dir.path().join("foreign.db");
-        Connection::open(&foreign).unwrap().execute_batch("CREATE TABLE t (x);").unwrap();
-        assert!(open_existing(&foreign).unwrap_err().to_string().contains("not a skillgate audit database"));
+        Connection::open(&foreign)
+            .unwrap()
+            .execute_batch("CREATE TABLE t (x);")
+            .unwrap();
+        assert!(open_existing(&foreign)
+            .unwrap_err()
+            .to_string()
+            .contains("not a skillgate audit database"));
 
         let text = dir.path().join("text.db");
-        std::fs::write(&text, "this is not sqlite at all, just some text padding padding padding").unwrap();
+        std::fs::write(
+            &text,
+            "this is not sqlite at all, just some text padding padding padding",
+        )
+        .unwrap();
         assert!(open_existing(&text).is_err());
     }
 
     #[test]
     fn missing_database_is_none() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(open_existing(&dir.path().join("nope.db")).unwrap().is_none());
+        assert!(open_existing(&dir.path().join("nope.db"))
+            .unwrap()
+            .is_none());
     }
 }

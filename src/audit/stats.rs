@@ -97,7 +97,11 @@ pub fn usage(
         ToolFilter::Substring(s) => Some(s.clone()),
         ToolFilter::DotNames(n) => n.first().cloned(),
     };
-    let mut report = StatsReport { stats: Vec::new(), window_days: window.days, tool_name };
+    let mut report = StatsReport {
+        stats: Vec::new(),
+        window_days: window.days,
+        tool_name,
+    };
     let Some(conn) = conn else { return Ok(report) };
     report.stats = aggregate(conn, filter, window)?;
     if matches!(filter, ToolFilter::All) {
@@ -107,7 +111,11 @@ pub fn usage(
 }
 
 /// Every tool matching `filter` in the window, most called first.
-pub fn aggregate(conn: &Connection, filter: &ToolFilter, window: Window) -> rusqlite::Result<Vec<ToolStats>> {
+pub fn aggregate(
+    conn: &Connection,
+    filter: &ToolFilter,
+    window: Window,
+) -> rusqlite::Result<Vec<ToolStats>> {
     let mut accs: BTreeMap<String, Acc> = BTreeMap::new();
     let mut st = conn.prepare_cached(
         "SELECT tool, raw_tool, success, vetoed, duration_ms, error_kind FROM tool_calls
@@ -143,7 +151,10 @@ pub fn aggregate(conn: &Connection, filter: &ToolFilter, window: Window) -> rusq
         .into_iter()
         .map(|(dot, a)| {
             let mut kinds: Vec<(String, u64)> = a.kinds.into_iter().collect();
-            kinds.sort_by(|x, y| y.1.cmp(&x.1).then_with(|| kind_rank(&x.0).cmp(&kind_rank(&y.0))));
+            kinds.sort_by(|x, y| {
+                y.1.cmp(&x.1)
+                    .then_with(|| kind_rank(&x.0).cmp(&kind_rank(&y.0)))
+            });
             let raw_names: Vec<(String, u64)> = a.raw.into_iter().collect();
             let raw_only: Vec<String> = raw_names.iter().map(|r| r.0.clone()).collect();
             ToolStats {
@@ -151,27 +162,43 @@ pub fn aggregate(conn: &Connection, filter: &ToolFilter, window: Window) -> rusq
                 success_count: a.ok,
                 failure_count: a.total - a.ok,
                 veto_count: a.veto,
-                avg_duration_ms: (a.dur_n > 0).then(|| (a.dur_sum as f64 / a.dur_n as f64).round() as i64),
-                success_rate: if a.total == 0 { 0.0 } else { round_to(a.ok as f64 / a.total as f64, 3) },
+                avg_duration_ms: (a.dur_n > 0)
+                    .then(|| (a.dur_sum as f64 / a.dur_n as f64).round() as i64),
+                success_rate: if a.total == 0 {
+                    0.0
+                } else {
+                    round_to(a.ok as f64 / a.total as f64, 3)
+                },
                 brier_for_tool: calibration::brier(&cal, &dot, &raw_only).map(|b| round_to(b, 3)),
                 top_error_kinds: kinds.iter().take(3).map(|k| k.0.clone()).collect(),
-                scope_violations: violations.as_ref().map(|v| v.get(&dot).copied().unwrap_or(0)),
+                scope_violations: violations
+                    .as_ref()
+                    .map(|v| v.get(&dot).copied().unwrap_or(0)),
                 raw_names,
                 error_kinds: kinds,
                 tool_name: dot,
             }
         })
         .collect();
-    out.sort_by(|a, b| b.total_calls.cmp(&a.total_calls).then_with(|| a.tool_name.cmp(&b.tool_name)));
+    out.sort_by(|a, b| {
+        b.total_calls
+            .cmp(&a.total_calls)
+            .then_with(|| a.tool_name.cmp(&b.tool_name))
+    });
     Ok(out)
 }
 
 fn kind_rank(k: &str) -> usize {
-    ErrorKind::parse(k).map(|k| k as usize).unwrap_or(usize::MAX)
+    ErrorKind::parse(k)
+        .map(|k| k as usize)
+        .unwrap_or(usize::MAX)
 }
 
 /// Scope-tagged violations per tool, or `None` when no gate result was ever recorded.
-fn scope_violations(conn: &Connection, window: Window) -> rusqlite::Result<Option<HashMap<String, u64>>> {
+fn scope_violations(
+    conn: &Connection,
+    window: Window,
+) -> rusqlite::Result<Option<HashMap<String, u64>>> {
     let any: i64 = conn.query_row("SELECT count(*) FROM gate_results", [], |r| r.get(0))?;
     if any == 0 {
         return Ok(None);
@@ -186,10 +213,15 @@ fn scope_violations(conn: &Connection, window: Window) -> rusqlite::Result<Optio
     let mut rows = st.query([])?;
     let mut out: HashMap<String, u64> = HashMap::new();
     while let Some(r) = rows.next()? {
-        let Some(tool) = r.get::<_, Option<String>>(0)? else { continue };
-        let at = r
-            .get::<_, Option<i64>>(1)?
-            .or_else(|| r.get::<_, String>(2).ok().and_then(|s| parse_timestamp(&s)).map(unix_ms));
+        let Some(tool) = r.get::<_, Option<String>>(0)? else {
+            continue;
+        };
+        let at = r.get::<_, Option<i64>>(1)?.or_else(|| {
+            r.get::<_, String>(2)
+                .ok()
+                .and_then(|s| parse_timestamp(&s))
+                .map(unix_ms)
+        });
         let in_window = match (window.since_ms, at) {
             (None, _) => true,
             (Some(since), Some(at)) => at >= since,
@@ -205,17 +237,34 @@ fn scope_violations(conn: &Connection, window: Window) -> rusqlite::Result<Optio
 /// A plain-text table of a report, for people (`--format table`).
 pub fn render_table(r: &StatsReport) -> String {
     let mut out = String::new();
-    let window = if r.window_days == 0 { "all time".to_string() } else { format!("last {}d", r.window_days) };
+    let window = if r.window_days == 0 {
+        "all time".to_string()
+    } else {
+        format!("last {}d", r.window_days)
+    };
     out.push_str(&format!(
         "Tool usage ({window}{})\n",
-        r.tool_name.as_ref().map(|t| format!(", tool ~ {t}")).unwrap_or_default()
+        r.tool_name
+            .as_ref()
+            .map(|t| format!(", tool ~ {t}"))
+            .unwrap_or_default()
     ));
     if r.stats.is_empty() {
         out.push_str("(no calls)\n");
         return out;
     }
     let with_viol = r.stats.iter().any(|s| s.scope_violations.is_some());
-    let mut header = vec!["TOOL", "CALLS", "OK", "FAIL", "VETO", "AVG MS", "SUCCESS", "BRIER", "TOP ERRORS"];
+    let mut header = vec![
+        "TOOL",
+        "CALLS",
+        "OK",
+        "FAIL",
+        "VETO",
+        "AVG MS",
+        "SUCCESS",
+        "BRIER",
+        "TOP ERRORS",
+    ];
     if with_viol {
         header.push("SCOPE VIOL.");
     }
@@ -227,10 +276,18 @@ pub fn render_table(r: &StatsReport) -> String {
             s.success_count.to_string(),
             s.failure_count.to_string(),
             s.veto_count.to_string(),
-            s.avg_duration_ms.map(|d| d.to_string()).unwrap_or_else(|| "-".into()),
+            s.avg_duration_ms
+                .map(|d| d.to_string())
+                .unwrap_or_else(|| "-".into()),
             format!("{:.1}%", s.success_rate * 100.0),
-            s.brier_for_tool.map(|b| format!("{b:.3}")).unwrap_or_else(|| "-".into()),
-            if s.top_error_kinds.is_empty() { "-".into() } else { s.top_error_kinds.join(", ") },
+            s.brier_for_tool
+                .map(|b| format!("{b:.3}"))
+                .unwrap_or_else(|| "-".into()),
+            if s.top_error_kinds.is_empty() {
+                "-".into()
+            } else {
+                s.top_error_kinds.join(", ")
+            },
         ];
         if with_viol {
             row.push(s.scope_violations.unwrap_or(0).to_string());
@@ -238,8 +295,15 @@ pub fn render_table(r: &StatsReport) -> String {
         table.push(row);
     }
     let cols = table[0].len();
-    let widths: Vec<usize> =
-        (0..cols).map(|c| table.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
+    let widths: Vec<usize> = (0..cols)
+        .map(|c| {
+            table
+                .iter()
+                .map(|r| r[c].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
     for row in &table {
         let line: Vec<String> = row
             .iter()

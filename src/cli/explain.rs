@@ -21,8 +21,12 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let now = now(args.common.now.as_deref())?;
     let db = db_path(args.common.db.as_deref())?;
     let conn = schema::open_existing(&db)?;
-    let md = explain::explain(conn.as_ref(), &args.tool, Window::new(args.window_days, now))
-        .with_context(|| format!("{}: cannot read the audit database", db.display()))?;
+    let md = explain::explain(
+        conn.as_ref(),
+        &args.tool,
+        Window::new(args.window_days, now),
+    )
+    .with_context(|| format!("{}: cannot read the audit database", db.display()))?;
     print!("{md}");
     Ok(Exit::Ok)
 }

@@ -55,9 +55,16 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
                 source: format!("skillgate/{}", env!("CARGO_PKG_VERSION")),
             }
         }
-        Action::Fetch => Request::Fetch { event_type: args.event_type.clone(), peer: args.peer.clone() },
+        Action::Fetch => Request::Fetch {
+            event_type: args.event_type.clone(),
+            peer: args.peer.clone(),
+        },
     };
-    let answer = federate::run(args.url.as_deref(), Duration::from_secs(args.timeout_secs.max(1)), &req);
+    let answer = federate::run(
+        args.url.as_deref(),
+        Duration::from_secs(args.timeout_secs.max(1)),
+        &req,
+    );
     println!("{}", serde_json::to_string_pretty(&answer)?);
     Ok(Exit::Ok)
 }

@@ -29,7 +29,11 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<Exit> {
     let db = db_path(args.db.as_deref())?;
     let named = !args.paths.is_empty();
-    let roots = if named { args.paths.clone() } else { default_roots()? };
+    let roots = if named {
+        args.paths.clone()
+    } else {
+        default_roots()?
+    };
 
     let mut files: Vec<PathBuf> = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -56,18 +60,27 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         None => None,
     };
 
-    let opts = IngestOptions { now: format_timestamp(time::OffsetDateTime::now_utc()), fail_after_rows: None };
+    let opts = IngestOptions {
+        now: format_timestamp(time::OffsetDateTime::now_utc()),
+        fail_after_rows: None,
+    };
     let bar = progress_bar(files.len());
     let (reports, counts) = ingest::ingest_files(&mut conn, &db, &files, &opts, &mut |_r| {
         if let Some(b) = &bar {
             b.inc(1);
         }
     })
-    .with_context(|| format!("ingest stopped; files before this one are saved in {}", db.display()))?;
+    .with_context(|| {
+        format!(
+            "ingest stopped; files before this one are saved in {}",
+            db.display()
+        )
+    })?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    let totals = ingest::table_counts(&conn).with_context(|| format!("{}: cannot count rows", db.display()))?;
+    let totals = ingest::table_counts(&conn)
+        .with_context(|| format!("{}: cannot count rows", db.display()))?;
 
     let failed: Vec<_> = reports
         .iter()
@@ -75,7 +88,11 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         .map(|r| json!({"path": r.path, "reason": r.reason}))
         .collect();
     for r in reports.iter().filter(|r| r.status == FileStatus::Failed) {
-        eprintln!("skipped {}: {}", r.path.display(), r.reason.as_deref().unwrap_or("failed"));
+        eprintln!(
+            "skipped {}: {}",
+            r.path.display(),
+            r.reason.as_deref().unwrap_or("failed")
+        );
     }
     eprintln!(
         "ingested {} files into {}: {} new, {} grown, {} replaced, {} unchanged, {} failed; +{} tool calls ({} updated)",
@@ -134,7 +151,9 @@ fn progress_bar(len: usize) -> Option<indicatif::ProgressBar> {
         return None;
     }
     let bar = indicatif::ProgressBar::new(len as u64);
-    if let Ok(style) = indicatif::ProgressStyle::with_template("ingest {bar:30} {pos}/{len} files {elapsed}") {
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("ingest {bar:30} {pos}/{len} files {elapsed}")
+    {
         bar.set_style(style);
     }
     Some(bar)

@@ -32,7 +32,11 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         None => project_root()?,
     };
     let dry_run = !args.no_dry_run;
-    let conn = if dry_run { schema::open_existing(&db)? } else { Some(schema::open_rw(&db)?) };
+    let conn = if dry_run {
+        schema::open_existing(&db)?
+    } else {
+        Some(schema::open_rw(&db)?)
+    };
     let proposal = refine::propose(conn.as_ref(), &args.tool, dry_run, &now, Some(&repo))
         .with_context(|| format!("{}: cannot read the audit database", db.display()))?;
     let mut out = json!({ "proposal": proposal });

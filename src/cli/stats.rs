@@ -51,8 +51,13 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         Some(t) => ToolFilter::Substring(t.clone()),
         None => ToolFilter::All,
     };
-    let report = stats::usage(conn.as_ref(), &filter, Window::new(args.window_days, now), AuditDefaults::default().top_n)
-        .with_context(|| format!("{}: cannot read the audit database", db.display()))?;
+    let report = stats::usage(
+        conn.as_ref(),
+        &filter,
+        Window::new(args.window_days, now),
+        AuditDefaults::default().top_n,
+    )
+    .with_context(|| format!("{}: cannot read the audit database", db.display()))?;
     match args.format {
         Format::Json => println!("{}", serde_json::to_string_pretty(&report)?),
         Format::Table => print!("{}", stats::render_table(&report)),
@@ -63,7 +68,11 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
 /// The project root: the nearest folder upwards holding `.git`, else the working directory.
 pub fn project_root() -> anyhow::Result<PathBuf> {
     let cwd = std::env::current_dir().context("cannot read the working directory")?;
-    Ok(cwd.ancestors().find(|d| d.join(".git").exists()).unwrap_or(&cwd).to_path_buf())
+    Ok(cwd
+        .ancestors()
+        .find(|d| d.join(".git").exists())
+        .unwrap_or(&cwd)
+        .to_path_buf())
 }
 
 /// `--db`, else the default under the project root.
@@ -78,7 +87,10 @@ pub fn db_path(arg: Option<&Path>) -> anyhow::Result<PathBuf> {
 pub fn now(arg: Option<&str>) -> anyhow::Result<OffsetDateTime> {
     match arg {
         None => Ok(OffsetDateTime::now_utc()),
-        Some(s) => audit::parse_timestamp(s)
-            .ok_or_else(|| anyhow::anyhow!("--now {s:?}: not an RFC 3339 timestamp (example: 2025-06-10T12:00:00Z)")),
+        Some(s) => audit::parse_timestamp(s).ok_or_else(|| {
+            anyhow::anyhow!(
+                "--now {s:?}: not an RFC 3339 timestamp (example: 2025-06-10T12:00:00Z)"
+            )
+        }),
     }
 }
