@@ -182,6 +182,18 @@ pub fn ingest_file(
     path: &Path,
     opts: &IngestOptions,
 ) -> Result<FileReport> {
+    let decode = |p: &Path| decode::decode_path(p, None, &DecodeOptions { keep_content: true });
+    ingest_file_with(conn, db_path, path, opts, &decode)
+}
+
+/// [`ingest_file`] with the decoder passed in (tests use a small fake format).
+pub fn ingest_file_with(
+    conn: &mut Connection,
+    db_path: &Path,
+    path: &Path,
+    opts: &IngestOptions,
+    decode: &dyn Fn(&Path) -> std::result::Result<Trajectory, decode::DecodeError>,
+) -> Result<FileReport> {
     let failed = |reason: String| FileReport {
         path: path.to_path_buf(),
         status: FileStatus::Failed,
@@ -226,7 +238,7 @@ pub fn ingest_file(
         }
     }
 
-    let traj = match decode::decode_path(&canonical, None, &DecodeOptions { keep_content: true }) {
+    let traj = match decode(&canonical) {
         Ok(t) => t,
         Err(e) => return Ok(failed(e.message.clone())),
     };
@@ -857,5 +869,194 @@ mod tests {
         }
         let (_, none) = fingerprint(&p, Some(300_000)).unwrap();
         assert_eq!(none, None);
+    }
+
+    /// A tiny line format for these tests: `TOOL ok|fail|pending` per line; a
+    /// line `!` makes the decode fail. Line N is at 2025-06-10T12:00:N.
+    fn fake_decode(p: &Path) -> std::result::Result<Trajectory, decode::DecodeError> {
+        let text = std::fs::read_to_string(p)
+            .map_err(|e| decode::DecodeError::new(p, None, e.to_string()))?;
+        let mut t = Trajectory::new(p.to_path_buf(), Harness::ClaudeCode, "fake");
+        for (i, line) in text.lines().enumerate() {
+            let n = i as u64 + 1;
+            if line == "!" {
+                return Err(decode::DecodeError::new(p, Some(n), "not a transcript"));
+            }
+            let mut it = line.split_whitespace();
+            let (Some(tool), Some(state)) = (it.next(), it.next()) else {
+                continue;
+            };
+            if tool == "=>" {
+                // `=> N fail`: the result of the call on line N arrives here.
+                let target: u64 = state.parse().unwrap();
+                let e = t
+                    .events
+                    .iter_mut()
+                    .find(|e| e.location.line == Some(target))
+                    .unwrap();
+                e.result_timestamp = Some(format!("2025-06-10T12:02:{:02}Z", n % 60));
+                e.failed = it.next() == Some("fail");
+                continue;
+            }
+            let mut e = Event::new(Location::line(n), Role::Assistant, Action::Other);
+            e.tool = Some(tool.into());
+            e.timestamp = Some(format!("2025-06-10T12:00:{:02}Z", n % 60));
+            if state != "pending" {
+                e.result_timestamp = Some(format!("2025-06-10T12:01:{:02}Z", n % 60));
+            }
+            e.failed = state == "fail";
+            e.index = t.events.len();
+            t.events.push(e);
+        }
+        Ok(t)
+    }
+
+    fn setup() -> (tempfile::TempDir, PathBuf, Connection, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("audit.db");
+        let conn = super::super::schema::open_rw(&db).unwrap();
+        let file = dir.path().join("t.log");
+        (dir, db, conn, file)
+    }
+
+    fn run(
+        conn: &mut Connection,
+        db: &Path,
+        file: &Path,
+        fail_after: Option<usize>,
+    ) -> Result<FileReport> {
+        let opts = IngestOptions {
+            now: "2026-01-01T00:00:00.000Z".into(),
+            fail_after_rows: fail_after,
+        };
+        ingest_file_with(conn, db, file, &opts, &fake_decode)
+    }
+
+    fn snapshot(conn: &Connection) -> Vec<String> {
+        let mut st = conn
+            .prepare(
+                "SELECT id || ' ' || record_key || ' ' || raw_tool || ' ' || success || ' ' || ifnull(duration_ms, '-')
+                 FROM tool_calls ORDER BY id",
+            )
+            .unwrap();
+        let mut rows: Vec<String> = st
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(|r| r.unwrap())
+            .collect();
+        rows.push(
+            conn.query_row(
+                "SELECT size || ' ' || sha256 FROM ingested_files",
+                [],
+                |r| r.get::<_, String>(0),
+            )
+            .unwrap(),
+        );
+        rows
+    }
+
+    #[test]
+    fn reingest_is_a_noop_and_growth_adds_only_new_rows() {
+        let (_d, db, mut conn, file) = setup();
+        std::fs::write(&file, "Bash ok\nRead fail\nBash pending\n").unwrap();
+        let r = run(&mut conn, &db, &file, None).unwrap();
+        assert_eq!((r.status, r.added, r.updated), (FileStatus::New, 3, 0));
+        let before = snapshot(&conn);
+
+        let r = run(&mut conn, &db, &file, None).unwrap();
+        assert_eq!(
+            (r.status, r.added, r.updated),
+            (FileStatus::Unchanged, 0, 0)
+        );
+        assert_eq!(snapshot(&conn), before);
+
+        // Append two calls, and the result of the pending call on line 3.
+        std::fs::write(
+            &file,
+            "Bash ok\nRead fail\nBash pending\nEdit ok\nGrep fail\n=> 3 fail\n",
+        )
+        .unwrap();
+        let r = run(&mut conn, &db, &file, None).unwrap();
+        assert_eq!((r.status, r.added, r.updated), (FileStatus::Grown, 2, 1));
+        let after = snapshot(&conn);
+        assert_eq!(after.len(), before.len() + 2);
+        // The first two rows kept their ids and values; the third got its outcome.
+        assert_eq!(after[..2], before[..2]);
+        assert_eq!(before[2], "3 |3|#0 Bash 1 -");
+        assert_eq!(after[2], "3 |3|#0 Bash 0 123000");
+        let tc: i64 = conn
+            .query_row("SELECT count(*) FROM tool_calls", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(tc, 5);
+    }
+
+    #[test]
+    fn a_rewritten_file_replaces_its_rows() {
+        let (_d, db, mut conn, file) = setup();
+        std::fs::write(&file, "Bash ok\nRead fail\n").unwrap();
+        run(&mut conn, &db, &file, None).unwrap();
+        std::fs::write(&file, "Edit ok\n").unwrap();
+        let r = run(&mut conn, &db, &file, None).unwrap();
+        assert_eq!((r.status, r.added), (FileStatus::Replaced, 1));
+        let tools: Vec<String> = conn
+            .prepare("SELECT raw_tool FROM tool_calls")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(|r| r.unwrap())
+            .collect();
+        assert_eq!(tools, vec!["Edit"]);
+        let sessions: i64 = conn
+            .query_row("SELECT count(*) FROM sessions", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(sessions, 1);
+    }
+
+    #[test]
+    fn a_failure_mid_file_leaves_the_previous_state_intact() {
+        let (_d, db, mut conn, file) = setup();
+        std::fs::write(&file, "Bash ok\nRead fail\n").unwrap();
+        run(&mut conn, &db, &file, None).unwrap();
+        let before = snapshot(&conn);
+
+        std::fs::write(&file, "Bash ok\nRead fail\nEdit ok\nGrep ok\nLS ok\n").unwrap();
+        // The session row is write 1; fail after the first new call row.
+        let e = run(&mut conn, &db, &file, Some(2)).unwrap_err();
+        assert!(matches!(e, AuditError::Injected { rows: 2, .. }), "{e}");
+        assert_eq!(
+            snapshot(&conn),
+            before,
+            "an interrupted ingest changed the database"
+        );
+
+        // A new file failing mid-way leaves nothing behind either.
+        let other = file.with_file_name("u.log");
+        std::fs::write(&other, "Bash ok\nBash ok\n").unwrap();
+        run(&mut conn, &db, &other, Some(1)).unwrap_err();
+        let sessions: i64 = conn
+            .query_row("SELECT count(*) FROM sessions", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(sessions, 1);
+
+        // The next clean run picks up exactly the new calls.
+        let r = run(&mut conn, &db, &file, None).unwrap();
+        assert_eq!((r.status, r.added), (FileStatus::Grown, 3));
+    }
+
+    #[test]
+    fn decode_failures_are_reported_not_fatal() {
+        let (_d, db, mut conn, file) = setup();
+        std::fs::write(&file, "Bash ok\n!\n").unwrap();
+        let r = run(&mut conn, &db, &file, None).unwrap();
+        assert_eq!(r.status, FileStatus::Failed);
+        assert_eq!(r.reason.as_deref(), Some("not a transcript"));
+        let missing = file.with_file_name("missing.log");
+        let r = run(&mut conn, &db, &missing, None).unwrap();
+        assert_eq!(r.status, FileStatus::Failed);
+        assert!(r.reason.unwrap().starts_with("cannot read"));
+        let n: i64 = conn
+            .query_row("SELECT count(*) FROM sessions", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 0);
     }
 }

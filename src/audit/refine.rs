@@ -199,7 +199,10 @@ fn find_issues(conn: &Connection, dots: &[String]) -> rusqlite::Result<Vec<Issue
     }
     if retries > 0 {
         issues.push(Issue {
-            pattern: format!("retry loop: a failed call repeated at once with identical input ({retries} times)"),
+            pattern: format!(
+                "retry loop: a failed call repeated at once with identical input ({retries} {})",
+                if retries == 1 { "time" } else { "times" }
+            ),
             occurrences: retries,
             suggestion: "Retrying the same input after a failure rarely helps: tell the agent to read the error and change the input, or stop and report."
                 .to_string(),
