@@ -11,6 +11,8 @@ pub mod tools;
 pub mod discover;
 pub mod retro;
 pub mod skills;
+/// Helpers shared by the decoders of the non-Claude, non-Codex formats.
+pub(crate) mod generic;
 
 pub mod aider;
 pub mod anthropic_messages;

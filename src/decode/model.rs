@@ -258,6 +258,8 @@ pub enum LoadVia {
     Retro,
     /// Weak: a read of `.../skills/<name>/SKILL.md`.
     SkillFileRead,
+    /// OpenHands `recall` observation naming a triggered microagent (knowledge skill).
+    Microagent,
 }
 
 impl LoadVia {

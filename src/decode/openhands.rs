@@ -1,9 +1,49 @@
-//! Decoder for the `openhands` format.
+//! Decoder for the `openhands` format, two shapes:
+//!
+//! - an **event list**: a JSON array of OpenHands events (the UI's "download
+//!   trajectory", `tests/runtime/trajs/*.json`), read whole; locations are
+//!   pointers (`/7`). A single eval instance saved as one object
+//!   (`{instance_id, history:[…]}`) is read the same way (`/history/7`).
+//! - an **eval `output.jsonl`**: one instance per line
+//!   (`{instance_id, instruction, metadata, history:[…], error, test_result}`),
+//!   streamed line by line. The [`super::Decoder`] contract gives one
+//!   trajectory per file, so the instances are **concatenated in file order**;
+//!   each event's location is the instance's line plus a pointer into its
+//!   history (`line 2, /history/12`), which is how an event names its
+//!   instance. All events stay on the main agent path (each instance is a
+//!   main agent; only `delegate` starts a subagent). `session_id` is the
+//!   `instance_id` when the file holds one instance; `complete` holds only
+//!   when every instance finished (`finish` action or a final agent message,
+//!   and no `error`).
+//!
+//! Each event is `{id, timestamp, source, message, action|observation,
+//! args|extras, cause?, tool_call_metadata?}`. Actions: `run` → shell (not
+//! when `is_input`: that is keyboard input to a running process), `read` →
+//! read, `edit` → write for `create`, else edit, `write` → write, `browse*`
+//! → fetch, `delegate` → subagent, `message` / `system` / `finish` →
+//! messages, `think` / `run_ipython` / MCP calls → other; `recall`,
+//! `change_agent_state` and `condensation` are harness bookkeeping (no
+//! event). Observations are matched to their action by `cause`: a `run`
+//! observation sets the exit code (`failed` when non-zero, including `-1`,
+//! a command still running at its timeout) and the working directory; an
+//! `ERROR:` edit/read result, an `error` or `user_rejected` observation fails
+//! the action. A `recall` observation whose `microagent_knowledge` names
+//! triggered microagents yields one skill load each (`via: microagent`). The
+//! raw tool name is `tool_call_metadata.function_name` when recorded, else
+//! the action name. OpenHands timestamps carry no UTC offset and are not kept.
 
+use super::generic::*;
+use super::model::*;
 use super::{DecodeError, DecodeOptions, Decoder, Harness, Trajectory};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
 use std::path::Path;
 
 pub struct OpenHandsDecoder;
+
+fn is_event(o: &Map<String, Value>) -> bool {
+    o.contains_key("source") && (o.contains_key("action") || o.contains_key("observation"))
+}
 
 impl Decoder for OpenHandsDecoder {
     fn format(&self) -> &'static str {
@@ -12,10 +52,336 @@ impl Decoder for OpenHandsDecoder {
     fn harness(&self) -> Harness {
         Harness::OpenHands
     }
-    fn sniff(&self, _path: &Path, _head: &[u8]) -> u8 {
-        0
+    fn sniff(&self, _path: &Path, head: &[u8]) -> u8 {
+        // output.jsonl: the first line is an instance (it may be longer than the head).
+        if let Some(first) = first_line_json(head) {
+            if let Some(o) = first.value.as_object() {
+                let instance = o.contains_key("instance_id")
+                    && (o.contains_key("history") || o.contains_key("instruction") || o.contains_key("test_result"));
+                // A one-line file that is a whole event list is handled below.
+                if instance {
+                    return 90;
+                }
+            }
+        }
+        let Some(p) = parse_partial(head, true) else { return 0 };
+        let events = match &p.value {
+            Value::Array(a) => Some(a),
+            Value::Object(o) => o.get("history").and_then(Value::as_array),
+            _ => None,
+        };
+        match events.and_then(|e| e.first()).and_then(Value::as_object) {
+            Some(first) if is_event(first) => 90,
+            _ => 0,
+        }
     }
-    fn decode(&self, path: &Path, _opts: &DecodeOptions) -> Result<Trajectory, DecodeError> {
-        Err(DecodeError::new(path, None, "format openhands: decoder pending"))
+    fn decode(&self, path: &Path, opts: &DecodeOptions) -> Result<Trajectory, DecodeError> {
+        let mut traj = Trajectory::new(path.to_path_buf(), Harness::OpenHands, self.format());
+        let head = {
+            use std::io::Read;
+            let f = std::fs::File::open(path).map_err(|e| DecodeError::new(path, None, format!("cannot open: {e}")))?;
+            let mut h = Vec::new();
+            f.take(super::SNIFF_BYTES as u64)
+                .read_to_end(&mut h)
+                .map_err(|e| DecodeError::new(path, None, format!("cannot read: {e}")))?;
+            h
+        };
+        let jsonl = first_line_json(&head)
+            .and_then(|p| p.value.as_object().map(|o| o.contains_key("instance_id") && !o.contains_key("source")))
+            .unwrap_or(false)
+            && !starts_array(&head);
+        if jsonl {
+            decode_output_jsonl(path, &mut traj, opts)?;
+            traj.format = "openhands-eval-output".into();
+            return Ok(traj);
+        }
+        let (doc, torn) = read_json_file(path)?;
+        traj.truncated = torn;
+        traj.format = "openhands-events".into();
+        let (events, prefix) = match &doc {
+            Value::Array(a) => (a.as_slice(), String::new()),
+            Value::Object(o) => match o.get("history").and_then(Value::as_array) {
+                Some(h) => {
+                    traj.session_id = o.get("instance_id").and_then(Value::as_str).map(str::to_string);
+                    (h.as_slice(), "/history".to_string())
+                }
+                None => return Err(DecodeError::new(path, Some(1), "not an OpenHands event list (no array of events, no `history`)")),
+            },
+            _ => return Err(DecodeError::new(path, Some(1), "not an OpenHands event list")),
+        };
+        let done = decode_events(events, None, &prefix, &mut traj, opts);
+        let instance_error = doc.get("error").is_some_and(|e| !e.is_null());
+        traj.complete = !torn && done && !instance_error;
+        Ok(traj)
+    }
+}
+
+fn starts_array(head: &[u8]) -> bool {
+    head.iter().find(|c| !c.is_ascii_whitespace() && **c != 0xEF && **c != 0xBB && **c != 0xBF) == Some(&b'[')
+}
+
+fn decode_output_jsonl(path: &Path, traj: &mut Trajectory, opts: &DecodeOptions) -> Result<(), DecodeError> {
+    let mut instances = 0usize;
+    let mut all_done = true;
+    let mut ids: Vec<String> = Vec::new();
+    for_each_jsonl(path, traj, |line, v, traj| {
+        let Some(o) = v.as_object() else {
+            problem(traj, Location::line(line), ProblemKind::Undecodable, "instance is not a JSON object");
+            all_done = false;
+            return;
+        };
+        let Some(history) = o.get("history").and_then(Value::as_array) else {
+            problem(traj, Location::line(line), ProblemKind::Undecodable, "instance has no `history` list");
+            all_done = false;
+            return;
+        };
+        instances += 1;
+        if let Some(id) = o.get("instance_id").and_then(Value::as_str) {
+            ids.push(id.to_string());
+        }
+        let done = decode_events(history, Some(line), "/history", traj, opts);
+        let errored = o.get("error").is_some_and(|e| !e.is_null());
+        all_done &= done && !errored;
+    })?;
+    if ids.len() == 1 {
+        traj.session_id = ids.pop();
+    }
+    traj.complete = instances > 0 && all_done && !traj.truncated;
+    Ok(())
+}
+
+/// Decode one event list; returns whether the agent finished (a `finish`
+/// action, or its last action is a message to the user).
+fn decode_events(events: &[Value], line: Option<u64>, prefix: &str, traj: &mut Trajectory, opts: &DecodeOptions) -> bool {
+    let loc = |i: usize| Location { file: None, line, pointer: Some(format!("{prefix}/{i}")) };
+    // Event id → index of the trajectory event of that action.
+    let mut by_id: HashMap<i64, usize> = HashMap::new();
+    let mut finished = false;
+    let mut last_agent_action: Option<String> = None;
+    for (i, e) in events.iter().enumerate() {
+        let Some(o) = e.as_object() else {
+            problem(traj, loc(i), ProblemKind::Undecodable, "event is not a JSON object");
+            continue;
+        };
+        let source = o.get("source").and_then(Value::as_str).unwrap_or("");
+        let args = o.get("args").cloned().unwrap_or(Value::Object(Map::new()));
+        let tool_name = o
+            .get("tool_call_metadata")
+            .and_then(|m| m.get("function_name"))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        if let Some(action) = o.get("action").and_then(Value::as_str) {
+            let role = match source {
+                "agent" => Role::Assistant,
+                "user" => Role::User,
+                _ => Role::System,
+            };
+            if source == "agent" {
+                last_agent_action = Some(action.to_string());
+            }
+            let text_arg = |keys: &[&str]| keys.iter().find_map(|k| args.get(*k).and_then(Value::as_str)).map(str::to_string);
+            let ev = match action {
+                "message" => Some(message_event(
+                    loc(i),
+                    role,
+                    text_arg(&["content"]).or_else(|| o.get("message").and_then(Value::as_str).map(str::to_string)),
+                    opts,
+                )),
+                "system" => Some(message_event(loc(i), Role::System, text_arg(&["content"]), opts)),
+                "finish" => {
+                    finished = true;
+                    let mut ev = message_event(loc(i), role, text_arg(&["final_thought", "thought"]), opts);
+                    ev.tool = Some(tool_name.clone().unwrap_or_else(|| "finish".into()));
+                    Some(ev)
+                }
+                "recall" | "change_agent_state" | "condensation" | "condensation_request" | "null" => None,
+                _ => {
+                    let a = match action {
+                        "run" => {
+                            if args.get("is_input").and_then(Value::as_bool) == Some(true) {
+                                Action::Other
+                            } else {
+                                match command_arg(&args, &["command"]) {
+                                    Some(c) => shell_action(&c, None),
+                                    None => Action::Other,
+                                }
+                            }
+                        }
+                        "read" => str_arg(&args, &["path"])
+                            .map(|p| file_action(FileEffect::Read { path: p.into() }))
+                            .unwrap_or(Action::Other),
+                        "edit" => edit_action(&args),
+                        "write" => str_arg(&args, &["path"])
+                            .map(|p| file_action(FileEffect::Write { path: p.into() }))
+                            .unwrap_or(Action::Other),
+                        "browse" | "browse_interactive" => str_arg(&args, &["url"])
+                            .map(str::to_string)
+                            .or_else(|| str_arg(&args, &["browser_actions"]).and_then(first_url))
+                            .map(|url| Action::Fetch { url })
+                            .unwrap_or(Action::Other),
+                        "delegate" => Action::Subagent {
+                            agent_type: str_arg(&args, &["agent"]).map(str::to_string),
+                            agent_id: None,
+                        },
+                        "think" | "run_ipython" | "call_tool_mcp" | "mcp" | "reject" | "task_tracking" => Action::Other,
+                        other => {
+                            let detail = format!("unknown OpenHands action `{}`", other.chars().take(40).collect::<String>());
+                            problem(traj, loc(i), ProblemKind::UnknownRecordType, detail);
+                            Action::Other
+                        }
+                    };
+                    let name = tool_name.clone().unwrap_or_else(|| match action {
+                        "call_tool_mcp" | "mcp" => str_arg(&args, &["name"]).unwrap_or(action).to_string(),
+                        _ => action.to_string(),
+                    });
+                    let mut ev = tool_event(loc(i), role, &name, a, &args, opts);
+                    if opts.keep_content {
+                        if let (Some(c), Some(t)) = (ev.content.as_mut(), text_arg(&["thought"])) {
+                            c.text = Some(t);
+                        }
+                    }
+                    Some(ev)
+                }
+            };
+            if let Some(ev) = ev {
+                traj.events.push(ev);
+                if let Some(id) = o.get("id").and_then(Value::as_i64) {
+                    by_id.insert(id, traj.events.len() - 1);
+                }
+            }
+        } else if let Some(obs) = o.get("observation").and_then(Value::as_str) {
+            let extras = o.get("extras").cloned().unwrap_or(Value::Null);
+            let content = o.get("content").and_then(Value::as_str).map(str::to_string);
+            let target = o.get("cause").and_then(Value::as_i64).and_then(|c| by_id.get(&c)).copied();
+            match obs {
+                "recall" => {
+                    for (k, name) in microagents(&extras).into_iter().enumerate() {
+                        let mut ev = Event::new(
+                            Location { file: None, line, pointer: Some(format!("{prefix}/{i}/extras/microagent_knowledge/{k}")) },
+                            Role::System,
+                            Action::SkillLoad { name, via: LoadVia::Microagent },
+                        );
+                        ev.tool = Some("recall".into());
+                        traj.events.push(ev);
+                    }
+                    continue;
+                }
+                "agent_state_changed" | "null" | "condensation" => continue,
+                "run" | "read" | "edit" | "write" | "think" | "browse" | "error" | "user_rejected" | "delegate"
+                | "run_ipython" | "mcp" | "success" | "file_download" | "task_tracking" => {}
+                other => {
+                    let detail = format!("unknown OpenHands observation `{}`", other.chars().take(40).collect::<String>());
+                    problem(traj, loc(i), ProblemKind::UnknownRecordType, detail);
+                }
+            }
+            let Some(idx) = target else {
+                if obs == "error" {
+                    // An error with no action: the agent's tool call could not become one.
+                    let (role, action) = (Role::Assistant, Action::Other);
+                    let mut ev = Event::new(loc(i), role, action);
+                    ev.tool = tool_name.clone();
+                    ev.failed = true;
+                    keep_output(opts, &mut ev, content);
+                    traj.events.push(ev);
+                }
+                continue;
+            };
+            let ev = &mut traj.events[idx];
+            match obs {
+                "run" => {
+                    let meta = extras.get("metadata");
+                    if let Some(code) = meta.and_then(|m| m.get("exit_code")).and_then(Value::as_i64) {
+                        ev.exit_code = Some(code);
+                        ev.failed |= code != 0;
+                    }
+                    if let (Action::Shell(sa), Some(dir)) =
+                        (&mut ev.action, meta.and_then(|m| m.get("working_dir")).and_then(Value::as_str))
+                    {
+                        sa.workdir.get_or_insert_with(|| dir.to_string());
+                    }
+                }
+                "error" => ev.failed = true,
+                "user_rejected" => {
+                    ev.failed = true;
+                    ev.rejected = true;
+                }
+                _ => {
+                    if content.as_deref().is_some_and(|c| c.trim_start().starts_with("ERROR:")) {
+                        ev.failed = true;
+                    }
+                }
+            }
+            if o.get("success").and_then(Value::as_bool) == Some(false) {
+                ev.failed = true;
+            }
+            keep_output(opts, ev, content);
+        } else {
+            problem(traj, loc(i), ProblemKind::UnknownRecordType, "event is neither an action nor an observation");
+        }
+    }
+    finished || last_agent_action.as_deref() == Some("message")
+}
+
+/// `edit` action: `create` (in `command`, or in the `translated_ipython_code`
+/// of older ACI edits) writes the file; `view` reads it; anything else edits it.
+fn edit_action(args: &Value) -> Action {
+    let Some(path) = str_arg(args, &["path"]) else { return Action::Other };
+    let command = match args.get("command").and_then(Value::as_str).filter(|c| !c.is_empty()) {
+        Some(c) => c.to_string(),
+        None => {
+            let code = args.get("translated_ipython_code").and_then(Value::as_str).unwrap_or("");
+            if code.contains("'command': 'create'") || code.contains("\"command\": \"create\"") {
+                "create".into()
+            } else if code.contains("'command': 'view'") {
+                "view".into()
+            } else {
+                String::new()
+            }
+        }
+    };
+    let path = path.to_string();
+    file_action(match command.as_str() {
+        "create" => FileEffect::Write { path },
+        "view" => FileEffect::Read { path },
+        _ => FileEffect::Edit { path },
+    })
+}
+
+/// Names in a recall observation's `microagent_knowledge` (a list of
+/// `{name, trigger, content}`, or its Python repr in older exports).
+fn microagents(extras: &Value) -> Vec<String> {
+    match extras.get("microagent_knowledge") {
+        Some(Value::Array(items)) => {
+            items.iter().filter_map(|m| m.get("name").and_then(Value::as_str)).map(str::to_string).collect()
+        }
+        Some(Value::String(repr)) => {
+            static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+            let re = RE.get_or_init(|| regex::Regex::new(r#"['"]name['"]:\s*['"]([^'"]+)['"]"#).expect("valid regex"));
+            re.captures_iter(repr).map(|c| c[1].to_string()).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn create_edits_are_writes() {
+        let a = edit_action(&json!({"path":"/w/i.html","translated_ipython_code":"print(file_editor(**{'command': 'create', 'path': '/w/i.html'}))"}));
+        assert_eq!(a, file_action(FileEffect::Write { path: "/w/i.html".into() }));
+        let a = edit_action(&json!({"path":"/w/p.c","command":"str_replace"}));
+        assert_eq!(a, file_action(FileEffect::Edit { path: "/w/p.c".into() }));
+    }
+
+    #[test]
+    fn microagent_names_from_list_or_repr() {
+        assert_eq!(microagents(&json!({"microagent_knowledge":[{"name":"github","trigger":"github"}]})), vec!["github"]);
+        assert_eq!(
+            microagents(&json!({"microagent_knowledge":"[{'name': 'github', 'trigger': 'github', 'content': 'x'}]"})),
+            vec!["github"]
+        );
     }
 }

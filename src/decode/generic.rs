@@ -1,0 +1,653 @@
+//! Helpers shared by the decoders of the "other" formats (Gemini CLI, SWE-agent,
+//! OpenHands, Inspect AI, aider, OpenAI chat, Anthropic Messages):
+//!
+//! - [`parse_partial`]: a tolerant JSON reader for a file's head (sniffing) and
+//!   for a one-object file whose end was torn off;
+//! - [`read_json_file`]: a whole one-object JSON file, torn or not;
+//! - [`for_each_jsonl`]: a streaming JSONL reader that counts bad lines;
+//! - message-text extraction and event-content helpers;
+//! - [`generic_tool_action`]: the tool families these harnesses share (shell
+//!   tools, the `str_replace_editor` / `text_editor` family, plain file tools,
+//!   fetch tools), used when [`super::tools::action_for_tool`] has no mapping.
+
+use super::model::*;
+use super::{shell, tools, DecodeError};
+use serde_json::{Map, Value};
+use std::io::BufRead;
+use std::path::Path;
+
+/// Nesting deeper than this is refused by [`parse_partial`] (serde_json's own limit is 128).
+const MAX_DEPTH: usize = 128;
+
+/// A JSON value read from bytes that may end early.
+#[derive(Debug, Clone)]
+pub(crate) struct PartialJson {
+    pub value: Value,
+    /// The value was read to its end (false: the bytes stopped inside it).
+    pub complete: bool,
+}
+
+/// Read a JSON value from `bytes`, tolerating an early end.
+///
+/// Where the bytes stop inside a container, the container is closed there:
+/// objects keep their complete members (and a member whose container value was
+/// cut, pruned the same way); arrays keep their complete elements, and also a
+/// cut element when `keep_partial_elements` is set (sniffing wants to see the
+/// first record of a file even when the head ends inside it; recovering a torn
+/// file wants only whole records). Returns `None` for bytes that are not JSON
+/// (a syntax error before the end, or nothing but whitespace).
+pub(crate) fn parse_partial(bytes: &[u8], keep_partial_elements: bool) -> Option<PartialJson> {
+    let mut p = PartialParser { b: bytes, i: 0, keep: keep_partial_elements };
+    p.skip_bom();
+    p.ws();
+    if p.i >= p.b.len() {
+        return None;
+    }
+    match p.value(0) {
+        Ok(Some((value, complete))) => Some(PartialJson { value, complete }),
+        Ok(None) | Err(()) => None,
+    }
+}
+
+struct PartialParser<'a> {
+    b: &'a [u8],
+    i: usize,
+    keep: bool,
+}
+
+/// `Ok(Some((v, complete)))`; `Ok(None)`: the input ended inside a scalar or
+/// before a value began; `Err(())`: a syntax error.
+type Parsed = Result<Option<(Value, bool)>, ()>;
+
+impl PartialParser<'_> {
+    fn skip_bom(&mut self) {
+        if self.b.starts_with(&[0xEF, 0xBB, 0xBF]) {
+            self.i = 3;
+        }
+    }
+
+    fn ws(&mut self) {
+        while self.i < self.b.len() && matches!(self.b[self.i], b' ' | b'\t' | b'\n' | b'\r') {
+            self.i += 1;
+        }
+    }
+
+    fn eof(&self) -> bool {
+        self.i >= self.b.len()
+    }
+
+    fn value(&mut self, depth: usize) -> Parsed {
+        if depth > MAX_DEPTH {
+            return Err(());
+        }
+        self.ws();
+        if self.eof() {
+            return Ok(None);
+        }
+        match self.b[self.i] {
+            b'{' => self.object(depth),
+            b'[' => self.array(depth),
+            b'"' => Ok(self.string()?.map(|s| (Value::String(s), true))),
+            b't' => self.literal(b"true", Value::Bool(true)),
+            b'f' => self.literal(b"false", Value::Bool(false)),
+            b'n' => self.literal(b"null", Value::Null),
+            b'-' | b'0'..=b'9' => self.number(),
+            _ => Err(()),
+        }
+    }
+
+    fn literal(&mut self, word: &[u8], v: Value) -> Parsed {
+        let rest = &self.b[self.i..];
+        if rest.len() < word.len() {
+            return if word.starts_with(rest) { Ok(None) } else { Err(()) };
+        }
+        if &rest[..word.len()] == word {
+            self.i += word.len();
+            Ok(Some((v, true)))
+        } else {
+            Err(())
+        }
+    }
+
+    fn number(&mut self) -> Parsed {
+        let start = self.i;
+        while self.i < self.b.len()
+            && matches!(self.b[self.i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+        {
+            self.i += 1;
+        }
+        if self.eof() {
+            // The number may continue past the end of the bytes.
+            return Ok(None);
+        }
+        serde_json::from_slice::<Value>(&self.b[start..self.i])
+            .map(|v| Some((v, true)))
+            .map_err(|_| ())
+    }
+
+    /// A string starting at the opening quote; `Ok(None)` when the bytes end inside it.
+    fn string(&mut self) -> Result<Option<String>, ()> {
+        let start = self.i;
+        let mut j = self.i + 1;
+        let mut escaped = false;
+        while j < self.b.len() {
+            let c = self.b[j];
+            if escaped {
+                escaped = false;
+            } else if c == b'\\' {
+                escaped = true;
+            } else if c == b'"' {
+                self.i = j + 1;
+                return serde_json::from_slice::<String>(&self.b[start..=j]).map(Some).map_err(|_| ());
+            }
+            j += 1;
+        }
+        self.i = self.b.len();
+        Ok(None)
+    }
+
+    fn object(&mut self, depth: usize) -> Parsed {
+        self.i += 1;
+        let mut map = Map::new();
+        loop {
+            self.ws();
+            if self.eof() {
+                return Ok(Some((Value::Object(map), false)));
+            }
+            match self.b[self.i] {
+                b'}' => {
+                    self.i += 1;
+                    return Ok(Some((Value::Object(map), true)));
+                }
+                b',' => {
+                    self.i += 1;
+                    continue;
+                }
+                b'"' => {}
+                _ => return Err(()),
+            }
+            let Some(key) = self.string()? else {
+                return Ok(Some((Value::Object(map), false)));
+            };
+            self.ws();
+            if self.eof() {
+                return Ok(Some((Value::Object(map), false)));
+            }
+            if self.b[self.i] != b':' {
+                return Err(());
+            }
+            self.i += 1;
+            match self.value(depth + 1)? {
+                Some((v, true)) => {
+                    map.insert(key, v);
+                }
+                Some((v, false)) => {
+                    // A cut container keeps what it had; the object ends here.
+                    map.insert(key, v);
+                    return Ok(Some((Value::Object(map), false)));
+                }
+                None => return Ok(Some((Value::Object(map), false))),
+            }
+        }
+    }
+
+    fn array(&mut self, depth: usize) -> Parsed {
+        self.i += 1;
+        let mut items = Vec::new();
+        loop {
+            self.ws();
+            if self.eof() {
+                return Ok(Some((Value::Array(items), false)));
+            }
+            match self.b[self.i] {
+                b']' => {
+                    self.i += 1;
+                    return Ok(Some((Value::Array(items), true)));
+                }
+                b',' => {
+                    self.i += 1;
+                    continue;
+                }
+                _ => {}
+            }
+            match self.value(depth + 1)? {
+                Some((v, true)) => items.push(v),
+                Some((v, false)) => {
+                    if self.keep {
+                        items.push(v);
+                    }
+                    return Ok(Some((Value::Array(items), false)));
+                }
+                None => return Ok(Some((Value::Array(items), false))),
+            }
+        }
+    }
+}
+
+/// The first line of `head` as JSON (tolerantly: the line may be longer than the head).
+pub(crate) fn first_line_json(head: &[u8]) -> Option<PartialJson> {
+    let head = head.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(head);
+    let start = head.iter().position(|c| !c.is_ascii_whitespace())?;
+    let rest = &head[start..];
+    let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+    parse_partial(&rest[..end], true)
+}
+
+/// A whole one-object JSON file. A file whose end was torn off is recovered up
+/// to its last complete record and reported as truncated (`.1 == true`).
+/// Anything else that is not JSON is a [`DecodeError`] naming line and column.
+pub(crate) fn read_json_file(path: &Path) -> Result<(Value, bool), DecodeError> {
+    let bytes = std::fs::read(path).map_err(|e| DecodeError::new(path, None, format!("cannot read: {e}")))?;
+    let body = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(&bytes);
+    match serde_json::from_slice::<Value>(body) {
+        Ok(v) => Ok((v, false)),
+        Err(e) if e.classify() == serde_json::error::Category::Eof => {
+            match parse_partial(body, false) {
+                Some(p) if !p.value.is_null() => Ok((p.value, true)),
+                _ => Err(DecodeError::new(path, Some(e.line() as u64), "file ends before any JSON value")),
+            }
+        }
+        Err(e) => Err(DecodeError::new(
+            path,
+            Some(e.line() as u64),
+            format!("not valid JSON (column {}: {})", e.column(), syntax_reason(&e)),
+        )),
+    }
+}
+
+/// serde_json's description of a syntax error, without its position suffix.
+/// (Syntax errors never quote the input, so this carries no content.)
+pub(crate) fn syntax_reason(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    match s.find(" at line ") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// Stream a JSONL file line by line, calling `f(line_number, value, traj)` for
+/// each line that parses. Blank lines are skipped. A line that is not UTF-8 is
+/// counted as [`ProblemKind::InvalidUtf8`]; one that is not JSON as
+/// [`ProblemKind::Undecodable`], or, when it is the last line and has no
+/// newline, as [`ProblemKind::TruncatedLastLine`] (and the trajectory is
+/// marked truncated).
+pub(crate) fn for_each_jsonl(
+    path: &Path,
+    traj: &mut Trajectory,
+    mut f: impl FnMut(u64, Value, &mut Trajectory),
+) -> Result<(), DecodeError> {
+    let file = std::fs::File::open(path).map_err(|e| DecodeError::new(path, None, format!("cannot open: {e}")))?;
+    let mut reader = std::io::BufReader::with_capacity(256 * 1024, file);
+    let mut buf = Vec::with_capacity(64 * 1024);
+    let mut line_no = 0u64;
+    loop {
+        buf.clear();
+        let n = reader
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| DecodeError::new(path, Some(line_no + 1), format!("cannot read: {e}")))?;
+        if n == 0 {
+            break;
+        }
+        line_no += 1;
+        let had_newline = buf.last() == Some(&b'\n');
+        let mut line: &[u8] = &buf;
+        while let Some((&last, rest)) = line.split_last() {
+            if last == b'\n' || last == b'\r' {
+                line = rest;
+            } else {
+                break;
+            }
+        }
+        if line_no == 1 {
+            line = line.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(line);
+        }
+        if line.iter().all(|c| c.is_ascii_whitespace()) {
+            continue;
+        }
+        if std::str::from_utf8(line).is_err() {
+            traj.problems.push(DecodeProblem {
+                location: Location::line(line_no),
+                kind: ProblemKind::InvalidUtf8,
+                detail: "line is not valid UTF-8".into(),
+            });
+            continue;
+        }
+        match serde_json::from_slice::<Value>(line) {
+            Ok(v) => f(line_no, v, traj),
+            Err(e) => {
+                let last = !had_newline;
+                let (kind, detail) = if last && e.classify() == serde_json::error::Category::Eof {
+                    traj.truncated = true;
+                    (ProblemKind::TruncatedLastLine, "last line is torn (no newline, JSON ends early)".to_string())
+                } else {
+                    (ProblemKind::Undecodable, format!("not valid JSON: {}", syntax_reason(&e)))
+                };
+                traj.problems.push(DecodeProblem { location: Location::line(line_no), kind, detail });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Count a problem.
+pub(crate) fn problem(traj: &mut Trajectory, location: Location, kind: ProblemKind, detail: impl Into<String>) {
+    traj.problems.push(DecodeProblem { location, kind, detail: detail.into() });
+}
+
+/// The text of a message `content`: a string, or the `text` of its parts
+/// (`{"type":"text","text":…}`, `{"text":…}`, `input_text` / `output_text`), joined by newlines.
+pub(crate) fn content_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Array(parts) => {
+            let texts: Vec<&str> = parts
+                .iter()
+                .filter_map(|p| match p {
+                    Value::String(s) => Some(s.as_str()),
+                    Value::Object(o) => match o.get("type").and_then(Value::as_str) {
+                        None | Some("text") | Some("input_text") | Some("output_text") => {
+                            o.get("text").and_then(Value::as_str)
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                })
+                .collect();
+            if texts.is_empty() {
+                None
+            } else {
+                Some(texts.join("\n"))
+            }
+        }
+        Value::Object(o) => o.get("text").and_then(Value::as_str).map(str::to_string),
+        _ => None,
+    }
+}
+
+/// True when `content` holds some non-whitespace text.
+pub(crate) fn has_text(v: &Value) -> bool {
+    match v {
+        Value::String(s) => !s.trim().is_empty(),
+        Value::Array(parts) => parts.iter().any(|p| match p {
+            Value::String(s) => !s.trim().is_empty(),
+            Value::Object(o) => o.get("text").and_then(Value::as_str).is_some_and(|t| !t.trim().is_empty()),
+            _ => false,
+        }),
+        Value::Object(o) => o.get("text").and_then(Value::as_str).is_some_and(|t| !t.trim().is_empty()),
+        _ => false,
+    }
+}
+
+/// Event content for `keep_content`, or `None`.
+pub(crate) fn keep(
+    opts: &DecodeOptions,
+    text: Option<String>,
+    tool_input: Option<Value>,
+    tool_output: Option<String>,
+) -> Option<Box<EventContent>> {
+    if !opts.keep_content || (text.is_none() && tool_input.is_none() && tool_output.is_none()) {
+        return None;
+    }
+    Some(Box::new(EventContent { text, tool_input, tool_output }))
+}
+
+/// Set the tool output of an event's content (only with `keep_content`).
+pub(crate) fn keep_output(opts: &DecodeOptions, ev: &mut Event, output: Option<String>) {
+    if !opts.keep_content {
+        return;
+    }
+    if let Some(out) = output {
+        ev.content.get_or_insert_with(Default::default).tool_output = Some(out);
+    }
+}
+
+/// A message event.
+pub(crate) fn message_event(location: Location, role: Role, text: Option<String>, opts: &DecodeOptions) -> Event {
+    let mut ev = Event::new(location, role, Action::Message);
+    ev.content = keep(opts, text, None, None);
+    ev
+}
+
+/// A tool-call event: the raw name, the action, and (with `keep_content`) the input.
+pub(crate) fn tool_event(location: Location, role: Role, name: &str, action: Action, input: &Value, opts: &DecodeOptions) -> Event {
+    let mut ev = Event::new(location, role, action);
+    ev.tool = Some(name.to_string());
+    if opts.keep_content {
+        ev.content = keep(opts, None, Some(input.clone()), None);
+    }
+    ev
+}
+
+/// A tool's JSON `arguments` given as a string (OpenAI style) or as an object.
+/// `Err(())` for a string that is not JSON.
+pub(crate) fn arguments_value(v: Option<&Value>) -> Result<Value, ()> {
+    match v {
+        None | Some(Value::Null) => Ok(Value::Object(Map::new())),
+        Some(Value::String(s)) if s.trim().is_empty() => Ok(Value::Object(Map::new())),
+        Some(Value::String(s)) => serde_json::from_str(s).map_err(|_| ()),
+        Some(other) => Ok(other.clone()),
+    }
+}
+
+/// The first string among `keys` in `input`.
+pub(crate) fn str_arg<'a>(input: &'a Value, keys: &[&str]) -> Option<&'a str> {
+    keys.iter().find_map(|k| input.get(*k).and_then(Value::as_str)).filter(|s| !s.is_empty())
+}
+
+/// A shell command given as a string, or as an argv array (joined with shell quoting).
+pub(crate) fn command_arg(input: &Value, keys: &[&str]) -> Option<String> {
+    for k in keys {
+        match input.get(*k) {
+            Some(Value::String(s)) if !s.trim().is_empty() => return Some(s.clone()),
+            Some(Value::Array(argv)) if !argv.is_empty() => {
+                let words: Vec<String> = argv.iter().map(|w| quote_word(&value_to_string(w))).collect();
+                return Some(words.join(" "));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn value_to_string(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Quote a word for a POSIX shell when it needs quoting.
+pub(crate) fn quote_word(w: &str) -> String {
+    if !w.is_empty()
+        && w.bytes().all(|c| c.is_ascii_alphanumeric() || b"-_./=:,+@%^".contains(&c))
+    {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', r"'\''"))
+    }
+}
+
+/// A shell action for `line`, with the working directory where recorded.
+pub(crate) fn shell_action(line: &str, workdir: Option<&str>) -> Action {
+    let mut sa = shell::parse_line(line);
+    if let Some(w) = workdir.filter(|w| !w.is_empty()) {
+        sa.workdir = Some(w.to_string());
+    }
+    Action::Shell(sa)
+}
+
+/// A single file effect.
+pub(crate) fn file_action(effect: FileEffect) -> Action {
+    Action::File { effects: vec![effect] }
+}
+
+/// The first `http(s)://` URL in `text`.
+pub(crate) fn first_url(text: &str) -> Option<String> {
+    let start = text.find("https://").or_else(|| text.find("http://"))?;
+    let rest = &text[start..];
+    let end = rest
+        .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | ')' | ']' | '`'))
+        .unwrap_or(rest.len());
+    let url = rest[..end].trim_end_matches(['.', ',', ';']);
+    Some(url.to_string())
+}
+
+/// The action of a `str_replace_editor` / `text_editor` / `file_editor` call
+/// (`{command: view|create|str_replace|insert|undo_edit|write|append, path}`).
+pub(crate) fn editor_action(input: &Value) -> Option<Action> {
+    let path = str_arg(input, &["path", "file_path", "filename"])?.to_string();
+    let command = input.get("command").and_then(Value::as_str).unwrap_or("");
+    let effect = match command {
+        "view" | "read" => FileEffect::Read { path },
+        "create" | "write" => FileEffect::Write { path },
+        "str_replace" | "insert" | "undo_edit" | "append" | "edit" | "replace" => FileEffect::Edit { path },
+        "delete" => FileEffect::Delete { path },
+        _ => return None,
+    };
+    Some(file_action(effect))
+}
+
+const PATH_KEYS: &[&str] = &["path", "file_path", "absolute_path", "filename", "file", "target_file"];
+const CMD_KEYS: &[&str] = &["command", "cmd", "commands"];
+const WORKDIR_KEYS: &[&str] = &["workdir", "cwd", "dir_path", "directory", "working_dir", "working_directory"];
+
+/// The action of a tool call that `tools::action_for_tool` does not map: the
+/// shell, editor, file and fetch tool families shared by many harnesses
+/// (names compared case-insensitively). Unknown tools are [`Action::Other`].
+pub(crate) fn generic_tool_action(name: &str, input: &Value) -> Action {
+    let lower = name.to_ascii_lowercase();
+    match lower.as_str() {
+        "bash" | "shell" | "sh" | "execute_bash" | "run_shell_command" | "shell_command" | "exec_command"
+        | "run_command" | "execute_command" | "terminal" | "run_terminal_cmd" | "cmd_run" | "run" => {
+            match command_arg(input, CMD_KEYS) {
+                Some(cmd) => shell_action(&cmd, str_arg(input, WORKDIR_KEYS)),
+                None => Action::Other,
+            }
+        }
+        "str_replace_editor" | "text_editor" | "str_replace_based_edit_tool" | "file_editor" | "editor"
+        | "edit_file" => editor_action(input)
+            .or_else(|| str_arg(input, PATH_KEYS).map(|p| file_action(FileEffect::Edit { path: p.into() })))
+            .unwrap_or(Action::Other),
+        "read_file" | "read" | "view" | "view_file" | "open" | "open_file" | "cat" => {
+            match str_arg(input, PATH_KEYS) {
+                Some(p) => file_action(FileEffect::Read { path: p.into() }),
+                None => Action::Other,
+            }
+        }
+        "write_file" | "write" | "create" | "create_file" | "write_to_file" => match str_arg(input, PATH_KEYS) {
+            Some(p) => file_action(FileEffect::Write { path: p.into() }),
+            None => Action::Other,
+        },
+        "edit" | "replace" | "str_replace" | "apply_diff" | "insert" | "multiedit" | "multi_edit" => {
+            match str_arg(input, PATH_KEYS) {
+                Some(p) => file_action(FileEffect::Edit { path: p.into() }),
+                None => Action::Other,
+            }
+        }
+        "delete_file" | "remove_file" | "rm" => match str_arg(input, PATH_KEYS) {
+            Some(p) => file_action(FileEffect::Delete { path: p.into() }),
+            None => Action::Other,
+        },
+        "web_fetch" | "webfetch" | "fetch" | "fetch_url" | "browse" | "web_browser_go" | "browser_navigate"
+        | "http_get" => {
+            let url = str_arg(input, &["url", "uri", "href"])
+                .map(str::to_string)
+                .or_else(|| str_arg(input, &["prompt", "query", "input"]).and_then(first_url));
+            match url {
+                Some(url) => Action::Fetch { url },
+                None => Action::Other,
+            }
+        }
+        "activate_skill" => match str_arg(input, &["name", "skill"]) {
+            Some(n) => Action::SkillLoad { name: n.to_string(), via: LoadVia::ActivateSkill },
+            None => Action::Other,
+        },
+        _ => Action::Other,
+    }
+}
+
+/// The action of a tool call: the shared table in [`tools::action_for_tool`]
+/// first, then [`generic_tool_action`].
+pub(crate) fn tool_action(name: &str, input: &Value) -> Action {
+    match tools::action_for_tool(name, input) {
+        Action::Other => generic_tool_action(name, input),
+        a => a,
+    }
+}
+
+/// Parse an "Exit Code: N" / "exit code N" figure out of a tool's output text.
+pub(crate) fn exit_code_in(text: &str) -> Option<i64> {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| regex::Regex::new(r"(?i)exit[ _]code:?\s*(-?\d+)").expect("valid regex"));
+    re.captures_iter(text).last().and_then(|c| c[1].parse().ok())
+}
+
+/// `s` when it is an RFC 3339 timestamp; `None` otherwise (a naive local time
+/// without offset is not kept: its instant is unknown).
+pub(crate) fn rfc3339(s: Option<&str>) -> Option<String> {
+    let s = s?;
+    time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).ok()?;
+    Some(s.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partial_keeps_complete_members_and_drops_cut_elements() {
+        let p = parse_partial(br#"{"a":1,"list":[{"x":1},{"x":2},{"x":"cu"#, false).unwrap();
+        assert!(!p.complete);
+        assert_eq!(p.value, serde_json::json!({"a":1,"list":[{"x":1},{"x":2}]}));
+        let p = parse_partial(br#"[{"role":"user","content":"hel"#, true).unwrap();
+        assert_eq!(p.value, serde_json::json!([{"role":"user"}]));
+    }
+
+    #[test]
+    fn partial_rejects_non_json_and_accepts_whole_values() {
+        assert!(parse_partial(b"# aider chat started", true).is_none());
+        assert!(parse_partial(b"   ", true).is_none());
+        let p = parse_partial(br#"{"a":[true,null,-1.5e3,"x\"y"]}"#, true).unwrap();
+        assert!(p.complete);
+        assert_eq!(p.value, serde_json::json!({"a":[true,null,-1500.0,"x\"y"]}));
+        assert!(parse_partial(b"{\"a\" 1}", true).is_none());
+    }
+
+    #[test]
+    fn partial_refuses_deep_nesting_without_overflow() {
+        let deep = "[".repeat(100_000);
+        assert!(parse_partial(deep.as_bytes(), true).is_none());
+    }
+
+    #[test]
+    fn first_url_and_exit_codes() {
+        assert_eq!(first_url("see https://example.com/a?b=1. ok").as_deref(), Some("https://example.com/a?b=1"));
+        assert_eq!(first_url("nothing here"), None);
+        assert_eq!(exit_code_in("Output: x\\nExit Code: 1\\nSignal: 0"), Some(1));
+        assert_eq!(exit_code_in("[The command completed with exit code 0.]"), Some(0));
+        assert_eq!(exit_code_in("fine"), None);
+    }
+
+    #[test]
+    fn editor_commands_map_to_effects() {
+        let a = editor_action(&serde_json::json!({"command":"create","path":"/w/a.py"})).unwrap();
+        assert_eq!(a, Action::File { effects: vec![FileEffect::Write { path: "/w/a.py".into() }] });
+        let a = editor_action(&serde_json::json!({"command":"str_replace","path":"b.py"})).unwrap();
+        assert_eq!(a, Action::File { effects: vec![FileEffect::Edit { path: "b.py".into() }] });
+        assert!(editor_action(&serde_json::json!({"command":"view"})).is_none());
+    }
+
+    #[test]
+    fn timestamps_need_an_offset() {
+        assert_eq!(rfc3339(Some("2025-05-12T20:27:39.762878-04:00")).as_deref(), Some("2025-05-12T20:27:39.762878-04:00"));
+        assert_eq!(rfc3339(Some("2026-04-29T21:39:35.125Z")).as_deref(), Some("2026-04-29T21:39:35.125Z"));
+        assert_eq!(rfc3339(Some("2025-01-20T20:29:35.040676")), None);
+        assert_eq!(rfc3339(None), None);
+    }
+
+    #[test]
+    fn argv_commands_are_quoted() {
+        let cmd = command_arg(&serde_json::json!({"command":["bash","-lc","git status && ls"]}), CMD_KEYS).unwrap();
+        assert_eq!(cmd, "bash -lc 'git status && ls'");
+    }
+}
