@@ -52,7 +52,7 @@ fn kind_name(a: &Action) -> Vec<String> {
     }
 }
 
-pub fn summarize(t: &Trajectory) -> Summary {
+fn summarize(t: &Trajectory) -> Summary {
     let mut actions = BTreeMap::new();
     let mut git = BTreeMap::new();
     let mut tools = BTreeMap::new();
@@ -97,7 +97,11 @@ pub fn summarize(t: &Trajectory) -> Summary {
         rejected: t.events.iter().filter(|e| e.rejected).count(),
         with_exit_code: t.events.iter().filter(|e| e.exit_code.is_some()).count(),
         with_timestamp: t.events.iter().filter(|e| e.timestamp.is_some()).count(),
-        subagent_events: t.events.iter().filter(|e| e.agent != decode::AgentPath::Main).count(),
+        subagent_events: t
+            .events
+            .iter()
+            .filter(|e| e.agent != decode::AgentPath::Main)
+            .count(),
         problems,
     }
 }
@@ -105,19 +109,38 @@ pub fn summarize(t: &Trajectory) -> Summary {
 /// (path under the real-data folder, expected decoder format name)
 const FILES: &[(&str, &str)] = &[
     ("swe-agent/function_calling_simple.traj", "swe-agent"),
-    ("swe-agent/marshmallow-1867__function_calling_replace.traj", "swe-agent"),
+    (
+        "swe-agent/marshmallow-1867__function_calling_replace.traj",
+        "swe-agent",
+    ),
     ("openhands/basic_gui_mode.json", "openhands"),
     ("openhands/wrong_initial_state.json", "openhands"),
     ("openhands/multi_swe_bench_output.jsonl", "openhands"),
-    ("inspect-ai/2025-05-12T20-27-36-04-00_browser.json", "inspect-ai"),
+    (
+        "inspect-ai/2025-05-12T20-27-36-04-00_browser.json",
+        "inspect-ai",
+    ),
     ("aider/aider__chat-history.prefix.md", "aider"),
     ("aider/zen-mcp-server__.aider.chat.history.md", "aider"),
-    ("synthetic-schema-fixtures/agent-sessions__gemini_jsonl_v040.jsonl", "gemini-chat"),
-    ("synthetic-schema-fixtures/agent-sessions__gemini_large.json", "gemini-chat"),
+    (
+        "synthetic-schema-fixtures/agent-sessions__gemini_jsonl_v040.jsonl",
+        "gemini-chat",
+    ),
+    (
+        "synthetic-schema-fixtures/agent-sessions__gemini_large.json",
+        "gemini-chat",
+    ),
 ];
 
-const MINE: &[&str] =
-    &["gemini-chat", "swe-agent", "openhands", "inspect-ai", "aider", "openai-chat", "anthropic-messages"];
+const MINE: &[&str] = &[
+    "gemini-chat",
+    "swe-agent",
+    "openhands",
+    "inspect-ai",
+    "aider",
+    "openai-chat",
+    "anthropic-messages",
+];
 
 fn real(p: &str) -> PathBuf {
     Path::new(REAL).join(p)
@@ -133,8 +156,12 @@ fn every_real_file_decodes_and_is_snapshotted() {
         let path = real(p);
         let d = decode::pick_decoder(&path, None).unwrap_or_else(|e| panic!("{p}: {e}"));
         assert_eq!(d.format(), *format, "{p} sniffed as {}", d.format());
-        let t = decode::decode_path(&path, None, &DecodeOptions::default()).unwrap_or_else(|e| panic!("{p}: {e}"));
-        assert!(t.events.iter().all(|e| e.content.is_none()), "{p}: content kept without keep_content");
+        let t = decode::decode_path(&path, None, &DecodeOptions::default())
+            .unwrap_or_else(|e| panic!("{p}: {e}"));
+        assert!(
+            t.events.iter().all(|e| e.content.is_none()),
+            "{p}: content kept without keep_content"
+        );
         insta::assert_yaml_snapshot!(snapshot_name(p), summarize(&t));
     }
 }
@@ -155,11 +182,23 @@ fn sniffs_are_mutually_exclusive_on_real_files() {
         }
     }
     all.sort();
-    assert!(all.len() >= 20, "real-data corpus missing? found {}", all.len());
+    assert!(
+        all.len() >= 20,
+        "real-data corpus missing? found {}",
+        all.len()
+    );
     for path in all {
         let mut head = Vec::new();
-        std::fs::File::open(&path).unwrap().take(decode::SNIFF_BYTES as u64).read_to_end(&mut head).unwrap();
-        let rel = path.strip_prefix(REAL).unwrap().to_string_lossy().to_string();
+        std::fs::File::open(&path)
+            .unwrap()
+            .take(decode::SNIFF_BYTES as u64)
+            .read_to_end(&mut head)
+            .unwrap();
+        let rel = path
+            .strip_prefix(REAL)
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
         let expected = FILES.iter().find(|(p, _)| *p == rel).map(|(_, f)| *f);
         let claims: Vec<&str> = decode::decoders()
             .into_iter()
@@ -168,7 +207,10 @@ fn sniffs_are_mutually_exclusive_on_real_files() {
             .collect();
         match expected {
             Some(f) => assert_eq!(claims, vec![f], "{rel}"),
-            None => assert!(claims.is_empty(), "{rel} is not ours but {claims:?} claim it"),
+            None => assert!(
+                claims.is_empty(),
+                "{rel} is not ours but {claims:?} claim it"
+            ),
         }
     }
 }
@@ -177,9 +219,23 @@ fn sniffs_are_mutually_exclusive_on_real_files() {
 fn keep_content_fills_text_and_tool_io() {
     let opts = DecodeOptions { keep_content: true };
     let t = decode::decode_path(&real("openhands/wrong_initial_state.json"), None, &opts).unwrap();
-    let user = t.events.iter().find(|e| e.role == decode::Role::User).unwrap();
-    assert_eq!(user.content.as_ref().unwrap().text.as_deref(), Some("Please rename game_2048.py to 2048.py"));
-    let mv = t.events.iter().find(|e| matches!(e.action, Action::Shell(_))).unwrap();
+    let user = t
+        .events
+        .iter()
+        .find(|e| e.role == decode::Role::User)
+        .unwrap();
+    assert_eq!(
+        user.content.as_ref().unwrap().text.as_deref(),
+        Some("Please rename game_2048.py to 2048.py")
+    );
+    let mv = t
+        .events
+        .iter()
+        .find(|e| matches!(e.action, Action::Shell(_)))
+        .unwrap();
     let c = mv.content.as_ref().unwrap();
-    assert_eq!(c.tool_input.as_ref().unwrap()["command"], "mv /workspace/game_2048.py /workspace/2048.py");
+    assert_eq!(
+        c.tool_input.as_ref().unwrap()["command"],
+        "mv /workspace/game_2048.py /workspace/2048.py"
+    );
 }

@@ -68,7 +68,12 @@ impl Decoder for AiderDecoder {
         }
         if starts > 0 {
             95
-        } else if user > 0 && tool > 0 && (text.contains("> Tokens: ") || text.contains("> Aider v") || text.contains("<<<<<<< SEARCH")) {
+        } else if user > 0
+            && tool > 0
+            && (text.contains("> Tokens: ")
+                || text.contains("> Aider v")
+                || text.contains("<<<<<<< SEARCH"))
+        {
             // A history cut after its first session header.
             60
         } else {
@@ -76,7 +81,8 @@ impl Decoder for AiderDecoder {
         }
     }
     fn decode(&self, path: &Path, opts: &DecodeOptions) -> Result<Trajectory, DecodeError> {
-        let file = std::fs::File::open(path).map_err(|e| DecodeError::new(path, None, format!("cannot open: {e}")))?;
+        let file = std::fs::File::open(path)
+            .map_err(|e| DecodeError::new(path, None, format!("cannot open: {e}")))?;
         let mut reader = std::io::BufReader::with_capacity(256 * 1024, file);
         let mut traj = Trajectory::new(path.to_path_buf(), Harness::Aider, self.format());
         let mut st = Parser::new(opts.clone());
@@ -85,9 +91,9 @@ impl Decoder for AiderDecoder {
         let mut last_had_newline = true;
         loop {
             buf.clear();
-            let n = reader
-                .read_until(b'\n', &mut buf)
-                .map_err(|e| DecodeError::new(path, Some(line_no + 1), format!("cannot read: {e}")))?;
+            let n = reader.read_until(b'\n', &mut buf).map_err(|e| {
+                DecodeError::new(path, Some(line_no + 1), format!("cannot read: {e}"))
+            })?;
             if n == 0 {
                 break;
             }
@@ -99,7 +105,12 @@ impl Decoder for AiderDecoder {
             let line = match std::str::from_utf8(&buf) {
                 Ok(s) => std::borrow::Cow::Borrowed(s),
                 Err(_) => {
-                    problem(&mut traj, Location::line(line_no), ProblemKind::InvalidUtf8, "line is not valid UTF-8");
+                    problem(
+                        &mut traj,
+                        Location::line(line_no),
+                        ProblemKind::InvalidUtf8,
+                        "line is not valid UTF-8",
+                    );
                     String::from_utf8_lossy(&buf)
                 }
             };
@@ -140,10 +151,17 @@ struct Block {
 
 enum BlockState {
     None,
-    Search { path: String, line: u64, hasher: DefaultHasher, empty: bool },
+    Search {
+        path: String,
+        line: u64,
+        hasher: DefaultHasher,
+        empty: bool,
+    },
     Replace,
     /// A fenced shell block the model suggests running.
-    Shell { lines: Vec<(u64, String)> },
+    Shell {
+        lines: Vec<(u64, String)>,
+    },
 }
 
 struct Parser {
@@ -173,7 +191,11 @@ fn is_tool_line(line: &str) -> bool {
 }
 
 fn tool_text(line: &str) -> &str {
-    line.get(1..).unwrap_or("").strip_prefix(' ').unwrap_or(line.get(1..).unwrap_or("")).trim_end()
+    line.get(1..)
+        .unwrap_or("")
+        .strip_prefix(' ')
+        .unwrap_or(line.get(1..).unwrap_or(""))
+        .trim_end()
 }
 
 fn marker(line: &str, c: char, word: &str) -> bool {
@@ -191,7 +213,15 @@ fn marker(line: &str, c: char, word: &str) -> bool {
 }
 
 /// The opening fences aider uses (it switches away from ``` when the code holds one).
-const FENCES: &[&str] = &["````", "```", "<sourcecode>", "<codeblock>", "<source>", "<code>", "<pre>"];
+const FENCES: &[&str] = &[
+    "````",
+    "```",
+    "<sourcecode>",
+    "<codeblock>",
+    "<source>",
+    "<code>",
+    "<pre>",
+];
 
 fn fence_rest(line: &str) -> Option<&str> {
     let l = line.trim();
@@ -208,16 +238,35 @@ fn strip_filename(line: &str) -> Option<String> {
         let c = c.trim();
         return (!c.is_empty() && (c.contains('.') || c.contains('/'))).then(|| c.to_string());
     }
-    let l = l.trim_end_matches(':').trim_start_matches('#').trim().trim_matches('`').trim_matches('*');
+    let l = l
+        .trim_end_matches(':')
+        .trim_start_matches('#')
+        .trim()
+        .trim_matches('`')
+        .trim_matches('*');
     (!l.is_empty()).then(|| l.to_string())
 }
 
 /// An opening fence of a shell block (```bash, ```sh …), which aider offers to run.
 fn is_shell_fence(line: &str) -> bool {
-    let Some(lang) = line.trim().strip_prefix("```") else { return false };
+    let Some(lang) = line.trim().strip_prefix("```") else {
+        return false;
+    };
     matches!(
         lang.trim().to_ascii_lowercase().as_str(),
-        "bash" | "sh" | "shell" | "zsh" | "fish" | "ksh" | "csh" | "tcsh" | "console" | "cmd" | "batch" | "powershell" | "ps1"
+        "bash"
+            | "sh"
+            | "shell"
+            | "zsh"
+            | "fish"
+            | "ksh"
+            | "csh"
+            | "tcsh"
+            | "console"
+            | "cmd"
+            | "batch"
+            | "powershell"
+            | "ps1"
     )
 }
 
@@ -230,10 +279,48 @@ fn hash_lines<'a>(lines: impl Iterator<Item = &'a str>) -> u64 {
 }
 
 const COMMANDS: &[&str] = &[
-    "add", "architect", "ask", "chat-mode", "clear", "code", "commit", "context", "copy", "copy-context", "diff",
-    "drop", "edit", "editor", "editor-model", "exit", "git", "help", "lint", "load", "ls", "map", "map-refresh",
-    "model", "models", "multiline-mode", "paste", "quit", "read-only", "reasoning-effort", "report", "reset", "run",
-    "save", "settings", "test", "think-tokens", "tokens", "undo", "voice", "weak-model", "web",
+    "add",
+    "architect",
+    "ask",
+    "chat-mode",
+    "clear",
+    "code",
+    "commit",
+    "context",
+    "copy",
+    "copy-context",
+    "diff",
+    "drop",
+    "edit",
+    "editor",
+    "editor-model",
+    "exit",
+    "git",
+    "help",
+    "lint",
+    "load",
+    "ls",
+    "map",
+    "map-refresh",
+    "model",
+    "models",
+    "multiline-mode",
+    "paste",
+    "quit",
+    "read-only",
+    "reasoning-effort",
+    "report",
+    "reset",
+    "run",
+    "save",
+    "settings",
+    "test",
+    "think-tokens",
+    "tokens",
+    "undo",
+    "voice",
+    "weak-model",
+    "web",
 ];
 
 /// The full command name for what the user typed (`/ex` → `exit`), or the word as typed.
@@ -283,7 +370,8 @@ impl Parser {
         // aider ends each of its own lines (`#### ` input, `> ` output) with a
         // markdown line break: two trailing spaces. A multi-line output gets
         // `> ` on its first line only and the break after its last line.
-        let aider_break = line.ends_with("  ") || line.trim_end() == ">" || line.trim_end() == "####";
+        let aider_break =
+            line.ends_with("  ") || line.trim_end() == ">" || line.trim_end() == "####";
         let user_line = line.starts_with("####") && (line.len() == 4 || line.as_bytes()[4] == b' ');
         if self.mode == Mode::Continuation {
             if user_line && aider_break {
@@ -314,7 +402,11 @@ impl Parser {
             if self.mode == Mode::Reply {
                 self.end_reply(traj);
             }
-            self.mode = if aider_break { Mode::Idle } else { Mode::Continuation };
+            self.mode = if aider_break {
+                Mode::Idle
+            } else {
+                Mode::Continuation
+            };
             self.tool_line(n, tool_text(line), traj);
             return;
         }
@@ -338,7 +430,12 @@ impl Parser {
         self.pending_shell.clear();
         self.recent.clear();
         self.block = BlockState::None;
-        traj.events.push(message_event(Location::line(n), Role::Assistant, self.opts.keep_content.then(String::new), &self.opts));
+        traj.events.push(message_event(
+            Location::line(n),
+            Role::Assistant,
+            self.opts.keep_content.then(String::new),
+            &self.opts,
+        ));
         self.reply_event = Some(traj.events.len() - 1);
         self.last_turn = Some(Turn::Reply);
         self.interrupted = false;
@@ -360,7 +457,11 @@ impl Parser {
 
     fn reply_line(&mut self, n: u64, line: &str, traj: &mut Trajectory) {
         if let (Some(idx), true) = (self.reply_event, self.opts.keep_content) {
-            if let Some(t) = traj.events[idx].content.as_mut().and_then(|c| c.text.as_mut()) {
+            if let Some(t) = traj.events[idx]
+                .content
+                .as_mut()
+                .and_then(|c| c.text.as_mut())
+            {
                 if !t.is_empty() {
                     t.push('\n');
                 }
@@ -385,10 +486,20 @@ impl Parser {
                     match found.or_else(|| self.last_block_path.clone()) {
                         Some(path) => {
                             self.last_block_path = Some(path.clone());
-                            self.block = BlockState::Search { path, line: n, hasher: DefaultHasher::new(), empty: true };
+                            self.block = BlockState::Search {
+                                path,
+                                line: n,
+                                hasher: DefaultHasher::new(),
+                                empty: true,
+                            };
                         }
                         None => {
-                            problem(traj, Location::line(n), ProblemKind::Undecodable, "SEARCH/REPLACE block without a file name");
+                            problem(
+                                traj,
+                                Location::line(n),
+                                ProblemKind::Undecodable,
+                                "SEARCH/REPLACE block without a file name",
+                            );
                             self.block = BlockState::Replace;
                         }
                     }
@@ -399,16 +510,36 @@ impl Parser {
                     }
                 }
             }
-            BlockState::Search { path, line: start, hasher, empty } => {
+            BlockState::Search {
+                path,
+                line: start,
+                hasher,
+                empty,
+            } => {
                 if marker(line, '=', "") {
                     let path = path.clone();
                     let start = *start;
                     let write = *empty;
                     let search_hash = hasher.clone().finish();
-                    let effect = if write { FileEffect::Write { path: path.clone() } } else { FileEffect::Edit { path: path.clone() } };
+                    let effect = if write {
+                        FileEffect::Write { path: path.clone() }
+                    } else {
+                        FileEffect::Edit { path: path.clone() }
+                    };
                     let input = json!({ "path": path });
-                    traj.events.push(tool_event(Location::line(start), Role::Assistant, "search/replace", file_action(effect), &input, &self.opts));
-                    self.blocks.push(Block { event: traj.events.len() - 1, path, search_hash });
+                    traj.events.push(tool_event(
+                        Location::line(start),
+                        Role::Assistant,
+                        "search/replace",
+                        file_action(effect),
+                        &input,
+                        &self.opts,
+                    ));
+                    self.blocks.push(Block {
+                        event: traj.events.len() - 1,
+                        path,
+                        search_hash,
+                    });
                     self.block = BlockState::Replace;
                 } else {
                     line.trim_end().hash(hasher);
@@ -454,7 +585,12 @@ impl Parser {
             (resolve_command(w), rest[w.len()..].trim().to_string())
         } else {
             let text = self.opts.keep_content.then(|| lines.join("\n"));
-            traj.events.push(message_event(Location::line(n), Role::User, text, &self.opts));
+            traj.events.push(message_event(
+                Location::line(n),
+                Role::User,
+                text,
+                &self.opts,
+            ));
             return;
         };
         // A command's arguments may continue on the following `####` lines (a paste).
@@ -469,7 +605,11 @@ impl Parser {
         let input = json!({ "command": tool, "args": all_args });
         let action = match word.as_str() {
             "run" | "test" | "git" => {
-                let cmd = if word == "git" { format!("git {all_args}") } else { all_args.clone() };
+                let cmd = if word == "git" {
+                    format!("git {all_args}")
+                } else {
+                    all_args.clone()
+                };
                 if cmd.trim().is_empty() {
                     Action::Other
                 } else {
@@ -477,8 +617,12 @@ impl Parser {
                 }
             }
             "add" | "read-only" | "read" => {
-                let effects: Vec<FileEffect> =
-                    all_args.split_whitespace().map(|p| FileEffect::Read { path: p.to_string() }).collect();
+                let effects: Vec<FileEffect> = all_args
+                    .split_whitespace()
+                    .map(|p| FileEffect::Read {
+                        path: p.to_string(),
+                    })
+                    .collect();
                 if effects.is_empty() {
                     Action::Other
                 } else {
@@ -491,12 +635,24 @@ impl Parser {
             },
             "ask" | "code" | "architect" | "context" => {
                 let text = self.opts.keep_content.then(|| all_args.clone());
-                traj.events.push(message_event(Location::line(n), Role::User, text, &self.opts));
+                traj.events.push(message_event(
+                    Location::line(n),
+                    Role::User,
+                    text,
+                    &self.opts,
+                ));
                 return;
             }
             _ => Action::Other,
         };
-        traj.events.push(tool_event(Location::line(n), Role::User, &tool, action, &input, &self.opts));
+        traj.events.push(tool_event(
+            Location::line(n),
+            Role::User,
+            &tool,
+            action,
+            &input,
+            &self.opts,
+        ));
     }
 
     fn tool_line(&mut self, n: u64, text: &str, traj: &mut Trajectory) {
@@ -533,10 +689,21 @@ impl Parser {
             let path = path.trim();
             if !self.blocks.iter().any(|b| b.path == path) {
                 let input = json!({ "path": path });
-                let ev = tool_event(Location::line(n), Role::Assistant, "applied-edit", file_action(FileEffect::Edit { path: path.to_string() }), &input, &self.opts);
+                let ev = tool_event(
+                    Location::line(n),
+                    Role::Assistant,
+                    "applied-edit",
+                    file_action(FileEffect::Edit {
+                        path: path.to_string(),
+                    }),
+                    &input,
+                    &self.opts,
+                );
                 traj.events.push(ev);
             }
-        } else if let Some(rest) = text.split_once("SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in ") {
+        } else if let Some(rest) = text.split_once(
+            "SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in ",
+        ) {
             self.failed_echo = Some((rest.1.trim().to_string(), false, Vec::new()));
             // Until the echo is seen, every block of that file counts as failed.
             let path = rest.1.trim().to_string();
@@ -556,33 +723,64 @@ impl Parser {
                         continue;
                     }
                     let input = json!({ "command": cmd });
-                    let mut ev = tool_event(Location::line(line), Role::Assistant, "shell", shell_action(cmd, None), &input, &self.opts);
+                    let mut ev = tool_event(
+                        Location::line(line),
+                        Role::Assistant,
+                        "shell",
+                        shell_action(cmd, None),
+                        &input,
+                        &self.opts,
+                    );
                     ev.failed = true;
                     ev.rejected = true;
                     traj.events.push(ev);
                 }
             }
-        } else if let Some(cmd) = text.strip_prefix("Running ").filter(|c| !c.starts_with(':')) {
+        } else if let Some(cmd) = text
+            .strip_prefix("Running ")
+            .filter(|c| !c.starts_with(':'))
+        {
             let input = json!({ "command": cmd });
-            let mut ev = tool_event(Location::line(n), Role::Assistant, "shell", shell_action(cmd.trim(), None), &input, &self.opts);
+            let mut ev = tool_event(
+                Location::line(n),
+                Role::Assistant,
+                "shell",
+                shell_action(cmd.trim(), None),
+                &input,
+                &self.opts,
+            );
             ev.rejected = !self.run_approved;
             ev.failed = ev.rejected;
             traj.events.push(ev);
-        } else if let Some(rest) = text.strip_prefix("Add ").filter(|r| r.contains(" to the chat?")) {
+        } else if let Some(rest) = text
+            .strip_prefix("Add ")
+            .filter(|r| r.contains(" to the chat?"))
+        {
             // aider offering to add a URL or file the model / user mentioned.
             let subject = rest.split(" to the chat?").next().unwrap_or("").trim();
             let answer = text.rsplit(':').next().unwrap_or("").trim();
             if answer.starts_with('y') || answer.starts_with('a') {
                 let action = if subject.starts_with("http://") || subject.starts_with("https://") {
-                    Some(Action::Fetch { url: subject.to_string() })
+                    Some(Action::Fetch {
+                        url: subject.to_string(),
+                    })
                 } else if !subject.contains(' ') && !subject.is_empty() {
-                    Some(file_action(FileEffect::Read { path: subject.to_string() }))
+                    Some(file_action(FileEffect::Read {
+                        path: subject.to_string(),
+                    }))
                 } else {
                     None
                 };
                 if let Some(a) = action {
                     let input = Value::String(subject.to_string());
-                    traj.events.push(tool_event(Location::line(n), Role::User, "add-to-chat", a, &input, &self.opts));
+                    traj.events.push(tool_event(
+                        Location::line(n),
+                        Role::User,
+                        "add-to-chat",
+                        a,
+                        &input,
+                        &self.opts,
+                    ));
                 }
             }
         } else if let Some(rest) = text.strip_prefix("Allow ") {
@@ -604,9 +802,18 @@ impl Parser {
 
     /// Mark the blocks of `path` in the last reply failed (only the one whose
     /// SEARCH text hashes to `hash`, when it can be told apart).
-    fn fail_blocks(&mut self, path: &str, hash: Option<u64>, rejected: bool, traj: &mut Trajectory) {
+    fn fail_blocks(
+        &mut self,
+        path: &str,
+        hash: Option<u64>,
+        rejected: bool,
+        traj: &mut Trajectory,
+    ) {
         let same_path: Vec<&Block> = self.blocks.iter().filter(|b| b.path == path).collect();
-        let exact: Vec<&&Block> = same_path.iter().filter(|b| Some(b.search_hash) == hash).collect();
+        let exact: Vec<&&Block> = same_path
+            .iter()
+            .filter(|b| Some(b.search_hash) == hash)
+            .collect();
         if hash.is_some() && !exact.is_empty() {
             // The echo names one block: un-fail the others of that file first.
             for b in &same_path {
@@ -641,7 +848,10 @@ mod tests {
         assert!(marker(">>>>>>> REPLACE  ", '>', "REPLACE"));
         assert!(!marker("<<<< SEARCH", '<', "SEARCH"));
         assert_eq!(strip_filename("```python"), None);
-        assert_eq!(strip_filename("aider/utils.py").as_deref(), Some("aider/utils.py"));
+        assert_eq!(
+            strip_filename("aider/utils.py").as_deref(),
+            Some("aider/utils.py")
+        );
         assert_eq!(strip_filename("**src/a.rs**:").as_deref(), Some("src/a.rs"));
         assert_eq!(strip_filename("```src/b.rs").as_deref(), Some("src/b.rs"));
         assert_eq!(strip_filename("<source>python"), None);

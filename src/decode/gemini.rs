@@ -57,7 +57,9 @@ const MESSAGE_TYPES: &[&str] = &["user", "gemini", "model", "info", "error", "wa
 
 fn is_message_record(o: &Map<String, Value>) -> bool {
     o.get("id").and_then(Value::as_str).is_some()
-        && o.get("type").and_then(Value::as_str).is_some_and(|t| MESSAGE_TYPES.contains(&t))
+        && o.get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|t| MESSAGE_TYPES.contains(&t))
 }
 
 fn sniff_variant(head: &[u8]) -> Option<(Variant, u8)> {
@@ -70,7 +72,8 @@ fn sniff_variant(head: &[u8]) -> Option<(Variant, u8)> {
     {
         return Some((Variant::StreamJson, 90));
     }
-    let is_meta = o.get("sessionId").and_then(Value::as_str).is_some() && o.contains_key("projectHash");
+    let is_meta =
+        o.get("sessionId").and_then(Value::as_str).is_some() && o.contains_key("projectHash");
     if first.complete && is_meta && !o.contains_key("messages") {
         return Some((Variant::Jsonl, 90));
     }
@@ -82,10 +85,11 @@ fn sniff_variant(head: &[u8]) -> Option<(Variant, u8)> {
     let w = whole.value.as_object()?;
     if w.get("sessionId").and_then(Value::as_str).is_some() {
         let msgs_ok = match w.get("messages") {
-            Some(Value::Array(m)) => m
-                .iter()
-                .filter_map(Value::as_object)
-                .all(|m| m.get("type").and_then(Value::as_str).is_none_or(|t| MESSAGE_TYPES.contains(&t))),
+            Some(Value::Array(m)) => m.iter().filter_map(Value::as_object).all(|m| {
+                m.get("type")
+                    .and_then(Value::as_str)
+                    .is_none_or(|t| MESSAGE_TYPES.contains(&t))
+            }),
             None => w.contains_key("projectHash"),
             _ => false,
         };
@@ -128,7 +132,8 @@ impl Decoder for GeminiDecoder {
 
 fn read_head(path: &Path) -> Result<Vec<u8>, DecodeError> {
     use std::io::Read;
-    let file = std::fs::File::open(path).map_err(|e| DecodeError::new(path, None, format!("cannot open: {e}")))?;
+    let file = std::fs::File::open(path)
+        .map_err(|e| DecodeError::new(path, None, format!("cannot open: {e}")))?;
     let mut head = Vec::new();
     file.take(super::SNIFF_BYTES as u64)
         .read_to_end(&mut head)
@@ -141,7 +146,12 @@ fn apply_metadata(traj: &mut Trajectory, o: &Map<String, Value>, subagent: &mut 
     if let Some(id) = o.get("sessionId").and_then(Value::as_str) {
         traj.session_id = Some(id.to_string());
     }
-    if let Some(dir) = o.get("directories").and_then(Value::as_array).and_then(|d| d.first()).and_then(Value::as_str) {
+    if let Some(dir) = o
+        .get("directories")
+        .and_then(Value::as_array)
+        .and_then(|d| d.first())
+        .and_then(Value::as_str)
+    {
         traj.cwd = Some(dir.to_string());
     }
     if let Some(kind) = o.get("kind").and_then(Value::as_str) {
@@ -150,7 +160,10 @@ fn apply_metadata(traj: &mut Trajectory, o: &Map<String, Value>, subagent: &mut 
 }
 
 fn mark_subagent(traj: &mut Trajectory) {
-    let id = traj.session_id.clone().unwrap_or_else(|| "subagent".to_string());
+    let id = traj
+        .session_id
+        .clone()
+        .unwrap_or_else(|| "subagent".to_string());
     for e in &mut traj.events {
         if e.agent == AgentPath::Main {
             e.agent = AgentPath::Subagent(id.clone());
@@ -163,27 +176,49 @@ fn ends_with_answer(last: Option<(&str, bool)>) -> bool {
     matches!(last, Some(("gemini" | "model", false)))
 }
 
-fn decode_legacy(path: &Path, traj: &mut Trajectory, opts: &DecodeOptions) -> Result<(), DecodeError> {
+fn decode_legacy(
+    path: &Path,
+    traj: &mut Trajectory,
+    opts: &DecodeOptions,
+) -> Result<(), DecodeError> {
     let (doc, torn) = read_json_file(path)?;
     traj.truncated = torn;
     let Some(o) = doc.as_object() else {
-        return Err(DecodeError::new(path, Some(1), "not a Gemini CLI conversation record (expected a JSON object)"));
+        return Err(DecodeError::new(
+            path,
+            Some(1),
+            "not a Gemini CLI conversation record (expected a JSON object)",
+        ));
     };
     let mut subagent = false;
     apply_metadata(traj, o, &mut subagent);
     let mut last = None;
     if let Some(msgs) = o.get("messages").and_then(Value::as_array) {
         for (i, m) in msgs.iter().enumerate() {
-            let base = Base { line: None, pointer: format!("/messages/{i}") };
+            let base = Base {
+                line: None,
+                pointer: format!("/messages/{i}"),
+            };
             if let Some(mo) = m.as_object() {
-                if let Some(t) = mo.get("type").and_then(Value::as_str).filter(|t| matches!(*t, "user" | "gemini" | "model")) {
+                if let Some(t) = mo
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .filter(|t| matches!(*t, "user" | "gemini" | "model"))
+                {
                     last = Some((t, has_tool_calls(mo)));
                 }
             }
-            decode_message(m, &base, traj, opts).into_iter().for_each(|e| traj.events.push(e));
+            decode_message(m, &base, traj, opts)
+                .into_iter()
+                .for_each(|e| traj.events.push(e));
         }
     } else {
-        problem(traj, Location::pointer(""), ProblemKind::Undecodable, "conversation record has no `messages` list");
+        problem(
+            traj,
+            Location::pointer(""),
+            ProblemKind::Undecodable,
+            "conversation record has no `messages` list",
+        );
     }
     if subagent {
         mark_subagent(traj);
@@ -193,7 +228,9 @@ fn decode_legacy(path: &Path, traj: &mut Trajectory, opts: &DecodeOptions) -> Re
 }
 
 fn has_tool_calls(m: &Map<String, Value>) -> bool {
-    m.get("toolCalls").and_then(Value::as_array).is_some_and(|c| !c.is_empty())
+    m.get("toolCalls")
+        .and_then(Value::as_array)
+        .is_some_and(|c| !c.is_empty())
 }
 
 /// Where a message record sits: a JSONL line and/or a pointer prefix.
@@ -205,34 +242,66 @@ struct Base {
 impl Base {
     fn at(&self, suffix: &str) -> Location {
         let pointer = format!("{}{suffix}", self.pointer);
-        Location { file: None, line: self.line, pointer: if pointer.is_empty() { None } else { Some(pointer) } }
+        Location {
+            file: None,
+            line: self.line,
+            pointer: if pointer.is_empty() {
+                None
+            } else {
+                Some(pointer)
+            },
+        }
     }
 }
 
 /// The events of one `MessageRecord`. Problems found inside it are pushed to `traj`.
-fn decode_message(m: &Value, base: &Base, traj: &mut Trajectory, opts: &DecodeOptions) -> Vec<Event> {
+fn decode_message(
+    m: &Value,
+    base: &Base,
+    traj: &mut Trajectory,
+    opts: &DecodeOptions,
+) -> Vec<Event> {
     let mut out = Vec::new();
     let Some(o) = m.as_object() else {
-        problem(traj, base.at(""), ProblemKind::Undecodable, "message record is not a JSON object");
+        problem(
+            traj,
+            base.at(""),
+            ProblemKind::Undecodable,
+            "message record is not a JSON object",
+        );
         return out;
     };
     let ts = rfc3339(o.get("timestamp").and_then(Value::as_str));
-    let content = o.get("content").or_else(|| o.get("parts")).unwrap_or(&Value::Null);
+    let content = o
+        .get("content")
+        .or_else(|| o.get("parts"))
+        .unwrap_or(&Value::Null);
     let role = match o.get("type").and_then(Value::as_str) {
         Some("user") => Role::User,
         Some("gemini" | "model") => Role::Assistant,
         Some("info" | "warning" | "error") => Role::System,
         Some(other) => {
-            let detail = format!("unknown message type `{}`", other.chars().take(40).collect::<String>());
+            let detail = format!(
+                "unknown message type `{}`",
+                other.chars().take(40).collect::<String>()
+            );
             problem(traj, base.at(""), ProblemKind::UnknownRecordType, detail);
             return out;
         }
         None => {
-            problem(traj, base.at(""), ProblemKind::Undecodable, "message record has no `type`");
+            problem(
+                traj,
+                base.at(""),
+                ProblemKind::Undecodable,
+                "message record has no `type`",
+            );
             return out;
         }
     };
-    let calls = o.get("toolCalls").and_then(Value::as_array).filter(|c| !c.is_empty());
+    let calls = o
+        .get("toolCalls")
+        .and_then(Value::as_array)
+        .filter(|c| !c.is_empty());
     if role != Role::Assistant || has_text(content) || calls.is_none() {
         let mut ev = message_event(base.at(""), role, content_text(content), opts);
         ev.timestamp = ts.clone();
@@ -241,18 +310,31 @@ fn decode_message(m: &Value, base: &Base, traj: &mut Trajectory, opts: &DecodeOp
     for (j, call) in calls.into_iter().flatten().enumerate() {
         let loc = base.at(&format!("/toolCalls/{j}"));
         let Some(c) = call.as_object() else {
-            problem(traj, loc, ProblemKind::Undecodable, "tool call is not a JSON object");
+            problem(
+                traj,
+                loc,
+                ProblemKind::Undecodable,
+                "tool call is not a JSON object",
+            );
             continue;
         };
         let Some(name) = c.get("name").and_then(Value::as_str) else {
-            problem(traj, loc, ProblemKind::Undecodable, "tool call without a name");
+            problem(
+                traj,
+                loc,
+                ProblemKind::Undecodable,
+                "tool call without a name",
+            );
             continue;
         };
         let args = c.get("args").cloned().unwrap_or(Value::Object(Map::new()));
         let mut action = gemini_tool_action(name, &args);
         if action == Action::Other {
             if let Some(agent_id) = c.get("agentId").and_then(Value::as_str) {
-                action = Action::Subagent { agent_type: Some(name.to_string()), agent_id: Some(agent_id.to_string()) };
+                action = Action::Subagent {
+                    agent_type: Some(name.to_string()),
+                    agent_id: Some(agent_id.to_string()),
+                };
             }
         }
         let mut ev = tool_event(loc, Role::Assistant, name, action, &args, opts);
@@ -269,7 +351,11 @@ fn decode_message(m: &Value, base: &Base, traj: &mut Trajectory, opts: &DecodeOp
         if errored {
             ev.failed = true;
         }
-        let output = output.or_else(|| c.get("resultDisplay").and_then(Value::as_str).map(str::to_string));
+        let output = output.or_else(|| {
+            c.get("resultDisplay")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        });
         if matches!(ev.action, Action::Shell(_)) {
             if let Some(code) = output.as_deref().and_then(exit_code_in) {
                 ev.exit_code = Some(code);
@@ -296,7 +382,11 @@ fn function_response(result: Option<&Value>) -> (Option<String>, bool) {
                 if let Some(resp) = p.get("functionResponse").and_then(|f| f.get("response")) {
                     if let Some(e) = resp.get("error").filter(|e| !e.is_null()) {
                         errored = true;
-                        texts.push(e.as_str().map(str::to_string).unwrap_or_else(|| e.to_string()));
+                        texts.push(
+                            e.as_str()
+                                .map(str::to_string)
+                                .unwrap_or_else(|| e.to_string()),
+                        );
                     }
                     if let Some(out) = resp.get("output").and_then(Value::as_str) {
                         texts.push(out.to_string());
@@ -311,47 +401,14 @@ fn function_response(result: Option<&Value>) -> (Option<String>, bool) {
     ((!texts.is_empty()).then(|| texts.join("\n")), errored)
 }
 
-/// Gemini CLI's own tool names, then the shared table.
+/// Gemini CLI's tool names. The shared table knows `run_shell_command`,
+/// `read_file`, `read_many_files`, `write_file`, `replace`, `web_fetch` and
+/// `activate_skill`; `smart_edit` (an edit tool of some 0.x releases) is mapped here.
 pub(crate) fn gemini_tool_action(name: &str, args: &Value) -> Action {
-    const FILE_KEYS: &[&str] = &["file_path", "absolute_path", "path"];
     match name {
-        "run_shell_command" => match command_arg(args, &["command"]) {
-            Some(cmd) => shell_action(&cmd, str_arg(args, &["dir_path", "directory", "cwd"])),
-            None => Action::Other,
-        },
-        "read_file" => str_arg(args, FILE_KEYS)
-            .map(|p| file_action(FileEffect::Read { path: p.into() }))
-            .unwrap_or(Action::Other),
-        "read_many_files" => {
-            let effects: Vec<FileEffect> = args
-                .get("paths")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .map(|p| FileEffect::Read { path: p.to_string() })
-                .collect();
-            if effects.is_empty() {
-                Action::Other
-            } else {
-                Action::File { effects }
-            }
-        }
-        "write_file" => str_arg(args, FILE_KEYS)
-            .map(|p| file_action(FileEffect::Write { path: p.into() }))
-            .unwrap_or(Action::Other),
-        "replace" | "edit" | "smart_edit" => str_arg(args, FILE_KEYS)
+        "smart_edit" => str_arg(args, &["file_path", "absolute_path", "path"])
             .map(|p| file_action(FileEffect::Edit { path: p.into() }))
             .unwrap_or(Action::Other),
-        "web_fetch" => str_arg(args, &["url"])
-            .map(str::to_string)
-            .or_else(|| str_arg(args, &["prompt"]).and_then(first_url))
-            .map(|url| Action::Fetch { url })
-            .unwrap_or(Action::Other),
-        "activate_skill" => match str_arg(args, &["name", "skill"]) {
-            Some(n) => Action::SkillLoad { name: n.to_string(), via: LoadVia::ActivateSkill },
-            None => Action::Other,
-        },
         _ => tool_action(name, args),
     }
 }
@@ -372,15 +429,28 @@ struct Slot {
 impl Fold {
     fn upsert(&mut self, m: &Value, base: &Base, traj: &mut Trajectory, opts: &DecodeOptions) {
         let Some(o) = m.as_object() else {
-            problem(traj, base.at(""), ProblemKind::Undecodable, "message record is not a JSON object");
+            problem(
+                traj,
+                base.at(""),
+                ProblemKind::Undecodable,
+                "message record is not a JSON object",
+            );
             return;
         };
         let Some(id) = o.get("id").and_then(Value::as_str) else {
-            problem(traj, base.at(""), ProblemKind::Undecodable, "message record has no `id`");
+            problem(
+                traj,
+                base.at(""),
+                ProblemKind::Undecodable,
+                "message record has no `id`",
+            );
             return;
         };
         let events = decode_message(m, base, traj, opts);
-        let kind = o.get("type").and_then(Value::as_str).map(|t| (t.to_string(), has_tool_calls(o)));
+        let kind = o
+            .get("type")
+            .and_then(Value::as_str)
+            .map(|t| (t.to_string(), has_tool_calls(o)));
         if !self.slots.contains_key(id) {
             self.order.push(id.to_string());
         }
@@ -388,13 +458,25 @@ impl Fold {
     }
 }
 
-fn decode_jsonl(path: &Path, traj: &mut Trajectory, opts: &DecodeOptions) -> Result<(), DecodeError> {
+fn decode_jsonl(
+    path: &Path,
+    traj: &mut Trajectory,
+    opts: &DecodeOptions,
+) -> Result<(), DecodeError> {
     let mut fold = Fold::default();
     let mut subagent = false;
     for_each_jsonl(path, traj, |line, v, traj| {
-        let base = Base { line: Some(line), pointer: String::new() };
+        let base = Base {
+            line: Some(line),
+            pointer: String::new(),
+        };
         let Some(o) = v.as_object() else {
-            problem(traj, Location::line(line), ProblemKind::Undecodable, "record is not a JSON object");
+            problem(
+                traj,
+                Location::line(line),
+                ProblemKind::Undecodable,
+                "record is not a JSON object",
+            );
             return;
         };
         if o.get("$rewindTo").and_then(Value::as_str).is_some() {
@@ -405,14 +487,22 @@ fn decode_jsonl(path: &Path, traj: &mut Trajectory, opts: &DecodeOptions) -> Res
             apply_metadata(traj, set, &mut subagent);
             if let Some(msgs) = set.get("messages").and_then(Value::as_array) {
                 for (k, m) in msgs.iter().enumerate() {
-                    let b = Base { line: Some(line), pointer: format!("/$set/messages/{k}") };
+                    let b = Base {
+                        line: Some(line),
+                        pointer: format!("/$set/messages/{k}"),
+                    };
                     fold.upsert(m, &b, traj, opts);
                 }
             }
         } else if o.get("sessionId").and_then(Value::as_str).is_some() {
             apply_metadata(traj, o, &mut subagent);
         } else {
-            problem(traj, Location::line(line), ProblemKind::UnknownRecordType, "unknown Gemini chat record");
+            problem(
+                traj,
+                Location::line(line),
+                ProblemKind::UnknownRecordType,
+                "unknown Gemini chat record",
+            );
         }
     })?;
     let mut last = None;
@@ -429,11 +519,16 @@ fn decode_jsonl(path: &Path, traj: &mut Trajectory, opts: &DecodeOptions) -> Res
     if subagent {
         mark_subagent(traj);
     }
-    traj.complete = !traj.truncated && ends_with_answer(last.as_ref().map(|(t, c)| (t.as_str(), *c)));
+    traj.complete =
+        !traj.truncated && ends_with_answer(last.as_ref().map(|(t, c)| (t.as_str(), *c)));
     Ok(())
 }
 
-fn decode_stream(path: &Path, traj: &mut Trajectory, opts: &DecodeOptions) -> Result<(), DecodeError> {
+fn decode_stream(
+    path: &Path,
+    traj: &mut Trajectory,
+    opts: &DecodeOptions,
+) -> Result<(), DecodeError> {
     let mut by_id: HashMap<String, usize> = HashMap::new();
     // Index of the assistant message event that `delta` chunks are appended to.
     let mut open_delta: Option<usize> = None;
@@ -441,7 +536,12 @@ fn decode_stream(path: &Path, traj: &mut Trajectory, opts: &DecodeOptions) -> Re
     for_each_jsonl(path, traj, |line, v, traj| {
         let loc = Location::line(line);
         let Some(o) = v.as_object() else {
-            problem(traj, loc, ProblemKind::Undecodable, "record is not a JSON object");
+            problem(
+                traj,
+                loc,
+                ProblemKind::Undecodable,
+                "record is not a JSON object",
+            );
             return;
         };
         let ts = rfc3339(o.get("timestamp").and_then(Value::as_str));
@@ -451,14 +551,22 @@ fn decode_stream(path: &Path, traj: &mut Trajectory, opts: &DecodeOptions) -> Re
         }
         match kind {
             "init" => {
-                traj.session_id = o.get("session_id").and_then(Value::as_str).map(str::to_string);
+                traj.session_id = o
+                    .get("session_id")
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
             }
             "message" => {
                 let role = match o.get("role").and_then(Value::as_str) {
                     Some("user") => Role::User,
                     Some("assistant") => Role::Assistant,
                     _ => {
-                        problem(traj, loc, ProblemKind::Undecodable, "message event without a known role");
+                        problem(
+                            traj,
+                            loc,
+                            ProblemKind::Undecodable,
+                            "message event without a known role",
+                        );
                         return;
                     }
                 };
@@ -479,11 +587,26 @@ fn decode_stream(path: &Path, traj: &mut Trajectory, opts: &DecodeOptions) -> Re
             }
             "tool_use" => {
                 let Some(name) = o.get("tool_name").and_then(Value::as_str) else {
-                    problem(traj, loc, ProblemKind::Undecodable, "tool_use event without a tool_name");
+                    problem(
+                        traj,
+                        loc,
+                        ProblemKind::Undecodable,
+                        "tool_use event without a tool_name",
+                    );
                     return;
                 };
-                let args = o.get("parameters").cloned().unwrap_or(Value::Object(Map::new()));
-                let mut ev = tool_event(loc, Role::Assistant, name, gemini_tool_action(name, &args), &args, opts);
+                let args = o
+                    .get("parameters")
+                    .cloned()
+                    .unwrap_or(Value::Object(Map::new()));
+                let mut ev = tool_event(
+                    loc,
+                    Role::Assistant,
+                    name,
+                    gemini_tool_action(name, &args),
+                    &args,
+                    opts,
+                );
                 ev.timestamp = ts;
                 traj.events.push(ev);
                 if let Some(id) = o.get("tool_id").and_then(Value::as_str) {
@@ -491,9 +614,18 @@ fn decode_stream(path: &Path, traj: &mut Trajectory, opts: &DecodeOptions) -> Re
                 }
             }
             "tool_result" => {
-                let idx = o.get("tool_id").and_then(Value::as_str).and_then(|id| by_id.get(id)).copied();
+                let idx = o
+                    .get("tool_id")
+                    .and_then(Value::as_str)
+                    .and_then(|id| by_id.get(id))
+                    .copied();
                 let Some(idx) = idx else {
-                    problem(traj, loc, ProblemKind::Skipped, "tool_result without a matching tool_use");
+                    problem(
+                        traj,
+                        loc,
+                        ProblemKind::Skipped,
+                        "tool_result without a matching tool_use",
+                    );
                     return;
                 };
                 let ev = &mut traj.events[idx];
@@ -502,7 +634,11 @@ fn decode_stream(path: &Path, traj: &mut Trajectory, opts: &DecodeOptions) -> Re
                     ev.failed = true;
                 }
                 let mut output = o.get("output").and_then(Value::as_str).map(str::to_string);
-                if let Some(msg) = o.get("error").and_then(|e| e.get("message")).and_then(Value::as_str) {
+                if let Some(msg) = o
+                    .get("error")
+                    .and_then(|e| e.get("message"))
+                    .and_then(Value::as_str)
+                {
                     ev.failed = true;
                     output.get_or_insert_with(|| msg.to_string());
                 }
@@ -515,7 +651,12 @@ fn decode_stream(path: &Path, traj: &mut Trajectory, opts: &DecodeOptions) -> Re
                 keep_output(opts, ev, output);
             }
             "error" => {
-                let mut ev = message_event(loc, Role::System, o.get("message").and_then(Value::as_str).map(str::to_string), opts);
+                let mut ev = message_event(
+                    loc,
+                    Role::System,
+                    o.get("message").and_then(Value::as_str).map(str::to_string),
+                    opts,
+                );
                 ev.timestamp = ts;
                 ev.failed = o.get("severity").and_then(Value::as_str) != Some("warning");
                 traj.events.push(ev);
@@ -523,7 +664,12 @@ fn decode_stream(path: &Path, traj: &mut Trajectory, opts: &DecodeOptions) -> Re
             "result" => {
                 result_ok = Some(o.get("status").and_then(Value::as_str) == Some("success"));
             }
-            _ => problem(traj, loc, ProblemKind::UnknownRecordType, "unknown Gemini stream-json event type"),
+            _ => problem(
+                traj,
+                loc,
+                ProblemKind::UnknownRecordType,
+                "unknown Gemini stream-json event type",
+            ),
         }
     })?;
     traj.complete = !traj.truncated && result_ok == Some(true);
@@ -541,9 +687,15 @@ mod tests {
 "#;
         assert_eq!(sniff_variant(jsonl).map(|v| v.0), Some(Variant::Jsonl));
         let legacy = b"{\n  \"sessionId\": \"s\",\n  \"projectHash\": \"h\",\n  \"messages\": [ {\"id\":\"m1\",\"type\":\"user\",\"content\":\"x\"";
-        assert_eq!(sniff_variant(legacy).map(|v| v.0), Some(Variant::LegacyJson));
+        assert_eq!(
+            sniff_variant(legacy).map(|v| v.0),
+            Some(Variant::LegacyJson)
+        );
         let stream = br#"{"type":"init","timestamp":"2026-01-01T00:00:00Z","session_id":"abc","model":"gemini-2.5-pro"}"#;
-        assert_eq!(sniff_variant(stream).map(|v| v.0), Some(Variant::StreamJson));
+        assert_eq!(
+            sniff_variant(stream).map(|v| v.0),
+            Some(Variant::StreamJson)
+        );
         let claude_stream = br#"{"type":"system","subtype":"init","session_id":"abc"}"#;
         assert_eq!(sniff_variant(claude_stream), None);
     }
@@ -551,10 +703,34 @@ mod tests {
     #[test]
     fn activate_skill_is_a_skill_load() {
         let a = gemini_tool_action("activate_skill", &serde_json::json!({"name":"pdf"}));
-        assert_eq!(a, Action::SkillLoad { name: "pdf".into(), via: LoadVia::ActivateSkill });
-        let a = gemini_tool_action("replace", &serde_json::json!({"file_path":"/a/b.rs","old_string":"x","new_string":"y"}));
-        assert_eq!(a, Action::File { effects: vec![FileEffect::Edit { path: "/a/b.rs".into() }] });
-        let a = gemini_tool_action("web_fetch", &serde_json::json!({"prompt":"Summarize https://example.com/x please"}));
-        assert_eq!(a, Action::Fetch { url: "https://example.com/x".into() });
+        assert_eq!(
+            a,
+            Action::SkillLoad {
+                name: "pdf".into(),
+                via: LoadVia::ActivateSkill
+            }
+        );
+        let a = gemini_tool_action(
+            "replace",
+            &serde_json::json!({"file_path":"/a/b.rs","old_string":"x","new_string":"y"}),
+        );
+        assert_eq!(
+            a,
+            Action::File {
+                effects: vec![FileEffect::Edit {
+                    path: "/a/b.rs".into()
+                }]
+            }
+        );
+        let a = gemini_tool_action(
+            "web_fetch",
+            &serde_json::json!({"prompt":"Summarize https://example.com/x please"}),
+        );
+        assert_eq!(
+            a,
+            Action::Fetch {
+                url: "https://example.com/x".into()
+            }
+        );
     }
 }

@@ -6,9 +6,7 @@
 //! - [`read_json_file`]: a whole one-object JSON file, torn or not;
 //! - [`for_each_jsonl`]: a streaming JSONL reader that counts bad lines;
 //! - message-text extraction and event-content helpers;
-//! - [`generic_tool_action`]: the tool families these harnesses share (shell
-//!   tools, the `str_replace_editor` / `text_editor` family, plain file tools,
-//!   fetch tools), used when [`super::tools::action_for_tool`] has no mapping.
+//! - small wrappers over the shared tool table and shell parser.
 
 use super::model::*;
 use super::{shell, tools, DecodeError};
@@ -37,7 +35,11 @@ pub(crate) struct PartialJson {
 /// file wants only whole records). Returns `None` for bytes that are not JSON
 /// (a syntax error before the end, or nothing but whitespace).
 pub(crate) fn parse_partial(bytes: &[u8], keep_partial_elements: bool) -> Option<PartialJson> {
-    let mut p = PartialParser { b: bytes, i: 0, keep: keep_partial_elements };
+    let mut p = PartialParser {
+        b: bytes,
+        i: 0,
+        keep: keep_partial_elements,
+    };
     p.skip_bom();
     p.ws();
     if p.i >= p.b.len() {
@@ -99,7 +101,11 @@ impl PartialParser<'_> {
     fn literal(&mut self, word: &[u8], v: Value) -> Parsed {
         let rest = &self.b[self.i..];
         if rest.len() < word.len() {
-            return if word.starts_with(rest) { Ok(None) } else { Err(()) };
+            return if word.starts_with(rest) {
+                Ok(None)
+            } else {
+                Err(())
+            };
         }
         if &rest[..word.len()] == word {
             self.i += word.len();
@@ -112,7 +118,10 @@ impl PartialParser<'_> {
     fn number(&mut self) -> Parsed {
         let start = self.i;
         while self.i < self.b.len()
-            && matches!(self.b[self.i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+            && matches!(
+                self.b[self.i],
+                b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'
+            )
         {
             self.i += 1;
         }
@@ -138,7 +147,9 @@ impl PartialParser<'_> {
                 escaped = true;
             } else if c == b'"' {
                 self.i = j + 1;
-                return serde_json::from_slice::<String>(&self.b[start..=j]).map(Some).map_err(|_| ());
+                return serde_json::from_slice::<String>(&self.b[start..=j])
+                    .map(Some)
+                    .map_err(|_| ());
             }
             j += 1;
         }
@@ -237,20 +248,29 @@ pub(crate) fn first_line_json(head: &[u8]) -> Option<PartialJson> {
 /// to its last complete record and reported as truncated (`.1 == true`).
 /// Anything else that is not JSON is a [`DecodeError`] naming line and column.
 pub(crate) fn read_json_file(path: &Path) -> Result<(Value, bool), DecodeError> {
-    let bytes = std::fs::read(path).map_err(|e| DecodeError::new(path, None, format!("cannot read: {e}")))?;
+    let bytes = std::fs::read(path)
+        .map_err(|e| DecodeError::new(path, None, format!("cannot read: {e}")))?;
     let body = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(&bytes);
     match serde_json::from_slice::<Value>(body) {
         Ok(v) => Ok((v, false)),
         Err(e) if e.classify() == serde_json::error::Category::Eof => {
             match parse_partial(body, false) {
                 Some(p) if !p.value.is_null() => Ok((p.value, true)),
-                _ => Err(DecodeError::new(path, Some(e.line() as u64), "file ends before any JSON value")),
+                _ => Err(DecodeError::new(
+                    path,
+                    Some(e.line() as u64),
+                    "file ends before any JSON value",
+                )),
             }
         }
         Err(e) => Err(DecodeError::new(
             path,
             Some(e.line() as u64),
-            format!("not valid JSON (column {}: {})", e.column(), syntax_reason(&e)),
+            format!(
+                "not valid JSON (column {}: {})",
+                e.column(),
+                syntax_reason(&e)
+            ),
         )),
     }
 }
@@ -276,7 +296,8 @@ pub(crate) fn for_each_jsonl(
     traj: &mut Trajectory,
     mut f: impl FnMut(u64, Value, &mut Trajectory),
 ) -> Result<(), DecodeError> {
-    let file = std::fs::File::open(path).map_err(|e| DecodeError::new(path, None, format!("cannot open: {e}")))?;
+    let file = std::fs::File::open(path)
+        .map_err(|e| DecodeError::new(path, None, format!("cannot open: {e}")))?;
     let mut reader = std::io::BufReader::with_capacity(256 * 1024, file);
     let mut buf = Vec::with_capacity(64 * 1024);
     let mut line_no = 0u64;
@@ -318,11 +339,21 @@ pub(crate) fn for_each_jsonl(
                 let last = !had_newline;
                 let (kind, detail) = if last && e.classify() == serde_json::error::Category::Eof {
                     traj.truncated = true;
-                    (ProblemKind::TruncatedLastLine, "last line is torn (no newline, JSON ends early)".to_string())
+                    (
+                        ProblemKind::TruncatedLastLine,
+                        "last line is torn (no newline, JSON ends early)".to_string(),
+                    )
                 } else {
-                    (ProblemKind::Undecodable, format!("not valid JSON: {}", syntax_reason(&e)))
+                    (
+                        ProblemKind::Undecodable,
+                        format!("not valid JSON: {}", syntax_reason(&e)),
+                    )
                 };
-                traj.problems.push(DecodeProblem { location: Location::line(line_no), kind, detail });
+                traj.problems.push(DecodeProblem {
+                    location: Location::line(line_no),
+                    kind,
+                    detail,
+                });
             }
         }
     }
@@ -330,8 +361,17 @@ pub(crate) fn for_each_jsonl(
 }
 
 /// Count a problem.
-pub(crate) fn problem(traj: &mut Trajectory, location: Location, kind: ProblemKind, detail: impl Into<String>) {
-    traj.problems.push(DecodeProblem { location, kind, detail: detail.into() });
+pub(crate) fn problem(
+    traj: &mut Trajectory,
+    location: Location,
+    kind: ProblemKind,
+    detail: impl Into<String>,
+) {
+    traj.problems.push(DecodeProblem {
+        location,
+        kind,
+        detail: detail.into(),
+    });
 }
 
 /// The text of a message `content`: a string, or the `text` of its parts
@@ -370,10 +410,16 @@ pub(crate) fn has_text(v: &Value) -> bool {
         Value::String(s) => !s.trim().is_empty(),
         Value::Array(parts) => parts.iter().any(|p| match p {
             Value::String(s) => !s.trim().is_empty(),
-            Value::Object(o) => o.get("text").and_then(Value::as_str).is_some_and(|t| !t.trim().is_empty()),
+            Value::Object(o) => o
+                .get("text")
+                .and_then(Value::as_str)
+                .is_some_and(|t| !t.trim().is_empty()),
             _ => false,
         }),
-        Value::Object(o) => o.get("text").and_then(Value::as_str).is_some_and(|t| !t.trim().is_empty()),
+        Value::Object(o) => o
+            .get("text")
+            .and_then(Value::as_str)
+            .is_some_and(|t| !t.trim().is_empty()),
         _ => false,
     }
 }
@@ -388,7 +434,11 @@ pub(crate) fn keep(
     if !opts.keep_content || (text.is_none() && tool_input.is_none() && tool_output.is_none()) {
         return None;
     }
-    Some(Box::new(EventContent { text, tool_input, tool_output }))
+    Some(Box::new(EventContent {
+        text,
+        tool_input,
+        tool_output,
+    }))
 }
 
 /// Set the tool output of an event's content (only with `keep_content`).
@@ -402,14 +452,26 @@ pub(crate) fn keep_output(opts: &DecodeOptions, ev: &mut Event, output: Option<S
 }
 
 /// A message event.
-pub(crate) fn message_event(location: Location, role: Role, text: Option<String>, opts: &DecodeOptions) -> Event {
+pub(crate) fn message_event(
+    location: Location,
+    role: Role,
+    text: Option<String>,
+    opts: &DecodeOptions,
+) -> Event {
     let mut ev = Event::new(location, role, Action::Message);
     ev.content = keep(opts, text, None, None);
     ev
 }
 
 /// A tool-call event: the raw name, the action, and (with `keep_content`) the input.
-pub(crate) fn tool_event(location: Location, role: Role, name: &str, action: Action, input: &Value, opts: &DecodeOptions) -> Event {
+pub(crate) fn tool_event(
+    location: Location,
+    role: Role,
+    name: &str,
+    action: Action,
+    input: &Value,
+    opts: &DecodeOptions,
+) -> Event {
     let mut ev = Event::new(location, role, action);
     ev.tool = Some(name.to_string());
     if opts.keep_content {
@@ -431,40 +493,9 @@ pub(crate) fn arguments_value(v: Option<&Value>) -> Result<Value, ()> {
 
 /// The first string among `keys` in `input`.
 pub(crate) fn str_arg<'a>(input: &'a Value, keys: &[&str]) -> Option<&'a str> {
-    keys.iter().find_map(|k| input.get(*k).and_then(Value::as_str)).filter(|s| !s.is_empty())
-}
-
-/// A shell command given as a string, or as an argv array (joined with shell quoting).
-pub(crate) fn command_arg(input: &Value, keys: &[&str]) -> Option<String> {
-    for k in keys {
-        match input.get(*k) {
-            Some(Value::String(s)) if !s.trim().is_empty() => return Some(s.clone()),
-            Some(Value::Array(argv)) if !argv.is_empty() => {
-                let words: Vec<String> = argv.iter().map(|w| quote_word(&value_to_string(w))).collect();
-                return Some(words.join(" "));
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
-fn value_to_string(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
-/// Quote a word for a POSIX shell when it needs quoting.
-pub(crate) fn quote_word(w: &str) -> String {
-    if !w.is_empty()
-        && w.bytes().all(|c| c.is_ascii_alphanumeric() || b"-_./=:,+@%^".contains(&c))
-    {
-        w.to_string()
-    } else {
-        format!("'{}'", w.replace('\'', r"'\''"))
-    }
+    keys.iter()
+        .find_map(|k| input.get(*k).and_then(Value::as_str))
+        .filter(|s| !s.is_empty())
 }
 
 /// A shell action for `line`, with the working directory where recorded.
@@ -478,7 +509,9 @@ pub(crate) fn shell_action(line: &str, workdir: Option<&str>) -> Action {
 
 /// A single file effect.
 pub(crate) fn file_action(effect: FileEffect) -> Action {
-    Action::File { effects: vec![effect] }
+    Action::File {
+        effects: vec![effect],
+    }
 }
 
 /// The first `http(s)://` URL in `text`.
@@ -492,94 +525,30 @@ pub(crate) fn first_url(text: &str) -> Option<String> {
     Some(url.to_string())
 }
 
-/// The action of a `str_replace_editor` / `text_editor` / `file_editor` call
-/// (`{command: view|create|str_replace|insert|undo_edit|write|append, path}`).
-pub(crate) fn editor_action(input: &Value) -> Option<Action> {
-    let path = str_arg(input, &["path", "file_path", "filename"])?.to_string();
-    let command = input.get("command").and_then(Value::as_str).unwrap_or("");
-    let effect = match command {
-        "view" | "read" => FileEffect::Read { path },
-        "create" | "write" => FileEffect::Write { path },
-        "str_replace" | "insert" | "undo_edit" | "append" | "edit" | "replace" => FileEffect::Edit { path },
-        "delete" => FileEffect::Delete { path },
-        _ => return None,
-    };
-    Some(file_action(effect))
-}
-
-const PATH_KEYS: &[&str] = &["path", "file_path", "absolute_path", "filename", "file", "target_file"];
-const CMD_KEYS: &[&str] = &["command", "cmd", "commands"];
-const WORKDIR_KEYS: &[&str] = &["workdir", "cwd", "dir_path", "directory", "working_dir", "working_directory"];
-
-/// The action of a tool call that `tools::action_for_tool` does not map: the
-/// shell, editor, file and fetch tool families shared by many harnesses
-/// (names compared case-insensitively). Unknown tools are [`Action::Other`].
-pub(crate) fn generic_tool_action(name: &str, input: &Value) -> Action {
-    let lower = name.to_ascii_lowercase();
-    match lower.as_str() {
-        "bash" | "shell" | "sh" | "execute_bash" | "run_shell_command" | "shell_command" | "exec_command"
-        | "run_command" | "execute_command" | "terminal" | "run_terminal_cmd" | "cmd_run" | "run" => {
-            match command_arg(input, CMD_KEYS) {
-                Some(cmd) => shell_action(&cmd, str_arg(input, WORKDIR_KEYS)),
-                None => Action::Other,
-            }
-        }
-        "str_replace_editor" | "text_editor" | "str_replace_based_edit_tool" | "file_editor" | "editor"
-        | "edit_file" => editor_action(input)
-            .or_else(|| str_arg(input, PATH_KEYS).map(|p| file_action(FileEffect::Edit { path: p.into() })))
-            .unwrap_or(Action::Other),
-        "read_file" | "read" | "view" | "view_file" | "open" | "open_file" | "cat" => {
-            match str_arg(input, PATH_KEYS) {
-                Some(p) => file_action(FileEffect::Read { path: p.into() }),
-                None => Action::Other,
-            }
-        }
-        "write_file" | "write" | "create" | "create_file" | "write_to_file" => match str_arg(input, PATH_KEYS) {
-            Some(p) => file_action(FileEffect::Write { path: p.into() }),
-            None => Action::Other,
-        },
-        "edit" | "replace" | "str_replace" | "apply_diff" | "insert" | "multiedit" | "multi_edit" => {
-            match str_arg(input, PATH_KEYS) {
-                Some(p) => file_action(FileEffect::Edit { path: p.into() }),
-                None => Action::Other,
-            }
-        }
-        "delete_file" | "remove_file" | "rm" => match str_arg(input, PATH_KEYS) {
-            Some(p) => file_action(FileEffect::Delete { path: p.into() }),
-            None => Action::Other,
-        },
-        "web_fetch" | "webfetch" | "fetch" | "fetch_url" | "browse" | "web_browser_go" | "browser_navigate"
-        | "http_get" => {
-            let url = str_arg(input, &["url", "uri", "href"])
-                .map(str::to_string)
-                .or_else(|| str_arg(input, &["prompt", "query", "input"]).and_then(first_url));
-            match url {
-                Some(url) => Action::Fetch { url },
-                None => Action::Other,
-            }
-        }
-        "activate_skill" => match str_arg(input, &["name", "skill"]) {
-            Some(n) => Action::SkillLoad { name: n.to_string(), via: LoadVia::ActivateSkill },
-            None => Action::Other,
-        },
-        _ => Action::Other,
-    }
-}
-
-/// The action of a tool call: the shared table in [`tools::action_for_tool`]
-/// first, then [`generic_tool_action`].
+/// The action of a tool call: the shared table ([`tools::action_for_tool`]).
+/// Harness-specific names it lacks are mapped in each decoder first.
 pub(crate) fn tool_action(name: &str, input: &Value) -> Action {
-    match tools::action_for_tool(name, input) {
-        Action::Other => generic_tool_action(name, input),
-        a => a,
+    tools::action_for_tool(name, input)
+}
+
+/// The shell action of a `{command | cmd: string | argv, workdir?…}` input,
+/// with `workdir` as the working directory when the input names none.
+pub(crate) fn shell_input_action(input: &Value, workdir: Option<&str>) -> Option<Action> {
+    let mut sa = tools::shell_from_input(input)?;
+    if sa.workdir.is_none() {
+        sa.workdir = workdir.filter(|w| !w.is_empty()).map(str::to_string);
     }
+    Some(Action::Shell(sa))
 }
 
 /// Parse an "Exit Code: N" / "exit code N" figure out of a tool's output text.
 pub(crate) fn exit_code_in(text: &str) -> Option<i64> {
     static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let re = RE.get_or_init(|| regex::Regex::new(r"(?i)exit[ _]code:?\s*(-?\d+)").expect("valid regex"));
-    re.captures_iter(text).last().and_then(|c| c[1].parse().ok())
+    let re =
+        RE.get_or_init(|| regex::Regex::new(r"(?i)exit[ _]code:?\s*(-?\d+)").expect("valid regex"));
+    re.captures_iter(text)
+        .last()
+        .and_then(|c| c[1].parse().ok())
 }
 
 /// `s` when it is an RFC 3339 timestamp; `None` otherwise (a naive local time
@@ -621,33 +590,33 @@ mod tests {
 
     #[test]
     fn first_url_and_exit_codes() {
-        assert_eq!(first_url("see https://example.com/a?b=1. ok").as_deref(), Some("https://example.com/a?b=1"));
+        assert_eq!(
+            first_url("see https://example.com/a?b=1. ok").as_deref(),
+            Some("https://example.com/a?b=1")
+        );
         assert_eq!(first_url("nothing here"), None);
-        assert_eq!(exit_code_in("Output: x\\nExit Code: 1\\nSignal: 0"), Some(1));
-        assert_eq!(exit_code_in("[The command completed with exit code 0.]"), Some(0));
+        assert_eq!(
+            exit_code_in("Output: x\\nExit Code: 1\\nSignal: 0"),
+            Some(1)
+        );
+        assert_eq!(
+            exit_code_in("[The command completed with exit code 0.]"),
+            Some(0)
+        );
         assert_eq!(exit_code_in("fine"), None);
     }
 
     #[test]
-    fn editor_commands_map_to_effects() {
-        let a = editor_action(&serde_json::json!({"command":"create","path":"/w/a.py"})).unwrap();
-        assert_eq!(a, Action::File { effects: vec![FileEffect::Write { path: "/w/a.py".into() }] });
-        let a = editor_action(&serde_json::json!({"command":"str_replace","path":"b.py"})).unwrap();
-        assert_eq!(a, Action::File { effects: vec![FileEffect::Edit { path: "b.py".into() }] });
-        assert!(editor_action(&serde_json::json!({"command":"view"})).is_none());
-    }
-
-    #[test]
     fn timestamps_need_an_offset() {
-        assert_eq!(rfc3339(Some("2025-05-12T20:27:39.762878-04:00")).as_deref(), Some("2025-05-12T20:27:39.762878-04:00"));
-        assert_eq!(rfc3339(Some("2026-04-29T21:39:35.125Z")).as_deref(), Some("2026-04-29T21:39:35.125Z"));
+        assert_eq!(
+            rfc3339(Some("2025-05-12T20:27:39.762878-04:00")).as_deref(),
+            Some("2025-05-12T20:27:39.762878-04:00")
+        );
+        assert_eq!(
+            rfc3339(Some("2026-04-29T21:39:35.125Z")).as_deref(),
+            Some("2026-04-29T21:39:35.125Z")
+        );
         assert_eq!(rfc3339(Some("2025-01-20T20:29:35.040676")), None);
         assert_eq!(rfc3339(None), None);
-    }
-
-    #[test]
-    fn argv_commands_are_quoted() {
-        let cmd = command_arg(&serde_json::json!({"command":["bash","-lc","git status && ls"]}), CMD_KEYS).unwrap();
-        assert_eq!(cmd, "bash -lc 'git status && ls'");
     }
 }

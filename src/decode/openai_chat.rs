@@ -9,8 +9,8 @@
 //! `is_error: true` or `status: "error"` to the tool message.
 
 use super::generic::*;
-use super::{DecodeError, DecodeOptions, Decoder, Harness, Trajectory};
 use super::model::*;
+use super::{DecodeError, DecodeOptions, Decoder, Harness, Trajectory};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::Path;
@@ -25,7 +25,9 @@ impl Decoder for OpenAiChatDecoder {
         Harness::OpenAiChat
     }
     fn sniff(&self, _path: &Path, head: &[u8]) -> u8 {
-        let Some(p) = parse_partial(head, true) else { return 0 };
+        let Some(p) = parse_partial(head, true) else {
+            return 0;
+        };
         match chat_flavour(&p.value) {
             Some(f) if f.openai > 0 && f.openai >= f.anthropic => {
                 if f.openai > f.anthropic {
@@ -40,7 +42,11 @@ impl Decoder for OpenAiChatDecoder {
     fn decode(&self, path: &Path, opts: &DecodeOptions) -> Result<Trajectory, DecodeError> {
         let (doc, torn) = read_json_file(path)?;
         let Some((msgs, prefix)) = message_list(&doc) else {
-            return Err(DecodeError::new(path, Some(1), "not an OpenAI chat message array (no `messages` list of role/content objects)"));
+            return Err(DecodeError::new(
+                path,
+                Some(1),
+                "not an OpenAI chat message array (no `messages` list of role/content objects)",
+            ));
         };
         let mut traj = Trajectory::new(path.to_path_buf(), Harness::OpenAiChat, self.format());
         traj.truncated = torn;
@@ -55,7 +61,10 @@ impl Decoder for OpenAiChatDecoder {
 pub(crate) fn message_list(doc: &Value) -> Option<(&[Value], &'static str)> {
     match doc {
         Value::Array(a) => Some((a.as_slice(), "")),
-        Value::Object(o) => o.get("messages").and_then(Value::as_array).map(|a| (a.as_slice(), "/messages")),
+        Value::Object(o) => o
+            .get("messages")
+            .and_then(Value::as_array)
+            .map(|a| (a.as_slice(), "/messages")),
         _ => None,
     }
 }
@@ -88,7 +97,11 @@ pub(crate) fn chat_flavour(doc: &Value) -> Option<Flavour> {
             }
             continue;
         }
-        if o.contains_key("message") || o.get("type").and_then(Value::as_str).is_some_and(|t| t != "message") {
+        if o.contains_key("message")
+            || o.get("type")
+                .and_then(Value::as_str)
+                .is_some_and(|t| t != "message")
+        {
             return None;
         }
         match role {
@@ -96,15 +109,19 @@ pub(crate) fn chat_flavour(doc: &Value) -> Option<Flavour> {
             Some("user") | Some("assistant") => {}
             _ => return None,
         }
-        if o.contains_key("tool_calls") || o.contains_key("tool_call_id") || o.contains_key("function_call") {
+        if o.contains_key("tool_calls")
+            || o.contains_key("tool_call_id")
+            || o.contains_key("function_call")
+        {
             f.openai += 2;
         }
         if let Some(blocks) = o.get("content").and_then(Value::as_array) {
             for b in blocks {
                 match b.get("type").and_then(Value::as_str) {
-                    Some("tool_use" | "tool_result" | "thinking" | "redacted_thinking" | "server_tool_use" | "document") => {
-                        f.anthropic += 2
-                    }
+                    Some(
+                        "tool_use" | "tool_result" | "thinking" | "redacted_thinking"
+                        | "server_tool_use" | "document",
+                    ) => f.anthropic += 2,
                     Some("image") if b.get("source").is_some() => f.anthropic += 2,
                     Some("image_url" | "input_audio" | "refusal") => f.openai += 2,
                     _ => {}
@@ -113,10 +130,16 @@ pub(crate) fn chat_flavour(doc: &Value) -> Option<Flavour> {
         }
     }
     if let Value::Object(o) = doc {
-        if o.get("format").and_then(Value::as_str).is_some_and(|s| s.contains("openai")) {
+        if o.get("format")
+            .and_then(Value::as_str)
+            .is_some_and(|s| s.contains("openai"))
+        {
             f.openai += 4;
         }
-        if o.get("format").and_then(Value::as_str).is_some_and(|s| s.contains("anthropic")) {
+        if o.get("format")
+            .and_then(Value::as_str)
+            .is_some_and(|s| s.contains("anthropic"))
+        {
             f.anthropic += 4;
         }
         if o.contains_key("system") {
@@ -143,31 +166,56 @@ pub(crate) fn chat_flavour(doc: &Value) -> Option<Flavour> {
 fn ends_with_final_answer(msgs: &[Value]) -> bool {
     msgs.last().is_some_and(|m| {
         m.get("role").and_then(Value::as_str) == Some("assistant")
-            && m.get("tool_calls").and_then(Value::as_array).is_none_or(|c| c.is_empty())
+            && m.get("tool_calls")
+                .and_then(Value::as_array)
+                .is_none_or(|c| c.is_empty())
             && m.get("function_call").is_none_or(Value::is_null)
     })
 }
 
 /// Decode an OpenAI chat message list into `traj`; pointers are `{prefix}/{i}`.
-pub(crate) fn decode_openai_messages(msgs: &[Value], prefix: &str, traj: &mut Trajectory, opts: &DecodeOptions) {
+pub(crate) fn decode_openai_messages(
+    msgs: &[Value],
+    prefix: &str,
+    traj: &mut Trajectory,
+    opts: &DecodeOptions,
+) {
     let mut by_call_id: HashMap<String, usize> = HashMap::new();
     let mut by_name: HashMap<String, usize> = HashMap::new();
     for (i, m) in msgs.iter().enumerate() {
         let ptr = format!("{prefix}/{i}");
         let Some(o) = m.as_object() else {
-            problem(traj, Location::pointer(ptr), ProblemKind::Undecodable, "message is not a JSON object");
+            problem(
+                traj,
+                Location::pointer(ptr),
+                ProblemKind::Undecodable,
+                "message is not a JSON object",
+            );
             continue;
         };
         let content = o.get("content").unwrap_or(&Value::Null);
         match o.get("role").and_then(Value::as_str) {
             Some("system" | "developer") => {
-                traj.events.push(message_event(Location::pointer(ptr), Role::System, content_text(content), opts));
+                traj.events.push(message_event(
+                    Location::pointer(ptr),
+                    Role::System,
+                    content_text(content),
+                    opts,
+                ));
             }
             Some("user") => {
-                traj.events.push(message_event(Location::pointer(ptr), Role::User, content_text(content), opts));
+                traj.events.push(message_event(
+                    Location::pointer(ptr),
+                    Role::User,
+                    content_text(content),
+                    opts,
+                ));
             }
             Some("assistant") => {
-                let calls = o.get("tool_calls").and_then(Value::as_array).filter(|c| !c.is_empty());
+                let calls = o
+                    .get("tool_calls")
+                    .and_then(Value::as_array)
+                    .filter(|c| !c.is_empty());
                 let legacy = o.get("function_call").filter(|f| f.is_object());
                 if has_text(content) || (calls.is_none() && legacy.is_none()) {
                     traj.events.push(message_event(
@@ -190,7 +238,8 @@ pub(crate) fn decode_openai_messages(msgs: &[Value], prefix: &str, traj: &mut Tr
                     }
                 }
                 if let Some(func) = legacy {
-                    if let Some(idx) = push_call(traj, &format!("{ptr}/function_call"), func, opts) {
+                    if let Some(idx) = push_call(traj, &format!("{ptr}/function_call"), func, opts)
+                    {
                         if let Some(name) = func.get("name").and_then(Value::as_str) {
                             by_name.insert(name.to_string(), idx);
                         }
@@ -199,9 +248,13 @@ pub(crate) fn decode_openai_messages(msgs: &[Value], prefix: &str, traj: &mut Tr
             }
             Some(role @ ("tool" | "function")) => {
                 let target = if role == "tool" {
-                    o.get("tool_call_id").and_then(Value::as_str).and_then(|id| by_call_id.get(id))
+                    o.get("tool_call_id")
+                        .and_then(Value::as_str)
+                        .and_then(|id| by_call_id.get(id))
                 } else {
-                    o.get("name").and_then(Value::as_str).and_then(|n| by_name.get(n))
+                    o.get("name")
+                        .and_then(Value::as_str)
+                        .and_then(|n| by_name.get(n))
                 };
                 match target.copied() {
                     Some(idx) => {
@@ -222,18 +275,41 @@ pub(crate) fn decode_openai_messages(msgs: &[Value], prefix: &str, traj: &mut Tr
                 }
             }
             Some(other) => {
-                let detail = format!("unknown message role `{}`", other.chars().take(40).collect::<String>());
-                problem(traj, Location::pointer(ptr), ProblemKind::UnknownRecordType, detail);
+                let detail = format!(
+                    "unknown message role `{}`",
+                    other.chars().take(40).collect::<String>()
+                );
+                problem(
+                    traj,
+                    Location::pointer(ptr),
+                    ProblemKind::UnknownRecordType,
+                    detail,
+                );
             }
-            None => problem(traj, Location::pointer(ptr), ProblemKind::Undecodable, "message has no `role`"),
+            None => problem(
+                traj,
+                Location::pointer(ptr),
+                ProblemKind::Undecodable,
+                "message has no `role`",
+            ),
         }
     }
 }
 
 /// Push the event of one `{name, arguments}` call; its index, or `None` when it has no name.
-fn push_call(traj: &mut Trajectory, ptr: &str, func: &Value, opts: &DecodeOptions) -> Option<usize> {
+fn push_call(
+    traj: &mut Trajectory,
+    ptr: &str,
+    func: &Value,
+    opts: &DecodeOptions,
+) -> Option<usize> {
     let Some(name) = func.get("name").and_then(Value::as_str) else {
-        problem(traj, Location::pointer(ptr), ProblemKind::Undecodable, "tool call without a function name");
+        problem(
+            traj,
+            Location::pointer(ptr),
+            ProblemKind::Undecodable,
+            "tool call without a function name",
+        );
         return None;
     };
     let (input, action) = match arguments_value(func.get("arguments")) {
@@ -242,10 +318,25 @@ fn push_call(traj: &mut Trajectory, ptr: &str, func: &Value, opts: &DecodeOption
             (input, action)
         }
         Err(()) => {
-            problem(traj, Location::pointer(ptr), ProblemKind::Undecodable, "tool call arguments are not valid JSON");
-            (func.get("arguments").cloned().unwrap_or(Value::Null), Action::Other)
+            problem(
+                traj,
+                Location::pointer(ptr),
+                ProblemKind::Undecodable,
+                "tool call arguments are not valid JSON",
+            );
+            (
+                func.get("arguments").cloned().unwrap_or(Value::Null),
+                Action::Other,
+            )
         }
     };
-    traj.events.push(tool_event(Location::pointer(ptr), Role::Assistant, name, action, &input, opts));
+    traj.events.push(tool_event(
+        Location::pointer(ptr),
+        Role::Assistant,
+        name,
+        action,
+        &input,
+        opts,
+    ));
     Some(traj.events.len() - 1)
 }

@@ -57,14 +57,18 @@ impl Decoder for OpenHandsDecoder {
         if let Some(first) = first_line_json(head) {
             if let Some(o) = first.value.as_object() {
                 let instance = o.contains_key("instance_id")
-                    && (o.contains_key("history") || o.contains_key("instruction") || o.contains_key("test_result"));
+                    && (o.contains_key("history")
+                        || o.contains_key("instruction")
+                        || o.contains_key("test_result"));
                 // A one-line file that is a whole event list is handled below.
                 if instance {
                     return 90;
                 }
             }
         }
-        let Some(p) = parse_partial(head, true) else { return 0 };
+        let Some(p) = parse_partial(head, true) else {
+            return 0;
+        };
         let events = match &p.value {
             Value::Array(a) => Some(a),
             Value::Object(o) => o.get("history").and_then(Value::as_array),
@@ -79,7 +83,8 @@ impl Decoder for OpenHandsDecoder {
         let mut traj = Trajectory::new(path.to_path_buf(), Harness::OpenHands, self.format());
         let head = {
             use std::io::Read;
-            let f = std::fs::File::open(path).map_err(|e| DecodeError::new(path, None, format!("cannot open: {e}")))?;
+            let f = std::fs::File::open(path)
+                .map_err(|e| DecodeError::new(path, None, format!("cannot open: {e}")))?;
             let mut h = Vec::new();
             f.take(super::SNIFF_BYTES as u64)
                 .read_to_end(&mut h)
@@ -87,7 +92,11 @@ impl Decoder for OpenHandsDecoder {
             h
         };
         let jsonl = first_line_json(&head)
-            .and_then(|p| p.value.as_object().map(|o| o.contains_key("instance_id") && !o.contains_key("source")))
+            .and_then(|p| {
+                p.value
+                    .as_object()
+                    .map(|o| o.contains_key("instance_id") && !o.contains_key("source"))
+            })
             .unwrap_or(false)
             && !starts_array(&head);
         if jsonl {
@@ -102,12 +111,27 @@ impl Decoder for OpenHandsDecoder {
             Value::Array(a) => (a.as_slice(), String::new()),
             Value::Object(o) => match o.get("history").and_then(Value::as_array) {
                 Some(h) => {
-                    traj.session_id = o.get("instance_id").and_then(Value::as_str).map(str::to_string);
+                    traj.session_id = o
+                        .get("instance_id")
+                        .and_then(Value::as_str)
+                        .map(str::to_string);
                     (h.as_slice(), "/history".to_string())
                 }
-                None => return Err(DecodeError::new(path, Some(1), "not an OpenHands event list (no array of events, no `history`)")),
+                None => {
+                    return Err(DecodeError::new(
+                        path,
+                        Some(1),
+                        "not an OpenHands event list (no array of events, no `history`)",
+                    ))
+                }
             },
-            _ => return Err(DecodeError::new(path, Some(1), "not an OpenHands event list")),
+            _ => {
+                return Err(DecodeError::new(
+                    path,
+                    Some(1),
+                    "not an OpenHands event list",
+                ))
+            }
         };
         let done = decode_events(events, None, &prefix, &mut traj, opts);
         let instance_error = doc.get("error").is_some_and(|e| !e.is_null());
@@ -117,21 +141,37 @@ impl Decoder for OpenHandsDecoder {
 }
 
 fn starts_array(head: &[u8]) -> bool {
-    head.iter().find(|c| !c.is_ascii_whitespace() && **c != 0xEF && **c != 0xBB && **c != 0xBF) == Some(&b'[')
+    head.iter()
+        .find(|c| !c.is_ascii_whitespace() && **c != 0xEF && **c != 0xBB && **c != 0xBF)
+        == Some(&b'[')
 }
 
-fn decode_output_jsonl(path: &Path, traj: &mut Trajectory, opts: &DecodeOptions) -> Result<(), DecodeError> {
+fn decode_output_jsonl(
+    path: &Path,
+    traj: &mut Trajectory,
+    opts: &DecodeOptions,
+) -> Result<(), DecodeError> {
     let mut instances = 0usize;
     let mut all_done = true;
     let mut ids: Vec<String> = Vec::new();
     for_each_jsonl(path, traj, |line, v, traj| {
         let Some(o) = v.as_object() else {
-            problem(traj, Location::line(line), ProblemKind::Undecodable, "instance is not a JSON object");
+            problem(
+                traj,
+                Location::line(line),
+                ProblemKind::Undecodable,
+                "instance is not a JSON object",
+            );
             all_done = false;
             return;
         };
         let Some(history) = o.get("history").and_then(Value::as_array) else {
-            problem(traj, Location::line(line), ProblemKind::Undecodable, "instance has no `history` list");
+            problem(
+                traj,
+                Location::line(line),
+                ProblemKind::Undecodable,
+                "instance has no `history` list",
+            );
             all_done = false;
             return;
         };
@@ -152,15 +192,30 @@ fn decode_output_jsonl(path: &Path, traj: &mut Trajectory, opts: &DecodeOptions)
 
 /// Decode one event list; returns whether the agent finished (a `finish`
 /// action, or its last action is a message to the user).
-fn decode_events(events: &[Value], line: Option<u64>, prefix: &str, traj: &mut Trajectory, opts: &DecodeOptions) -> bool {
-    let loc = |i: usize| Location { file: None, line, pointer: Some(format!("{prefix}/{i}")) };
+fn decode_events(
+    events: &[Value],
+    line: Option<u64>,
+    prefix: &str,
+    traj: &mut Trajectory,
+    opts: &DecodeOptions,
+) -> bool {
+    let loc = |i: usize| Location {
+        file: None,
+        line,
+        pointer: Some(format!("{prefix}/{i}")),
+    };
     // Event id → index of the trajectory event of that action.
     let mut by_id: HashMap<i64, usize> = HashMap::new();
     let mut finished = false;
     let mut last_agent_action: Option<String> = None;
     for (i, e) in events.iter().enumerate() {
         let Some(o) = e.as_object() else {
-            problem(traj, loc(i), ProblemKind::Undecodable, "event is not a JSON object");
+            problem(
+                traj,
+                loc(i),
+                ProblemKind::Undecodable,
+                "event is not a JSON object",
+            );
             continue;
         };
         let source = o.get("source").and_then(Value::as_str).unwrap_or("");
@@ -179,32 +234,44 @@ fn decode_events(events: &[Value], line: Option<u64>, prefix: &str, traj: &mut T
             if source == "agent" {
                 last_agent_action = Some(action.to_string());
             }
-            let text_arg = |keys: &[&str]| keys.iter().find_map(|k| args.get(*k).and_then(Value::as_str)).map(str::to_string);
+            let text_arg = |keys: &[&str]| {
+                keys.iter()
+                    .find_map(|k| args.get(*k).and_then(Value::as_str))
+                    .map(str::to_string)
+            };
             let ev = match action {
                 "message" => Some(message_event(
                     loc(i),
                     role,
-                    text_arg(&["content"]).or_else(|| o.get("message").and_then(Value::as_str).map(str::to_string)),
+                    text_arg(&["content"])
+                        .or_else(|| o.get("message").and_then(Value::as_str).map(str::to_string)),
                     opts,
                 )),
-                "system" => Some(message_event(loc(i), Role::System, text_arg(&["content"]), opts)),
+                "system" => Some(message_event(
+                    loc(i),
+                    Role::System,
+                    text_arg(&["content"]),
+                    opts,
+                )),
                 "finish" => {
                     finished = true;
-                    let mut ev = message_event(loc(i), role, text_arg(&["final_thought", "thought"]), opts);
+                    let mut ev =
+                        message_event(loc(i), role, text_arg(&["final_thought", "thought"]), opts);
                     ev.tool = Some(tool_name.clone().unwrap_or_else(|| "finish".into()));
                     Some(ev)
                 }
-                "recall" | "change_agent_state" | "condensation" | "condensation_request" | "null" => None,
+                "recall"
+                | "change_agent_state"
+                | "condensation"
+                | "condensation_request"
+                | "null" => None,
                 _ => {
                     let a = match action {
                         "run" => {
                             if args.get("is_input").and_then(Value::as_bool) == Some(true) {
                                 Action::Other
                             } else {
-                                match command_arg(&args, &["command"]) {
-                                    Some(c) => shell_action(&c, None),
-                                    None => Action::Other,
-                                }
+                                shell_input_action(&args, None).unwrap_or(Action::Other)
                             }
                         }
                         "read" => str_arg(&args, &["path"])
@@ -223,15 +290,21 @@ fn decode_events(events: &[Value], line: Option<u64>, prefix: &str, traj: &mut T
                             agent_type: str_arg(&args, &["agent"]).map(str::to_string),
                             agent_id: None,
                         },
-                        "think" | "run_ipython" | "call_tool_mcp" | "mcp" | "reject" | "task_tracking" => Action::Other,
+                        "think" | "run_ipython" | "call_tool_mcp" | "mcp" | "reject"
+                        | "task_tracking" => Action::Other,
                         other => {
-                            let detail = format!("unknown OpenHands action `{}`", other.chars().take(40).collect::<String>());
+                            let detail = format!(
+                                "unknown OpenHands action `{}`",
+                                other.chars().take(40).collect::<String>()
+                            );
                             problem(traj, loc(i), ProblemKind::UnknownRecordType, detail);
                             Action::Other
                         }
                     };
                     let name = tool_name.clone().unwrap_or_else(|| match action {
-                        "call_tool_mcp" | "mcp" => str_arg(&args, &["name"]).unwrap_or(action).to_string(),
+                        "call_tool_mcp" | "mcp" => {
+                            str_arg(&args, &["name"]).unwrap_or(action).to_string()
+                        }
                         _ => action.to_string(),
                     });
                     let mut ev = tool_event(loc(i), role, &name, a, &args, opts);
@@ -252,14 +325,27 @@ fn decode_events(events: &[Value], line: Option<u64>, prefix: &str, traj: &mut T
         } else if let Some(obs) = o.get("observation").and_then(Value::as_str) {
             let extras = o.get("extras").cloned().unwrap_or(Value::Null);
             let content = o.get("content").and_then(Value::as_str).map(str::to_string);
-            let target = o.get("cause").and_then(Value::as_i64).and_then(|c| by_id.get(&c)).copied();
+            let target = o
+                .get("cause")
+                .and_then(Value::as_i64)
+                .and_then(|c| by_id.get(&c))
+                .copied();
             match obs {
                 "recall" => {
                     for (k, name) in microagents(&extras).into_iter().enumerate() {
                         let mut ev = Event::new(
-                            Location { file: None, line, pointer: Some(format!("{prefix}/{i}/extras/microagent_knowledge/{k}")) },
+                            Location {
+                                file: None,
+                                line,
+                                pointer: Some(format!(
+                                    "{prefix}/{i}/extras/microagent_knowledge/{k}"
+                                )),
+                            },
                             Role::System,
-                            Action::SkillLoad { name, via: LoadVia::Microagent },
+                            Action::SkillLoad {
+                                name,
+                                via: LoadVia::Microagent,
+                            },
                         );
                         ev.tool = Some("recall".into());
                         traj.events.push(ev);
@@ -267,10 +353,14 @@ fn decode_events(events: &[Value], line: Option<u64>, prefix: &str, traj: &mut T
                     continue;
                 }
                 "agent_state_changed" | "null" | "condensation" => continue,
-                "run" | "read" | "edit" | "write" | "think" | "browse" | "error" | "user_rejected" | "delegate"
-                | "run_ipython" | "mcp" | "success" | "file_download" | "task_tracking" => {}
+                "run" | "read" | "edit" | "write" | "think" | "browse" | "error"
+                | "user_rejected" | "delegate" | "run_ipython" | "mcp" | "success"
+                | "file_download" | "task_tracking" => {}
                 other => {
-                    let detail = format!("unknown OpenHands observation `{}`", other.chars().take(40).collect::<String>());
+                    let detail = format!(
+                        "unknown OpenHands observation `{}`",
+                        other.chars().take(40).collect::<String>()
+                    );
                     problem(traj, loc(i), ProblemKind::UnknownRecordType, detail);
                 }
             }
@@ -290,13 +380,18 @@ fn decode_events(events: &[Value], line: Option<u64>, prefix: &str, traj: &mut T
             match obs {
                 "run" => {
                     let meta = extras.get("metadata");
-                    if let Some(code) = meta.and_then(|m| m.get("exit_code")).and_then(Value::as_i64) {
+                    if let Some(code) = meta
+                        .and_then(|m| m.get("exit_code"))
+                        .and_then(Value::as_i64)
+                    {
                         ev.exit_code = Some(code);
                         ev.failed |= code != 0;
                     }
-                    if let (Action::Shell(sa), Some(dir)) =
-                        (&mut ev.action, meta.and_then(|m| m.get("working_dir")).and_then(Value::as_str))
-                    {
+                    if let (Action::Shell(sa), Some(dir)) = (
+                        &mut ev.action,
+                        meta.and_then(|m| m.get("working_dir"))
+                            .and_then(Value::as_str),
+                    ) {
                         sa.workdir.get_or_insert_with(|| dir.to_string());
                     }
                 }
@@ -306,7 +401,10 @@ fn decode_events(events: &[Value], line: Option<u64>, prefix: &str, traj: &mut T
                     ev.rejected = true;
                 }
                 _ => {
-                    if content.as_deref().is_some_and(|c| c.trim_start().starts_with("ERROR:")) {
+                    if content
+                        .as_deref()
+                        .is_some_and(|c| c.trim_start().starts_with("ERROR:"))
+                    {
                         ev.failed = true;
                     }
                 }
@@ -316,7 +414,12 @@ fn decode_events(events: &[Value], line: Option<u64>, prefix: &str, traj: &mut T
             }
             keep_output(opts, ev, content);
         } else {
-            problem(traj, loc(i), ProblemKind::UnknownRecordType, "event is neither an action nor an observation");
+            problem(
+                traj,
+                loc(i),
+                ProblemKind::UnknownRecordType,
+                "event is neither an action nor an observation",
+            );
         }
     }
     finished || last_agent_action.as_deref() == Some("message")
@@ -325,11 +428,20 @@ fn decode_events(events: &[Value], line: Option<u64>, prefix: &str, traj: &mut T
 /// `edit` action: `create` (in `command`, or in the `translated_ipython_code`
 /// of older ACI edits) writes the file; `view` reads it; anything else edits it.
 fn edit_action(args: &Value) -> Action {
-    let Some(path) = str_arg(args, &["path"]) else { return Action::Other };
-    let command = match args.get("command").and_then(Value::as_str).filter(|c| !c.is_empty()) {
+    let Some(path) = str_arg(args, &["path"]) else {
+        return Action::Other;
+    };
+    let command = match args
+        .get("command")
+        .and_then(Value::as_str)
+        .filter(|c| !c.is_empty())
+    {
         Some(c) => c.to_string(),
         None => {
-            let code = args.get("translated_ipython_code").and_then(Value::as_str).unwrap_or("");
+            let code = args
+                .get("translated_ipython_code")
+                .and_then(Value::as_str)
+                .unwrap_or("");
             if code.contains("'command': 'create'") || code.contains("\"command\": \"create\"") {
                 "create".into()
             } else if code.contains("'command': 'view'") {
@@ -351,12 +463,16 @@ fn edit_action(args: &Value) -> Action {
 /// `{name, trigger, content}`, or its Python repr in older exports).
 fn microagents(extras: &Value) -> Vec<String> {
     match extras.get("microagent_knowledge") {
-        Some(Value::Array(items)) => {
-            items.iter().filter_map(|m| m.get("name").and_then(Value::as_str)).map(str::to_string).collect()
-        }
+        Some(Value::Array(items)) => items
+            .iter()
+            .filter_map(|m| m.get("name").and_then(Value::as_str))
+            .map(str::to_string)
+            .collect(),
         Some(Value::String(repr)) => {
             static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-            let re = RE.get_or_init(|| regex::Regex::new(r#"['"]name['"]:\s*['"]([^'"]+)['"]"#).expect("valid regex"));
+            let re = RE.get_or_init(|| {
+                regex::Regex::new(r#"['"]name['"]:\s*['"]([^'"]+)['"]"#).expect("valid regex")
+            });
             re.captures_iter(repr).map(|c| c[1].to_string()).collect()
         }
         _ => Vec::new(),
@@ -370,17 +486,34 @@ mod tests {
 
     #[test]
     fn create_edits_are_writes() {
-        let a = edit_action(&json!({"path":"/w/i.html","translated_ipython_code":"print(file_editor(**{'command': 'create', 'path': '/w/i.html'}))"}));
-        assert_eq!(a, file_action(FileEffect::Write { path: "/w/i.html".into() }));
+        let a = edit_action(
+            &json!({"path":"/w/i.html","translated_ipython_code":"print(file_editor(**{'command': 'create', 'path': '/w/i.html'}))"}),
+        );
+        assert_eq!(
+            a,
+            file_action(FileEffect::Write {
+                path: "/w/i.html".into()
+            })
+        );
         let a = edit_action(&json!({"path":"/w/p.c","command":"str_replace"}));
-        assert_eq!(a, file_action(FileEffect::Edit { path: "/w/p.c".into() }));
+        assert_eq!(
+            a,
+            file_action(FileEffect::Edit {
+                path: "/w/p.c".into()
+            })
+        );
     }
 
     #[test]
     fn microagent_names_from_list_or_repr() {
-        assert_eq!(microagents(&json!({"microagent_knowledge":[{"name":"github","trigger":"github"}]})), vec!["github"]);
         assert_eq!(
-            microagents(&json!({"microagent_knowledge":"[{'name': 'github', 'trigger': 'github', 'content': 'x'}]"})),
+            microagents(&json!({"microagent_knowledge":[{"name":"github","trigger":"github"}]})),
+            vec!["github"]
+        );
+        assert_eq!(
+            microagents(
+                &json!({"microagent_knowledge":"[{'name': 'github', 'trigger': 'github', 'content': 'x'}]"})
+            ),
             vec!["github"]
         );
     }

@@ -36,15 +36,26 @@ impl Decoder for SweAgentDecoder {
         Harness::SweAgent
     }
     fn sniff(&self, _path: &Path, head: &[u8]) -> u8 {
-        let Some(p) = parse_partial(head, true) else { return 0 };
-        let Some(o) = p.value.as_object() else { return 0 };
-        let first_keys = |k: &str| -> Option<Map<String, Value>> {
-            o.get(k).and_then(Value::as_array).and_then(|a| a.first()).and_then(Value::as_object).cloned()
+        let Some(p) = parse_partial(head, true) else {
+            return 0;
         };
-        let steps = first_keys("trajectory").is_some_and(|s| s.contains_key("action") || s.contains_key("observation"));
-        let hist = first_keys("history")
-            .is_some_and(|h| h.contains_key("role") && (h.contains_key("message_type") || h.contains_key("agent")));
-        let info = o.contains_key("info") && (o.contains_key("trajectory") || o.contains_key("replay_config"));
+        let Some(o) = p.value.as_object() else {
+            return 0;
+        };
+        let first_keys = |k: &str| -> Option<Map<String, Value>> {
+            o.get(k)
+                .and_then(Value::as_array)
+                .and_then(|a| a.first())
+                .and_then(Value::as_object)
+                .cloned()
+        };
+        let steps = first_keys("trajectory")
+            .is_some_and(|s| s.contains_key("action") || s.contains_key("observation"));
+        let hist = first_keys("history").is_some_and(|h| {
+            h.contains_key("role") && (h.contains_key("message_type") || h.contains_key("agent"))
+        });
+        let info = o.contains_key("info")
+            && (o.contains_key("trajectory") || o.contains_key("replay_config"));
         if steps || hist || info {
             90
         } else {
@@ -54,23 +65,40 @@ impl Decoder for SweAgentDecoder {
     fn decode(&self, path: &Path, opts: &DecodeOptions) -> Result<Trajectory, DecodeError> {
         let (doc, torn) = read_json_file(path)?;
         let Some(o) = doc.as_object() else {
-            return Err(DecodeError::new(path, Some(1), "not a SWE-agent trajectory (expected a JSON object)"));
+            return Err(DecodeError::new(
+                path,
+                Some(1),
+                "not a SWE-agent trajectory (expected a JSON object)",
+            ));
         };
         let mut traj = Trajectory::new(path.to_path_buf(), Harness::SweAgent, self.format());
         traj.truncated = torn;
         let info = o.get("info").and_then(Value::as_object);
-        traj.harness_version = info.and_then(|i| i.get("swe_agent_version")).and_then(Value::as_str).map(str::to_string);
+        traj.harness_version = info
+            .and_then(|i| i.get("swe_agent_version"))
+            .and_then(Value::as_str)
+            .map(str::to_string);
         let mut st = State::default();
-        match o.get("history").and_then(Value::as_array).filter(|h| !h.is_empty()) {
+        match o
+            .get("history")
+            .and_then(Value::as_array)
+            .filter(|h| !h.is_empty())
+        {
             Some(history) => decode_history(history, &mut traj, &mut st, opts),
             None => match o.get("trajectory").and_then(Value::as_array) {
                 Some(steps) => decode_steps(steps, &mut traj, &mut st, opts),
                 None => {
-                    return Err(DecodeError::new(path, Some(1), "SWE-agent trajectory has neither `history` nor `trajectory`"))
+                    return Err(DecodeError::new(
+                        path,
+                        Some(1),
+                        "SWE-agent trajectory has neither `history` nor `trajectory`",
+                    ))
                 }
             },
         }
-        let exit_status = info.and_then(|i| i.get("exit_status")).and_then(Value::as_str);
+        let exit_status = info
+            .and_then(|i| i.get("exit_status"))
+            .and_then(Value::as_str);
         traj.complete = !torn
             && match exit_status {
                 Some(s) => s.starts_with("submitted"),
@@ -125,7 +153,9 @@ fn unquote(w: &str) -> &str {
 /// True when an observation reports that its action failed.
 fn observation_failed(text: &str) -> bool {
     let t = text.trim_start();
-    t.starts_with("Error") || t.starts_with("ERROR:") || t.starts_with("Usage:")
+    t.starts_with("Error")
+        || t.starts_with("ERROR:")
+        || t.starts_with("Usage:")
         || text.contains("Your proposed edit has introduced new syntax error")
         || text.contains("No replacement was performed")
         || text.contains(": command not found")
@@ -162,12 +192,16 @@ fn line_action(line: &str, st: &mut State) -> (String, Action) {
             }
         }
         "edit" | "insert" | "append" => st.edit_of_open_file(),
-        "goto" | "scroll_up" | "scroll_down" | "find_file" | "search_dir" | "search_file" | "filemap" | "exit_forfeit"
-        | "exit_cost" | "exit_context" | "exit_error" | "exit_format" | "skip" => Action::Other,
+        "goto" | "scroll_up" | "scroll_down" | "find_file" | "search_dir" | "search_file"
+        | "filemap" | "exit_forfeit" | "exit_cost" | "exit_context" | "exit_error"
+        | "exit_format" | "skip" => Action::Other,
         "str_replace_editor" => {
             let w: Vec<&str> = first.split_whitespace().collect();
             match (w.get(1), w.get(2)) {
-                (Some(c), Some(p)) => editor_action(&json!({"command": c, "path": unquote(p)})).unwrap_or(Action::Other),
+                (Some(c), Some(p)) => tool_action(
+                    "str_replace_editor",
+                    &json!({"command": c, "path": unquote(p)}),
+                ),
                 _ => Action::Other,
             }
         }
@@ -180,11 +214,7 @@ fn line_action(line: &str, st: &mut State) -> (String, Action) {
 /// The action of a function-calling tool call.
 fn call_action(name: &str, args: &Value, st: &mut State) -> Action {
     match name {
-        "bash" => match command_arg(args, &["command", "cmd"]) {
-            Some(c) => shell_action(&c, st.cwd.as_deref()),
-            None => Action::Other,
-        },
-        "str_replace_editor" => editor_action(args).unwrap_or(Action::Other),
+        "bash" => shell_input_action(args, st.cwd.as_deref()).unwrap_or(Action::Other),
         "edit" | "insert" | "append" => st.edit_of_open_file(),
         "create" | "open" => match str_arg(args, &["filename", "path", "file_name"]) {
             Some(p) => {
@@ -201,7 +231,8 @@ fn call_action(name: &str, args: &Value, st: &mut State) -> Action {
             st.submitted = true;
             Action::Other
         }
-        "goto" | "scroll_up" | "scroll_down" | "find_file" | "search_dir" | "search_file" | "filemap" => Action::Other,
+        "goto" | "scroll_up" | "scroll_down" | "find_file" | "search_dir" | "search_file"
+        | "filemap" => Action::Other,
         _ => tool_action(name, args),
     }
 }
@@ -214,7 +245,13 @@ fn agent_of(o: &Map<String, Value>) -> AgentPath {
 }
 
 /// Apply an observation to the events it answers.
-fn observe(traj: &mut Trajectory, pending: &[usize], text: Option<String>, st: &mut State, opts: &DecodeOptions) {
+fn observe(
+    traj: &mut Trajectory,
+    pending: &[usize],
+    text: Option<String>,
+    st: &mut State,
+    opts: &DecodeOptions,
+) {
     let text = text.unwrap_or_default();
     st.observe(&text);
     let failed = observation_failed(&text);
@@ -230,31 +267,54 @@ fn decode_history(history: &[Value], traj: &mut Trajectory, st: &mut State, opts
     for (i, m) in history.iter().enumerate() {
         let ptr = format!("/history/{i}");
         let Some(o) = m.as_object() else {
-            problem(traj, Location::pointer(ptr), ProblemKind::Undecodable, "history entry is not a JSON object");
+            problem(
+                traj,
+                Location::pointer(ptr),
+                ProblemKind::Undecodable,
+                "history entry is not a JSON object",
+            );
             continue;
         };
         let content = o.get("content").unwrap_or(&Value::Null);
         let agent = agent_of(o);
         match o.get("role").and_then(Value::as_str) {
             Some("system") => {
-                let mut ev = message_event(Location::pointer(ptr), Role::System, content_text(content), opts);
+                let mut ev = message_event(
+                    Location::pointer(ptr),
+                    Role::System,
+                    content_text(content),
+                    opts,
+                );
                 ev.agent = agent;
                 traj.events.push(ev);
             }
             Some("assistant") => {
                 pending.clear();
                 if has_text(content) {
-                    let mut ev = message_event(Location::pointer(ptr.clone()), Role::Assistant, content_text(content), opts);
+                    let mut ev = message_event(
+                        Location::pointer(ptr.clone()),
+                        Role::Assistant,
+                        content_text(content),
+                        opts,
+                    );
                     ev.agent = agent.clone();
                     traj.events.push(ev);
                 }
-                let calls = o.get("tool_calls").and_then(Value::as_array).filter(|c| !c.is_empty());
+                let calls = o
+                    .get("tool_calls")
+                    .and_then(Value::as_array)
+                    .filter(|c| !c.is_empty());
                 if let Some(calls) = calls {
                     for (j, call) in calls.iter().enumerate() {
                         let cptr = format!("{ptr}/tool_calls/{j}");
                         let func = call.get("function").unwrap_or(call);
                         let Some(name) = func.get("name").and_then(Value::as_str) else {
-                            problem(traj, Location::pointer(cptr), ProblemKind::Undecodable, "tool call without a function name");
+                            problem(
+                                traj,
+                                Location::pointer(cptr),
+                                ProblemKind::Undecodable,
+                                "tool call without a function name",
+                            );
                             continue;
                         };
                         let (args, action) = match arguments_value(func.get("arguments")) {
@@ -263,19 +323,42 @@ fn decode_history(history: &[Value], traj: &mut Trajectory, st: &mut State, opts
                                 (args, a)
                             }
                             Err(()) => {
-                                problem(traj, Location::pointer(cptr.clone()), ProblemKind::Undecodable, "tool call arguments are not valid JSON");
+                                problem(
+                                    traj,
+                                    Location::pointer(cptr.clone()),
+                                    ProblemKind::Undecodable,
+                                    "tool call arguments are not valid JSON",
+                                );
                                 (Value::Null, Action::Other)
                             }
                         };
-                        let mut ev = tool_event(Location::pointer(cptr), Role::Assistant, name, action, &args, opts);
+                        let mut ev = tool_event(
+                            Location::pointer(cptr),
+                            Role::Assistant,
+                            name,
+                            action,
+                            &args,
+                            opts,
+                        );
                         ev.agent = agent.clone();
                         traj.events.push(ev);
                         pending.push(traj.events.len() - 1);
                     }
-                } else if let Some(line) = o.get("action").and_then(Value::as_str).filter(|a| !a.trim().is_empty()) {
+                } else if let Some(line) = o
+                    .get("action")
+                    .and_then(Value::as_str)
+                    .filter(|a| !a.trim().is_empty())
+                {
                     let (tool, action) = line_action(line, st);
                     let input = json!({ "action": line });
-                    let mut ev = tool_event(Location::pointer(ptr), Role::Assistant, &tool, action, &input, opts);
+                    let mut ev = tool_event(
+                        Location::pointer(ptr),
+                        Role::Assistant,
+                        &tool,
+                        action,
+                        &input,
+                        opts,
+                    );
                     ev.agent = agent;
                     traj.events.push(ev);
                     pending.push(traj.events.len() - 1);
@@ -287,7 +370,12 @@ fn decode_history(history: &[Value], traj: &mut Trajectory, st: &mut State, opts
             }
             Some("user") => {
                 if pending.is_empty() {
-                    let mut ev = message_event(Location::pointer(ptr), Role::User, content_text(content), opts);
+                    let mut ev = message_event(
+                        Location::pointer(ptr),
+                        Role::User,
+                        content_text(content),
+                        opts,
+                    );
                     ev.agent = agent;
                     traj.events.push(ev);
                 } else {
@@ -296,10 +384,23 @@ fn decode_history(history: &[Value], traj: &mut Trajectory, st: &mut State, opts
                 }
             }
             Some(other) => {
-                let detail = format!("unknown history role `{}`", other.chars().take(40).collect::<String>());
-                problem(traj, Location::pointer(ptr), ProblemKind::UnknownRecordType, detail);
+                let detail = format!(
+                    "unknown history role `{}`",
+                    other.chars().take(40).collect::<String>()
+                );
+                problem(
+                    traj,
+                    Location::pointer(ptr),
+                    ProblemKind::UnknownRecordType,
+                    detail,
+                );
             }
-            None => problem(traj, Location::pointer(ptr), ProblemKind::Undecodable, "history entry has no `role`"),
+            None => problem(
+                traj,
+                Location::pointer(ptr),
+                ProblemKind::Undecodable,
+                "history entry has no `role`",
+            ),
         }
     }
 }
@@ -308,21 +409,51 @@ fn decode_steps(steps: &[Value], traj: &mut Trajectory, st: &mut State, opts: &D
     for (k, step) in steps.iter().enumerate() {
         let ptr = format!("/trajectory/{k}");
         let Some(o) = step.as_object() else {
-            problem(traj, Location::pointer(ptr), ProblemKind::Undecodable, "trajectory step is not a JSON object");
+            problem(
+                traj,
+                Location::pointer(ptr),
+                ProblemKind::Undecodable,
+                "trajectory step is not a JSON object",
+            );
             continue;
         };
-        let thought = o.get("thought").or_else(|| o.get("response")).unwrap_or(&Value::Null);
+        let thought = o
+            .get("thought")
+            .or_else(|| o.get("response"))
+            .unwrap_or(&Value::Null);
         if has_text(thought) {
-            traj.events.push(message_event(Location::pointer(ptr.clone()), Role::Assistant, content_text(thought), opts));
+            traj.events.push(message_event(
+                Location::pointer(ptr.clone()),
+                Role::Assistant,
+                content_text(thought),
+                opts,
+            ));
         }
-        let Some(line) = o.get("action").and_then(Value::as_str).filter(|a| !a.trim().is_empty()) else {
+        let Some(line) = o
+            .get("action")
+            .and_then(Value::as_str)
+            .filter(|a| !a.trim().is_empty())
+        else {
             continue;
         };
         let (tool, action) = line_action(line, st);
         let input = json!({ "action": line });
-        traj.events.push(tool_event(Location::pointer(ptr), Role::Assistant, &tool, action, &input, opts));
+        traj.events.push(tool_event(
+            Location::pointer(ptr),
+            Role::Assistant,
+            &tool,
+            action,
+            &input,
+            opts,
+        ));
         let idx = traj.events.len() - 1;
-        observe(traj, &[idx], o.get("observation").and_then(content_text), st, opts);
+        observe(
+            traj,
+            &[idx],
+            o.get("observation").and_then(content_text),
+            st,
+            opts,
+        );
         // The recorded state after the step is authoritative for the next one.
         let state = match o.get("state") {
             Some(Value::String(s)) => serde_json::from_str::<Value>(s).ok(),
@@ -347,9 +478,24 @@ mod tests {
     #[test]
     fn command_language() {
         let mut st = State::default();
-        assert_eq!(line_action("create reproduce.py", &mut st).1, file_action(FileEffect::Write { path: "reproduce.py".into() }));
-        assert_eq!(line_action("edit 3:4\nx\nend_of_edit", &mut st).1, file_action(FileEffect::Edit { path: "reproduce.py".into() }));
-        assert_eq!(line_action("open \"src/a.py\" 10", &mut st).1, file_action(FileEffect::Read { path: "src/a.py".into() }));
+        assert_eq!(
+            line_action("create reproduce.py", &mut st).1,
+            file_action(FileEffect::Write {
+                path: "reproduce.py".into()
+            })
+        );
+        assert_eq!(
+            line_action("edit 3:4\nx\nend_of_edit", &mut st).1,
+            file_action(FileEffect::Edit {
+                path: "reproduce.py".into()
+            })
+        );
+        assert_eq!(
+            line_action("open \"src/a.py\" 10", &mut st).1,
+            file_action(FileEffect::Read {
+                path: "src/a.py".into()
+            })
+        );
         let (tool, a) = line_action("python reproduce.py", &mut st);
         assert_eq!(tool, "bash");
         assert!(matches!(a, Action::Shell(_)));
