@@ -1,2 +1,364 @@
-//! Configuration: `.skillgate.yaml`, found by walking up from the working
-//! directory, or `--config FILE`; strict (unknown keys are errors with their line).
+//! Configuration: `.skillgate.yaml` (or `.skillgate.yml` / `.skillgate.toml`),
+//! found by walking up from the working directory, or `--config FILE`; strict
+//! (an unknown key is an error with its line). See docs/config.md.
+//!
+//! Layers: built-in defaults → the file → command-line flags (applied by the
+//! command). Relative paths in a file are relative to the file's folder.
+
+use crate::extract::lexicon::LexiconFile;
+use crate::score::Thresholds;
+use serde::{Deserialize, Deserializer, Serialize};
+use std::path::{Path, PathBuf};
+
+/// File names looked for, in each folder, in this order.
+pub const CONFIG_NAMES: [&str; 3] = [".skillgate.yaml", ".skillgate.yml", ".skillgate.toml"];
+
+/// Default trajectory root, relative to the git repository holding the skill (else the working directory).
+pub const DEFAULT_TRAJECTORIES: &str = ".planning/patterns";
+/// Default report folder, relative to the same base.
+pub const DEFAULT_REPORT_DIR: &str = ".planning/patterns/skill-coverage";
+
+/// A configuration problem. Maps to exit code 2.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{}{}: {message}", path.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
+pub struct ConfigError {
+    pub path: PathBuf,
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+/// A waiver: a constraint id (optionally of one skill) that never blocks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Waiver {
+    pub id: String,
+    /// Only for this skill (its name); all skills when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skill: Option<String>,
+    /// Why the rule may be broken (required; empty or `TODO` is an error).
+    #[serde(deserialize_with = "reason")]
+    pub reason: String,
+}
+
+fn reason<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let s = String::deserialize(d)?;
+    let t = s.trim();
+    if t.is_empty() || t.eq_ignore_ascii_case("todo") {
+        return Err(serde::de::Error::custom(
+            "a waiver needs a reason (empty or `TODO` is not one)",
+        ));
+    }
+    Ok(s)
+}
+
+fn threshold<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    let v = f64::deserialize(d)?;
+    if !(0.0..=1.0).contains(&v) {
+        return Err(serde::de::Error::custom(format!(
+            "a threshold is between 0 and 1, got {v}"
+        )));
+    }
+    Ok(Some(v))
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawThresholds {
+    #[serde(default, deserialize_with = "threshold")]
+    adequacy: Option<f64>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawConfig {
+    #[serde(default)]
+    trajectories: Option<Vec<String>>,
+    #[serde(default)]
+    report_dir: Option<String>,
+    #[serde(default)]
+    thresholds: Option<RawThresholds>,
+    #[serde(default)]
+    lexicon: Option<LexiconFile>,
+    #[serde(default)]
+    waivers: Option<Vec<Waiver>>,
+}
+
+/// The effective configuration.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Config {
+    /// The file it was read from (none: built-in defaults).
+    pub file: Option<PathBuf>,
+    /// Trajectory roots (resolved against the file's folder); `None`: the default
+    /// `.planning/patterns` of the repository holding each skill.
+    pub trajectories: Option<Vec<PathBuf>>,
+    /// Report folder (resolved); `None`: `.planning/patterns/skill-coverage` of that repository.
+    pub report_dir: Option<PathBuf>,
+    pub thresholds: Thresholds,
+    /// Scope and extraction lexicon additions (or replacement).
+    pub lexicon: LexiconFile,
+    pub waivers: Vec<Waiver>,
+}
+
+impl Config {
+    /// The first configuration file in `start` or one of its ancestors.
+    pub fn discover(start: &Path) -> Result<Option<PathBuf>, ConfigError> {
+        for dir in start.ancestors() {
+            let found: Vec<PathBuf> = CONFIG_NAMES
+                .iter()
+                .map(|n| dir.join(n))
+                .filter(|p| p.is_file())
+                .collect();
+            match found.len() {
+                0 => continue,
+                1 => return Ok(found.into_iter().next()),
+                _ => {
+                    return Err(ConfigError {
+                        path: found[1].clone(),
+                        line: None,
+                        message: format!(
+                            "two configuration files in one folder ({}); keep one",
+                            found
+                                .iter()
+                                .filter_map(|p| p.file_name())
+                                .map(|n| n.to_string_lossy())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    })
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Discover from `start`, or the defaults when no file is found.
+    pub fn discover_and_load(start: &Path) -> Result<Config, ConfigError> {
+        match Config::discover(start)? {
+            Some(p) => Config::load(&p),
+            None => Ok(Config::default()),
+        }
+    }
+
+    /// Read one configuration file (YAML, or TOML by its `.toml` extension).
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let bytes = std::fs::read(path).map_err(|e| ConfigError {
+            path: path.to_path_buf(),
+            line: None,
+            message: format!("cannot read the configuration: {e}"),
+        })?;
+        let text = String::from_utf8(bytes).map_err(|e| ConfigError {
+            path: path.to_path_buf(),
+            line: Some(line_of_offset(
+                &String::from_utf8_lossy(e.as_bytes()),
+                e.utf8_error().valid_up_to(),
+            )),
+            message: "the configuration is not valid UTF-8".into(),
+        })?;
+        if path.extension().is_some_and(|e| e == "toml") {
+            Config::from_toml_str(path, &text)
+        } else {
+            Config::from_yaml_str(path, &text)
+        }
+    }
+
+    /// Parse YAML text read from `path`.
+    pub fn from_yaml_str(path: &Path, text: &str) -> Result<Config, ConfigError> {
+        let raw: RawConfig = if text.trim().is_empty() {
+            RawConfig::default()
+        } else {
+            yaml_serde::from_str::<Option<RawConfig>>(text)
+                .map_err(|e| ConfigError {
+                    path: path.to_path_buf(),
+                    line: e.location().map(|l| l.line()),
+                    message: strip_location(&e.to_string()),
+                })?
+                .unwrap_or_default()
+        };
+        Config::from_raw(path, raw)
+    }
+
+    /// Parse TOML text read from `path`.
+    pub fn from_toml_str(path: &Path, text: &str) -> Result<Config, ConfigError> {
+        let raw: RawConfig = toml::from_str(text).map_err(|e| ConfigError {
+            path: path.to_path_buf(),
+            line: e.span().map(|s| line_of_offset(text, s.start)),
+            message: e.message().to_string(),
+        })?;
+        Config::from_raw(path, raw)
+    }
+
+    fn from_raw(path: &Path, raw: RawConfig) -> Result<Config, ConfigError> {
+        let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let resolve = |p: &str| {
+            let pb = PathBuf::from(p);
+            if pb.is_absolute() || base.as_os_str().is_empty() {
+                pb
+            } else {
+                base.join(pb)
+            }
+        };
+        if let Some(l) = &raw.lexicon {
+            crate::extract::lexicon::Lexicon::with_overrides(l).map_err(|message| ConfigError {
+                path: path.to_path_buf(),
+                line: find_key_line(path, "lexicon"),
+                message: format!("invalid lexicon: {message}"),
+            })?;
+        }
+        Ok(Config {
+            file: Some(path.to_path_buf()),
+            trajectories: raw
+                .trajectories
+                .map(|v| v.iter().map(|p| resolve(p)).collect()),
+            report_dir: raw.report_dir.as_deref().map(resolve),
+            thresholds: Thresholds {
+                adequacy: raw
+                    .thresholds
+                    .and_then(|t| t.adequacy)
+                    .unwrap_or(Thresholds::default().adequacy),
+            },
+            lexicon: raw.lexicon.unwrap_or_default(),
+            waivers: raw.waivers.unwrap_or_default(),
+        })
+    }
+
+    /// The effective configuration as YAML, defaults spelled out.
+    pub fn to_yaml(&self) -> String {
+        #[derive(Serialize)]
+        #[serde(rename_all = "kebab-case")]
+        struct Shown<'a> {
+            trajectories: Vec<String>,
+            report_dir: String,
+            thresholds: Thresholds,
+            lexicon: &'a LexiconFile,
+            waivers: &'a [Waiver],
+        }
+        let shown = Shown {
+            trajectories: match &self.trajectories {
+                Some(v) => v.iter().map(|p| p.display().to_string()).collect(),
+                None => vec![DEFAULT_TRAJECTORIES.to_string()],
+            },
+            report_dir: self
+                .report_dir
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_else(|| DEFAULT_REPORT_DIR.to_string()),
+            thresholds: self.thresholds,
+            lexicon: &self.lexicon,
+            waivers: &self.waivers,
+        };
+        let mut out = String::new();
+        match &self.file {
+            Some(f) => out.push_str(&format!("# configuration file: {}\n", f.display())),
+            None => out.push_str("# no configuration file found: built-in defaults\n"),
+        }
+        if self.trajectories.is_none() {
+            out.push_str("# trajectories and report-dir: relative to the git repository holding each skill (else the working directory)\n");
+        }
+        out.push_str(&yaml_serde::to_string(&shown).unwrap_or_default());
+        out
+    }
+}
+
+fn line_of_offset(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count()
+        + 1
+}
+
+fn find_key_line(path: &Path, key: &str) -> Option<usize> {
+    let text = std::fs::read_to_string(path).ok()?;
+    text.lines()
+        .position(|l| {
+            l.trim_start().starts_with(&format!("{key}:")) || l.trim() == format!("[{key}]")
+        })
+        .map(|i| i + 1)
+}
+
+fn strip_location(msg: &str) -> String {
+    match msg.find(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn yaml(text: &str) -> Result<Config, ConfigError> {
+        Config::from_yaml_str(Path::new("/r/.skillgate.yaml"), text)
+    }
+
+    #[test]
+    fn reads_every_key_and_resolves_paths_against_the_file() {
+        let c = yaml(
+            "trajectories: [runs, /abs/t]\nreport-dir: out\nthresholds: {adequacy: 0.5}\nwaivers:\n  - id: no-force-push\n    skill: s\n    reason: the user consents in chat\n",
+        )
+        .unwrap();
+        assert_eq!(
+            c.trajectories,
+            Some(vec![PathBuf::from("/r/runs"), PathBuf::from("/abs/t")])
+        );
+        assert_eq!(c.report_dir, Some(PathBuf::from("/r/out")));
+        assert_eq!(c.thresholds.adequacy, 0.5);
+        assert_eq!(c.waivers[0].skill.as_deref(), Some("s"));
+        assert_eq!(yaml("").unwrap().thresholds.adequacy, 0.60);
+        assert_eq!(yaml("# only a comment\n").unwrap().waivers, vec![]);
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_name_their_line() {
+        let e = yaml("thresholds:\n  adequacy: 0.5\nreport_dir: x\n").unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
+        assert!(e.message.contains("report_dir"), "{e}");
+        let e =
+            yaml("waivers:\n  - id: a\n    reason: a\n  - id: b\n    reason: \"\"\n").unwrap_err();
+        // The line of the waiver entry that lacks a reason.
+        assert_eq!(e.line, Some(4), "{e}");
+        assert!(e.message.contains("needs a reason"), "{e}");
+        let e = yaml("waivers:\n  - id: b\n").unwrap_err();
+        assert!(e.message.contains("reason"), "{e}");
+        let e = yaml("thresholds:\n  adequacy: 1.5\n").unwrap_err();
+        assert_eq!(e.line, Some(2), "{e}");
+        assert!(e.to_string().starts_with("/r/.skillgate.yaml:2: "), "{e}");
+    }
+
+    #[test]
+    fn toml_is_accepted_and_strict() {
+        let p = Path::new("/r/.skillgate.toml");
+        let c =
+            Config::from_toml_str(p, "report-dir = \"x\"\n[thresholds]\nadequacy = 0.7\n").unwrap();
+        assert_eq!(c.thresholds.adequacy, 0.7);
+        let e = Config::from_toml_str(p, "report-dir = \"x\"\nbogus = 1\n").unwrap_err();
+        assert_eq!(e.line, Some(2), "{e}");
+    }
+
+    #[test]
+    fn discovery_walks_up_and_refuses_two_files() {
+        let d = tempfile::tempdir().unwrap();
+        let sub = d.path().join("a/b");
+        std::fs::create_dir_all(&sub).unwrap();
+        assert_eq!(Config::discover(&sub).unwrap(), None);
+        std::fs::write(d.path().join(".skillgate.yaml"), "report-dir: r\n").unwrap();
+        assert_eq!(
+            Config::discover(&sub).unwrap(),
+            Some(d.path().join(".skillgate.yaml"))
+        );
+        let c = Config::discover_and_load(&sub).unwrap();
+        assert_eq!(c.report_dir, Some(d.path().join("r")));
+        std::fs::write(d.path().join(".skillgate.toml"), "").unwrap();
+        assert!(Config::discover(&sub).is_err());
+    }
+
+    #[test]
+    fn effective_configuration_prints_defaults() {
+        let y = Config::default().to_yaml();
+        assert!(
+            y.contains("report-dir: .planning/patterns/skill-coverage"),
+            "{y}"
+        );
+        assert!(y.contains("adequacy: 0.6"), "{y}");
+    }
+}

@@ -19,6 +19,7 @@ pub mod fsutil;
 
 pub mod decode;
 pub mod extract;
+pub mod gate;
 pub mod label;
 pub mod parse;
 pub mod render;

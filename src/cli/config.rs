@@ -1,10 +1,19 @@
-//! `skillgate config`.
+//! `skillgate config`: print the effective configuration (defaults, then the
+//! file found walking up from the working directory or named by `--config`).
 
 use skillgate::exit::Exit;
+use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Configuration file (default: `.skillgate.yaml` found walking up from the working directory).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<Exit> {
-    anyhow::bail!("`skillgate config` is pending in this build")
+pub fn run(args: Args) -> anyhow::Result<Exit> {
+    let cwd = std::env::current_dir()?;
+    let config = super::gate::load_config(args.config.as_deref(), &cwd)?;
+    print!("{}", config.to_yaml());
+    Ok(Exit::Ok)
 }

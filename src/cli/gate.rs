@@ -1,10 +1,101 @@
-//! `skillgate gate`.
+//! `skillgate gate`: label every constraint of each skill against its
+//! trajectories, print a table or JSON, write the Markdown report, and exit
+//! 0 (pass), 1 (fail-closed), 2 (input error) or 3 (nothing to measure).
 
+use skillgate::config::Config;
 use skillgate::exit::Exit;
+use skillgate::gate::{self, GateOptions};
+use skillgate::render::json::Json;
+use skillgate::render::markdown::MarkdownTable;
+use skillgate::render::report::Report;
+use skillgate::render::Renderer;
+use skillgate::score::worst_exit;
+use std::path::{Path, PathBuf};
+
+/// Output formats of `gate` on stdout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// A readable Markdown table.
+    Md,
+    /// The JSON of SPEC §7 (an object for one skill, an array for several).
+    Json,
+}
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// SKILL.md files, skill folders, or trees holding skills.
+    #[arg(required = true, value_name = "SKILL.md|DIR")]
+    pub skills: Vec<PathBuf>,
+    /// Trajectory files or folders (repeatable); replaces the configured roots.
+    #[arg(long, value_name = "DIR")]
+    pub trajectories: Vec<PathBuf>,
+    /// Output format on stdout.
+    #[arg(long, value_enum, default_value = "md")]
+    pub format: Format,
+    /// Folder for the Markdown reports (default: the configured one, else
+    /// `.planning/patterns/skill-coverage` of the skill's repository).
+    #[arg(long, value_name = "DIR")]
+    pub report_dir: Option<PathBuf>,
+    /// Do not write the Markdown report.
+    #[arg(long)]
+    pub no_report: bool,
+    /// Configuration file (default: `.skillgate.yaml` found walking up from the working directory).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<Exit> {
-    anyhow::bail!("`skillgate gate` is pending in this build")
+/// The configuration: `--config FILE`, else the first file found walking up from `cwd`.
+pub fn load_config(explicit: Option<&Path>, cwd: &Path) -> anyhow::Result<Config> {
+    Ok(match explicit {
+        Some(p) => Config::load(p)?,
+        None => Config::discover_and_load(cwd)?,
+    })
+}
+
+pub fn run(args: Args) -> anyhow::Result<Exit> {
+    let cwd = std::env::current_dir()?;
+    let config = load_config(args.config.as_deref(), &cwd)?;
+    let options = GateOptions {
+        trajectories: args.trajectories.clone(),
+        cwd: cwd.clone(),
+    };
+    let verdicts = gate::run_gate(&args.skills, &options, &config)?;
+
+    // The clock is read here, never in the stages.
+    let now = time::OffsetDateTime::now_utc();
+    let stamp = now
+        .format(time::macros::format_description!(
+            "[year][month][day]T[hour][minute][second]Z"
+        ))
+        .unwrap_or_default();
+    let generated_at = now
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default();
+
+    if !args.no_report {
+        let report = Report { generated_at };
+        for v in verdicts.iter().filter(|v| !v.trajectories.valid.is_empty()) {
+            let dir = match &args.report_dir {
+                Some(d) => cwd.join(d),
+                None => gate::report_dir_for(Path::new(&v.skill.path), &config, &cwd),
+            };
+            let path = gate::write_report(&dir, &v.skill.name, &stamp, &report.render_one(v))
+                .map_err(|e| anyhow::anyhow!("{}: cannot write the report: {e}", dir.display()))?;
+            eprintln!("report: {}", gate::display_path(&path, &cwd));
+        }
+    }
+
+    let out = match args.format {
+        Format::Md => MarkdownTable.render(&verdicts),
+        Format::Json => Json.render(&verdicts),
+    };
+    print!("{out}");
+    for v in verdicts.iter().filter(|v| v.trajectories.valid.is_empty()) {
+        eprintln!(
+            "nothing to measure for `{}`: no valid trajectory ({} discarded) — capture a run first",
+            v.skill.name,
+            v.trajectories.discarded.len()
+        );
+    }
+    Ok(worst_exit(&verdicts))
 }

@@ -1,1 +1,45 @@
-//! render: a verdict → Markdown, JSON, SARIF, GitHub annotations, JUnit (SPEC §7).
+//! render: verdicts → Markdown, JSON (SPEC §7); SARIF, GitHub annotations and
+//! JUnit are further renderers of the same value, one file each.
+//!
+//! A renderer reads only the [`SkillVerdict`] value, which holds locations,
+//! never trajectory content: nothing a renderer writes can leak a session.
+
+pub mod json;
+pub mod markdown;
+pub mod report;
+
+use crate::score::SkillVerdict;
+
+/// One output format over the verdicts of a run.
+pub trait Renderer {
+    /// Render every verdict of the run (one per skill).
+    fn render(&self, verdicts: &[SkillVerdict]) -> String;
+}
+
+/// `0.5` → `50%`; `None` → `n/a`.
+pub fn percent(x: Option<f64>) -> String {
+    match x {
+        Some(v) => format!("{}%", (v * 1000.0).round() / 10.0),
+        None => "n/a".to_string(),
+    }
+}
+
+/// Text safe inside a Markdown table cell: one line, pipes escaped.
+pub fn cell(s: &str) -> String {
+    s.replace('\\', "\\\\")
+        .replace('|', "\\|")
+        .replace(['\n', '\r'], " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percent_and_cells() {
+        assert_eq!(percent(Some(1.0 / 3.0)), "33.3%");
+        assert_eq!(percent(Some(0.6)), "60%");
+        assert_eq!(percent(None), "n/a");
+        assert_eq!(cell("a|b\nc"), "a\\|b c");
+    }
+}

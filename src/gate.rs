@@ -1,0 +1,509 @@
+//! The gate end to end, for every caller (`skillgate gate`, the pre-push hook,
+//! `ship`): skills → constraints, transcripts → trajectories → labels →
+//! verdicts. This orchestrator reads files, but never prints, never reads the
+//! clock or the environment: the caller passes the working directory (and the
+//! time, to [`write_report`]).
+
+use crate::config::{Config, ConfigError, DEFAULT_REPORT_DIR, DEFAULT_TRAJECTORIES};
+use crate::decode::{self, Action, DecodeError, DecodeOptions, LoadVia, Trajectory};
+use crate::extract::{self, Lexicon, LockfileError};
+use crate::label::{self, CompiledSet, ScopeStart};
+use crate::parse::{ParseError, Skill};
+use crate::score::{
+    self, Discarded, LoadInfo, ScoreInput, SkillRef, SkillVerdict, SourceInfo, TrajectorySet,
+};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+
+/// What the caller decides.
+#[derive(Debug, Clone, Default)]
+pub struct GateOptions {
+    /// Trajectory files or folders named by the user (`--trajectories`);
+    /// when non-empty they replace the configured roots. A named file that
+    /// cannot be decoded is an error (exit 2), unlike a discovered one.
+    pub trajectories: Vec<PathBuf>,
+    /// The working directory: base of relative paths, of the default roots
+    /// of a skill outside any git repository, and of the displayed paths.
+    pub cwd: PathBuf,
+}
+
+/// Why the gate could not run. Every variant maps to exit code 2 and names a file.
+#[derive(Debug, thiserror::Error)]
+pub enum GateError {
+    #[error("{0}")]
+    Skill(#[from] ParseError),
+    #[error("{0}")]
+    Lockfile(#[from] LockfileError),
+    #[error("{0}")]
+    Trajectory(#[from] DecodeError),
+    #[error("{0}")]
+    Config(#[from] ConfigError),
+    /// A predicate that does not compile.
+    #[error("{path}: {message}")]
+    Predicate { path: PathBuf, message: String },
+    #[error("{}: {message}", path.display())]
+    Io { path: PathBuf, message: String },
+}
+
+/// Where a skill's scope starts in a trajectory, and how the load was seen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Load {
+    /// Position of the first load event; `None` when only a sidecar says so.
+    pub index: Option<usize>,
+    pub via: LoadVia,
+}
+
+/// Does `name` (as a transcript spells it) name `skill`? Plugin skills are
+/// namespaced (`superpowers:brainstorming`).
+pub fn names_skill(name: &str, skill: &str) -> bool {
+    name == skill || name.rsplit_once(':').is_some_and(|(_, n)| n == skill)
+}
+
+/// The skill's first load in a trajectory (SPEC §5): a sidecar's
+/// `loaded_skills` is authoritative; otherwise the first `SkillLoad` event,
+/// weak or not.
+pub fn first_load(traj: &Trajectory, skill: &str) -> Option<Load> {
+    let event = traj.events.iter().position(
+        |e| matches!(&e.action, Action::SkillLoad { name, .. } if names_skill(name, skill)),
+    );
+    let via = |i: usize| match &traj.events[i].action {
+        Action::SkillLoad { via, .. } => *via,
+        _ => LoadVia::Retro,
+    };
+    if let Some(listed) = traj.retro.as_ref().and_then(|r| r.loaded_skills.as_ref()) {
+        if !listed.iter().any(|n| names_skill(n, skill)) {
+            return None;
+        }
+        return Some(match event {
+            Some(i) => Load {
+                index: Some(i),
+                via: via(i),
+            },
+            None => Load {
+                index: None,
+                via: LoadVia::Retro,
+            },
+        });
+    }
+    event.map(|i| Load {
+        index: Some(i),
+        via: via(i),
+    })
+}
+
+/// The root of the git repository holding `dir` (walking up to a `.git`).
+pub fn repo_root(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors()
+        .find(|d| d.join(".git").exists())
+        .map(Path::to_path_buf)
+}
+
+fn absolute(p: &Path, cwd: &Path) -> PathBuf {
+    if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        cwd.join(p)
+    }
+}
+
+/// Lexically normalise (`a/./b/../c` → `a/c`).
+fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            c => out.push(c.as_os_str()),
+        }
+    }
+    out
+}
+
+/// A path as shown in outputs: relative to `cwd` when it lies under it.
+pub fn display_path(p: &Path, cwd: &Path) -> String {
+    if p.is_absolute() {
+        if let Ok(rest) = p.strip_prefix(cwd) {
+            if !rest.as_os_str().is_empty() {
+                return rest.display().to_string();
+            }
+        }
+    }
+    p.display().to_string()
+}
+
+/// The base of a skill's default folders: its git repository's root, else the working directory.
+pub fn default_base(skill_path: &Path, cwd: &Path) -> PathBuf {
+    let abs = normalize(&absolute(skill_path, cwd));
+    abs.parent()
+        .and_then(repo_root)
+        .unwrap_or_else(|| cwd.to_path_buf())
+}
+
+/// The report folder for a skill: `report_dir` (already resolved), else the
+/// configured one, else `.planning/patterns/skill-coverage` of its repository.
+pub fn report_dir_for(skill_path: &Path, config: &Config, cwd: &Path) -> PathBuf {
+    match &config.report_dir {
+        Some(d) => absolute(d, cwd),
+        None => default_base(skill_path, cwd).join(DEFAULT_REPORT_DIR),
+    }
+}
+
+/// A trajectory root and whether the user named it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Root {
+    path: PathBuf,
+    named: bool,
+}
+
+fn roots_for(skill_path: &Path, options: &GateOptions, config: &Config) -> Vec<Root> {
+    if !options.trajectories.is_empty() {
+        return options
+            .trajectories
+            .iter()
+            .map(|p| Root {
+                path: p.clone(),
+                named: true,
+            })
+            .collect();
+    }
+    match &config.trajectories {
+        Some(v) => v
+            .iter()
+            .map(|p| Root {
+                path: p.clone(),
+                named: false,
+            })
+            .collect(),
+        None => {
+            let base = default_base(skill_path, &options.cwd);
+            let p = base.join(DEFAULT_TRAJECTORIES);
+            vec![Root {
+                path: p,
+                named: false,
+            }]
+        }
+    }
+}
+
+/// Files under a root: the file itself, or the transcripts discovered below a folder.
+fn files_of(root: &Root, cwd: &Path) -> Result<Vec<PathBuf>, GateError> {
+    let abs = absolute(&root.path, cwd);
+    let meta = match std::fs::metadata(&abs) {
+        Ok(m) => m,
+        Err(e) if !root.named && e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => {
+            return Err(GateError::Io {
+                path: root.path.clone(),
+                message: format!("cannot read trajectories: {e}"),
+            })
+        }
+    };
+    if meta.is_file() {
+        return Ok(vec![root.path.clone()]);
+    }
+    let found = decode::discover::discover(&root.path).map_err(|e| GateError::Io {
+        path: root.path.clone(),
+        message: format!("cannot list trajectories: {e}"),
+    })?;
+    Ok(found)
+}
+
+/// One decoded file (or why it could not be).
+type Decoded = Result<Trajectory, DecodeError>;
+
+/// Run the gate over skills (SKILL.md files, skill folders or trees).
+pub fn run_gate(
+    skill_paths: &[PathBuf],
+    options: &GateOptions,
+    config: &Config,
+) -> Result<Vec<SkillVerdict>, GateError> {
+    let cwd = &options.cwd;
+    let skill_files = crate::parse::walk::find_skills(skill_paths)?;
+    let lexicon =
+        Lexicon::with_overrides(&config.lexicon).map_err(|message| match &config.file {
+            Some(f) => GateError::Config(ConfigError {
+                path: f.clone(),
+                line: None,
+                message: format!("invalid lexicon: {message}"),
+            }),
+            None => GateError::Io {
+                path: PathBuf::from("<lexicon>"),
+                message,
+            },
+        })?;
+
+    // Parse every skill and compile its constraints first: a bad skill or
+    // lockfile is an input error before any trajectory is read.
+    struct Prepared {
+        skill: Skill,
+        loaded: extract::Loaded,
+        set: CompiledSet,
+        roots: Vec<Root>,
+    }
+    let mut prepared = Vec::with_capacity(skill_files.len());
+    for path in &skill_files {
+        let skill = Skill::read(path)?;
+        let loaded = extract::load_constraints(&skill, &lexicon)?;
+        let set = CompiledSet::compile(&loaded.constraints).map_err(|e| GateError::Predicate {
+            path: match &loaded.source {
+                extract::ConstraintSource::Lockfile { path, .. } => path.clone(),
+                extract::ConstraintSource::Extracted => path.clone(),
+            },
+            message: e.to_string(),
+        })?;
+        let roots = roots_for(path, options, config);
+        prepared.push(Prepared {
+            skill,
+            loaded,
+            set,
+            roots,
+        });
+    }
+
+    // Every trajectory file once, decoded in parallel, in a fixed order.
+    let mut files_by_root: BTreeMap<Root, Vec<PathBuf>> = BTreeMap::new();
+    for p in &prepared {
+        for r in &p.roots {
+            if !files_by_root.contains_key(r) {
+                files_by_root.insert(r.clone(), files_of(r, cwd)?);
+            }
+        }
+    }
+    let mut all: Vec<(PathBuf, bool)> = Vec::new();
+    for (root, files) in &files_by_root {
+        for f in files {
+            let named = root.named && normalize(f) == normalize(&root.path);
+            if let Some(existing) = all.iter_mut().find(|(p, _)| p == f) {
+                existing.1 |= named;
+            } else {
+                all.push((f.clone(), named));
+            }
+        }
+    }
+    let opts = DecodeOptions::default();
+    let decoded: Vec<Decoded> = all
+        .par_iter()
+        .map(|(p, _)| decode::decode_path(&absolute(p, cwd), None, &opts))
+        .collect();
+    for ((path, named), d) in all.iter().zip(&decoded) {
+        if let (true, Err(e)) = (named, d) {
+            let mut e = e.clone();
+            e.path = path.clone();
+            return Err(GateError::Trajectory(e));
+        }
+    }
+    let index: BTreeMap<&PathBuf, &Decoded> = all.iter().map(|(p, _)| p).zip(&decoded).collect();
+
+    let mut verdicts = Vec::with_capacity(prepared.len());
+    for p in &prepared {
+        let name = p.skill.name();
+        let mut files: Vec<&PathBuf> = Vec::new();
+        for r in &p.roots {
+            for f in &files_by_root[r] {
+                if !files.contains(&f) {
+                    files.push(f);
+                }
+            }
+        }
+        let mut valid: Vec<(&Trajectory, ScopeStart)> = Vec::new();
+        let mut set = TrajectorySet::default();
+        for f in files {
+            let shown = display_path(f, cwd);
+            match index[f] {
+                Err(e) => set.discarded.push(Discarded { path: shown, reason: format!("not decodable: {}", e.message) }),
+                Ok(t) => match first_load(t, &name) {
+                    None => set.discarded.push(Discarded {
+                        path: shown,
+                        reason: match t.retro.as_ref().and_then(|r| r.loaded_skills.as_ref()) {
+                            Some(_) => format!("skill `{name}` is not in the session-retro sidecar's loaded_skills"),
+                            None => format!("skill `{name}` is not loaded in this trajectory"),
+                        },
+                    }),
+                    Some(load) => {
+                        let ev = load.index.map(|i| &t.events[i]);
+                        set.loads.push(LoadInfo {
+                            path: shown.clone(),
+                            format: t.format.clone(),
+                            event: ev.map(|e| e.index),
+                            line: ev.and_then(|e| e.location.line),
+                            via: via_name(load.via).to_string(),
+                            weak: load.via.is_weak(),
+                            complete: t.complete && !t.truncated,
+                            undecodable: t.undecodable_count(),
+                        });
+                        set.valid.push(shown);
+                        valid.push((t, ScopeStart { load: load.index }));
+                    }
+                },
+            }
+        }
+        let labels = label::label_all(&p.set, &valid);
+        let source = match &p.loaded.source {
+            extract::ConstraintSource::Lockfile { path, drift } => SourceInfo {
+                kind: "lockfile".into(),
+                lockfile: Some(display_path(&absolute(path, cwd), cwd)),
+                drift: *drift,
+            },
+            extract::ConstraintSource::Extracted => SourceInfo {
+                kind: "extracted".into(),
+                lockfile: None,
+                drift: false,
+            },
+        };
+        verdicts.push(score::score(ScoreInput {
+            skill: SkillRef {
+                name,
+                path: display_path(&p.skill.path, cwd),
+            },
+            constraints: &p.loaded.constraints,
+            labels: &labels,
+            trajectories: set,
+            source,
+            waivers: &config.waivers,
+            thresholds: config.thresholds,
+        }));
+    }
+    Ok(verdicts)
+}
+
+/// The kebab-case name of a load kind.
+pub fn via_name(v: LoadVia) -> &'static str {
+    match v {
+        LoadVia::SkillTool => "skill-tool",
+        LoadVia::BaseDirectory => "base-directory",
+        LoadVia::SlashCommand => "slash-command",
+        LoadVia::InvokedSkills => "invoked-skills",
+        LoadVia::ActivateSkill => "activate-skill",
+        LoadVia::CodexMention => "codex-mention",
+        LoadVia::Retro => "retro",
+        LoadVia::SkillFileRead => "skill-file-read",
+    }
+}
+
+/// A skill name made safe as a file name: `[A-Za-z0-9_-]` kept, runs of
+/// anything else become one `-`, edges trimmed; never empty, at most 80 bytes.
+pub fn sanitize_name(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let out = out.trim_matches('-');
+    let mut out: String = out.chars().take(80).collect();
+    if out.is_empty() {
+        out = "skill".into();
+    }
+    out
+}
+
+/// Write a report as `<dir>/<skill>-<stamp>.md` atomically, never replacing a
+/// report written the same second (`-2`, `-3`… are added). Creates `dir`.
+/// Returns the path written.
+pub fn write_report(dir: &Path, skill: &str, stamp: &str, text: &str) -> std::io::Result<PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let base = format!("{}-{}", sanitize_name(skill), stamp);
+    let staging = dir.join(format!(".{base}.staging-{}", std::process::id()));
+    crate::fsutil::atomic_write(&staging, text.as_bytes())?;
+    let result = (|| {
+        for n in 1..10_000u32 {
+            let name = if n == 1 {
+                format!("{base}.md")
+            } else {
+                format!("{base}-{n}.md")
+            };
+            let target = dir.join(name);
+            // A hard link never replaces an existing file: the name is taken atomically.
+            match std::fs::hard_link(&staging, &target) {
+                Ok(()) => return Ok(target),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(_) => {
+                    // File systems without hard links: check, then rename.
+                    if target.exists() {
+                        continue;
+                    }
+                    std::fs::rename(&staging, &target)?;
+                    return Ok(target);
+                }
+            }
+        }
+        Err(std::io::Error::other("too many reports with the same name"))
+    })();
+    let _ = std::fs::remove_file(&staging);
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skill_names_cannot_escape_the_report_folder() {
+        assert_eq!(sanitize_name("../../x"), "x");
+        assert_eq!(sanitize_name("file-run-issues"), "file-run-issues");
+        assert_eq!(sanitize_name("a/b c"), "a-b-c");
+        assert_eq!(sanitize_name(".."), "skill");
+        assert_eq!(sanitize_name("/etc/passwd"), "etc-passwd");
+    }
+
+    #[test]
+    fn reports_are_never_clobbered() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path().join("out");
+        let a = write_report(&dir, "../../x", "20260101T000000Z", "one").unwrap();
+        let b = write_report(&dir, "../../x", "20260101T000000Z", "two").unwrap();
+        assert_eq!(a, dir.join("x-20260101T000000Z.md"));
+        assert_eq!(b, dir.join("x-20260101T000000Z-2.md"));
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "one");
+        assert_eq!(std::fs::read_to_string(&b).unwrap(), "two");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+    }
+
+    #[test]
+    fn plugin_names_and_sidecars() {
+        use crate::decode::{Event, Harness, Location, Retro, Role};
+        assert!(names_skill("superpowers:brainstorming", "brainstorming"));
+        assert!(!names_skill("brainstorming-x", "brainstorming"));
+        let mut t = Trajectory::new("t".into(), Harness::ClaudeCode, "x");
+        t.events.push(Event::new(
+            Location::line(1),
+            Role::Assistant,
+            Action::Other,
+        ));
+        t.events.push(Event::new(
+            Location::line(2),
+            Role::Assistant,
+            Action::SkillLoad {
+                name: "s".into(),
+                via: LoadVia::SkillTool,
+            },
+        ));
+        assert_eq!(
+            first_load(&t, "s"),
+            Some(Load {
+                index: Some(1),
+                via: LoadVia::SkillTool
+            })
+        );
+        assert_eq!(first_load(&t, "other"), None);
+        t.retro = Some(Retro {
+            loaded_skills: Some(vec!["other".into()]),
+            ..Default::default()
+        });
+        assert_eq!(
+            first_load(&t, "other"),
+            Some(Load {
+                index: None,
+                via: LoadVia::Retro
+            })
+        );
+        assert_eq!(first_load(&t, "s"), None);
+    }
+}

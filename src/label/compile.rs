@@ -1,0 +1,345 @@
+//! Predicates compiled once per skill: every glob of every constraint goes into
+//! one of two `GlobSet`s (paths, where `*` stays inside a segment; text, where
+//! `*` matches anything), every regex is built once. Labelling then asks each
+//! set once per string of an event and evaluates the predicate trees against
+//! the matched ids.
+
+use super::gitflags;
+use crate::extract::{Constraint, Order, Predicate};
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use regex::Regex;
+use std::collections::HashMap;
+
+/// A glob or regex of a constraint that does not compile. Maps to exit 2.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("constraint `{constraint}`: invalid {kind} `{pattern}`: {message}")]
+pub struct CompileError {
+    pub constraint: String,
+    pub kind: &'static str,
+    pub pattern: String,
+    pub message: String,
+}
+
+/// Which file operations a file predicate accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct OpMask {
+    pub read: bool,
+    pub write: bool,
+    pub edit: bool,
+    pub delete: bool,
+    /// Either side of a rename.
+    pub rename: bool,
+}
+
+/// A compiled predicate: leaves refer to glob / regex ids.
+#[derive(Debug, Clone)]
+pub(crate) enum CPred {
+    Tool(usize),
+    Command(usize),
+    CommandRe(usize),
+    Git {
+        sub: usize,
+        flags: Vec<String>,
+        positionals: Vec<String>,
+    },
+    File {
+        ops: OpMask,
+        glob: usize,
+    },
+    Rename {
+        from: usize,
+        to: usize,
+    },
+    Fetch(usize),
+    Skill(usize),
+    Subagent(usize),
+    Failed(bool),
+    Branch(usize),
+    Any(Vec<CPred>),
+    All(Vec<CPred>),
+    Not(Box<CPred>),
+}
+
+/// How a constraint is judged (SPEC §6).
+#[derive(Debug, Clone)]
+pub(crate) enum Kind {
+    /// Neither `when` nor a behavior predicate.
+    Unverifiable,
+    /// `when` only, or `manual`: fired → ambiguous, else untested.
+    WhenOnly {
+        when: Option<CPred>,
+    },
+    Forbid {
+        when: Option<CPred>,
+        forbid: CPred,
+    },
+    Require {
+        when: Option<CPred>,
+        require: CPred,
+        order: Order,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct CConstraint {
+    pub kind: Kind,
+    pub scoped: bool,
+}
+
+/// The constraints of one skill, compiled.
+#[derive(Debug, Clone)]
+pub struct CompiledSet {
+    pub(crate) constraints: Vec<CConstraint>,
+    pub(crate) path_globs: GlobSet,
+    pub(crate) text_globs: GlobSet,
+    pub(crate) regexes: Vec<Regex>,
+    pub(crate) any_path_glob: bool,
+    pub(crate) any_text_glob: bool,
+}
+
+impl CompiledSet {
+    /// Compile the predicates of `constraints` (in order).
+    pub fn compile(constraints: &[Constraint]) -> Result<CompiledSet, CompileError> {
+        let mut b = Builder::default();
+        let mut out = Vec::with_capacity(constraints.len());
+        for c in constraints {
+            b.current = c.id.clone();
+            let when = c.when.as_ref().map(|p| b.pred(p)).transpose()?;
+            let kind = if c.is_manual() {
+                match (&c.when, c.behavior()) {
+                    (None, None) => Kind::Unverifiable,
+                    (Some(_), _) => Kind::WhenOnly { when },
+                    // A manual entry with a behavior but no `when` (the lockfile
+                    // forbids it; be defensive): the load fires it.
+                    (None, Some(_)) => Kind::WhenOnly { when: None },
+                }
+            } else if let Some(f) = &c.forbid {
+                Kind::Forbid {
+                    when,
+                    forbid: b.pred(f)?,
+                }
+            } else if let Some(r) = &c.require {
+                Kind::Require {
+                    when,
+                    require: b.pred(r)?,
+                    order: c.order.unwrap_or_default(),
+                }
+            } else if when.is_some() {
+                Kind::WhenOnly { when }
+            } else {
+                Kind::Unverifiable
+            };
+            out.push(CConstraint {
+                kind,
+                scoped: c.is_scoped(),
+            });
+        }
+        let build = |globs: &[globset::Glob]| {
+            let mut sb = GlobSetBuilder::new();
+            for g in globs {
+                sb.add(g.clone());
+            }
+            sb.build()
+        };
+        let path_globs = build(&b.path_globs).map_err(|e| CompileError {
+            constraint: String::new(),
+            kind: "glob",
+            pattern: String::new(),
+            message: e.to_string(),
+        })?;
+        let text_globs = build(&b.text_globs).map_err(|e| CompileError {
+            constraint: String::new(),
+            kind: "glob",
+            pattern: String::new(),
+            message: e.to_string(),
+        })?;
+        Ok(CompiledSet {
+            constraints: out,
+            any_path_glob: !b.path_globs.is_empty(),
+            any_text_glob: !b.text_globs.is_empty(),
+            path_globs,
+            text_globs,
+            regexes: b.regexes,
+        })
+    }
+
+    /// Number of constraints.
+    pub fn len(&self) -> usize {
+        self.constraints.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.constraints.is_empty()
+    }
+}
+
+#[derive(Default)]
+struct Builder {
+    current: String,
+    path_globs: Vec<globset::Glob>,
+    path_ids: HashMap<String, usize>,
+    text_globs: Vec<globset::Glob>,
+    text_ids: HashMap<String, usize>,
+    regexes: Vec<Regex>,
+    regex_ids: HashMap<String, usize>,
+}
+
+impl Builder {
+    fn err(&self, kind: &'static str, pattern: &str, message: String) -> CompileError {
+        CompileError {
+            constraint: self.current.clone(),
+            kind,
+            pattern: pattern.to_string(),
+            message,
+        }
+    }
+
+    fn path(&mut self, pat: &str) -> Result<usize, CompileError> {
+        let pat = normalize_path_glob(pat);
+        if let Some(&id) = self.path_ids.get(&pat) {
+            return Ok(id);
+        }
+        let g = GlobBuilder::new(&pat)
+            .literal_separator(true)
+            .backslash_escape(true)
+            .build()
+            .map_err(|e| self.err("glob", &pat, e.kind().to_string()))?;
+        let id = self.path_globs.len();
+        self.path_globs.push(g);
+        self.path_ids.insert(pat, id);
+        Ok(id)
+    }
+
+    fn text(&mut self, pat: &str) -> Result<usize, CompileError> {
+        if let Some(&id) = self.text_ids.get(pat) {
+            return Ok(id);
+        }
+        let g = GlobBuilder::new(pat)
+            .literal_separator(false)
+            .backslash_escape(true)
+            .build()
+            .map_err(|e| self.err("glob", pat, e.kind().to_string()))?;
+        let id = self.text_globs.len();
+        self.text_globs.push(g);
+        self.text_ids.insert(pat.to_string(), id);
+        Ok(id)
+    }
+
+    fn regex(&mut self, pat: &str) -> Result<usize, CompileError> {
+        if let Some(&id) = self.regex_ids.get(pat) {
+            return Ok(id);
+        }
+        let r = regex::RegexBuilder::new(pat)
+            .size_limit(1 << 20)
+            .build()
+            .map_err(|e| self.err("regex", pat, e.to_string()))?;
+        let id = self.regexes.len();
+        self.regexes.push(r);
+        self.regex_ids.insert(pat.to_string(), id);
+        Ok(id)
+    }
+
+    fn file(&mut self, pat: &str, ops: OpMask) -> Result<CPred, CompileError> {
+        Ok(CPred::File {
+            ops,
+            glob: self.path(pat)?,
+        })
+    }
+
+    fn pred(&mut self, p: &Predicate) -> Result<CPred, CompileError> {
+        const NONE: OpMask = OpMask {
+            read: false,
+            write: false,
+            edit: false,
+            delete: false,
+            rename: false,
+        };
+        Ok(match p {
+            Predicate::Tool(g) => CPred::Tool(self.text(g)?),
+            Predicate::Command(g) => CPred::Command(self.text(g)?),
+            Predicate::CommandRe(r) => CPred::CommandRe(self.regex(r)?),
+            Predicate::Git { subcommand, args } => {
+                let mut flags = Vec::new();
+                let mut positionals = Vec::new();
+                for a in args {
+                    if a.starts_with('-') && a.len() > 1 {
+                        flags.extend(normalize_git_arg(subcommand, a));
+                    } else {
+                        positionals.push(a.clone());
+                    }
+                }
+                CPred::Git {
+                    sub: self.text(subcommand)?,
+                    flags,
+                    positionals,
+                }
+            }
+            Predicate::Read(g) => self.file(g, OpMask { read: true, ..NONE })?,
+            Predicate::Write(g) => self.file(
+                g,
+                OpMask {
+                    write: true,
+                    ..NONE
+                },
+            )?,
+            Predicate::Edit(g) => self.file(g, OpMask { edit: true, ..NONE })?,
+            Predicate::Delete(g) => self.file(
+                g,
+                OpMask {
+                    delete: true,
+                    ..NONE
+                },
+            )?,
+            Predicate::Touch(g) => self.file(
+                g,
+                OpMask {
+                    write: true,
+                    edit: true,
+                    delete: true,
+                    rename: true,
+                    read: false,
+                },
+            )?,
+            Predicate::Rename { from, to } => CPred::Rename {
+                from: self.path(from)?,
+                to: self.path(to)?,
+            },
+            Predicate::Fetch(g) => CPred::Fetch(self.text(g)?),
+            Predicate::Skill(g) => CPred::Skill(self.text(g)?),
+            Predicate::Subagent(g) => CPred::Subagent(self.text(g)?),
+            Predicate::Failed(b) => CPred::Failed(*b),
+            Predicate::Branch(g) => CPred::Branch(self.text(g)?),
+            Predicate::Any(v) => {
+                CPred::Any(v.iter().map(|p| self.pred(p)).collect::<Result<_, _>>()?)
+            }
+            Predicate::All(v) => {
+                CPred::All(v.iter().map(|p| self.pred(p)).collect::<Result<_, _>>()?)
+            }
+            Predicate::Not(p) => CPred::Not(Box::new(self.pred(p)?)),
+        })
+    }
+}
+
+/// A predicate's flag in the long form the decoder records: the shell parser
+/// reads `git <sub> <flag>` (one table for both sides), else the local table.
+fn normalize_git_arg(subcommand: &str, arg: &str) -> Vec<String> {
+    let line = format!(
+        "git {} {}",
+        crate::decode::shell::quote_word(subcommand),
+        crate::decode::shell::quote_word(arg)
+    );
+    let parsed = crate::decode::shell::parse_line(&line);
+    match parsed.commands.first().and_then(|c| c.git.as_ref()) {
+        Some(g) if g.subcommand == subcommand && !g.flags.is_empty() => g.flags.clone(),
+        _ => gitflags::normalize_flags(subcommand, arg),
+    }
+}
+
+/// `./docs/**` and `docs/**` are the same glob.
+fn normalize_path_glob(pat: &str) -> String {
+    let mut s = pat;
+    while let Some(rest) = s.strip_prefix("./") {
+        s = rest;
+    }
+    s.to_string()
+}

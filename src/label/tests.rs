@@ -1,0 +1,529 @@
+//! Unit tests of labelling over hand-built trajectories.
+#![allow(clippy::cloned_ref_to_slice_refs)]
+
+use super::*;
+use crate::decode::{
+    Action, AgentPath, DecodeProblem, Event, FileEffect, GitOp, Harness, LoadVia, Location,
+    ProblemKind, Role, ShellAction, SimpleCommand, Trajectory,
+};
+use crate::extract::{Constraint, Modality, ScopeTag};
+
+pub(crate) fn shell(line: &str, cmds: &[&[&str]]) -> Action {
+    let commands = cmds
+        .iter()
+        .map(|argv| {
+            let argv: Vec<String> = argv.iter().map(|s| s.to_string()).collect();
+            let git = if argv.first().map(String::as_str) == Some("git") && argv.len() > 1 {
+                let mut flags = Vec::new();
+                let mut args = Vec::new();
+                for a in &argv[2..] {
+                    if a.starts_with('-') {
+                        flags.extend(gitflags::normalize_flags(&argv[1], a));
+                    } else {
+                        args.push(a.clone());
+                    }
+                }
+                Some(GitOp {
+                    subcommand: argv[1].clone(),
+                    flags,
+                    args,
+                    ..Default::default()
+                })
+            } else {
+                None
+            };
+            SimpleCommand {
+                text: argv.join(" "),
+                argv,
+                git,
+            }
+        })
+        .collect();
+    Action::Shell(ShellAction {
+        line: line.to_string(),
+        commands,
+        effects: Vec::new(),
+        workdir: None,
+    })
+}
+
+pub(crate) fn load(name: &str) -> Action {
+    Action::SkillLoad {
+        name: name.to_string(),
+        via: LoadVia::SkillTool,
+    }
+}
+
+pub(crate) fn traj(actions: Vec<Action>) -> Trajectory {
+    let mut t = Trajectory::new("t.jsonl".into(), Harness::ClaudeCode, "claude-code-jsonl");
+    t.complete = true;
+    for (i, a) in actions.into_iter().enumerate() {
+        let mut e = Event::new(Location::line(i as u64 + 1), Role::Assistant, a);
+        e.index = i;
+        t.events.push(e);
+    }
+    t
+}
+
+pub(crate) fn constraint(id: &str, yaml: &str) -> Constraint {
+    let modality = if yaml.contains("modality:") {
+        ""
+    } else {
+        "modality: must\n"
+    };
+    let mut c: Constraint = yaml_serde::from_str(&format!(
+        "id: {id}\ntext: \"rule {id}\"\nlines: [1, 1]\n{modality}{yaml}"
+    ))
+    .unwrap();
+    c.id = id.to_string();
+    c
+}
+
+fn run(cs: &[Constraint], t: &Trajectory, load: Option<usize>) -> Vec<TrajectoryLabel> {
+    let set = CompiledSet::compile(cs).unwrap();
+    label_trajectory(&set, t, ScopeStart { load })
+}
+
+fn labels(cs: &[Constraint], t: &Trajectory, load: Option<usize>) -> Vec<Label> {
+    run(cs, t, load).into_iter().map(|l| l.label).collect()
+}
+
+#[test]
+fn forced_push_is_violated_in_every_spelling() {
+    let c = constraint(
+        "no-force-push",
+        "scope: [shared-repo-state]\nforbid: {git: push, args: [\"--force\"]}",
+    );
+    let short = constraint("no-force-push-short", "forbid: {git: push, args: [\"-f\"]}");
+    for action in [
+        shell(
+            "git push --force origin main",
+            &[&["git", "push", "--force", "origin", "main"]],
+        ),
+        shell(
+            "cd repo && git push -f",
+            &[&["cd", "repo"], &["git", "push", "-f"]],
+        ),
+        shell(
+            "git push -fu origin x",
+            &[&["git", "push", "-fu", "origin", "x"]],
+        ),
+    ] {
+        let t = traj(vec![load("s"), action]);
+        let got = run(&[c.clone(), short.clone()], &t, Some(0));
+        assert_eq!(got[0].label, Label::Violated);
+        assert_eq!(got[1].label, Label::Violated);
+        assert_eq!(got[0].cited[0].event, Some(1));
+        assert_eq!(got[0].cited[0].line, Some(2));
+        assert_eq!(got[0].cited[0].why, Cite::ForbidMatched);
+    }
+    let t = traj(vec![
+        load("s"),
+        shell(
+            "git push origin main",
+            &[&["git", "push", "origin", "main"]],
+        ),
+    ]);
+    assert_eq!(labels(&[c.clone()], &t, Some(0)), vec![Label::Exercised]);
+    // --force-with-lease is another flag.
+    let t = traj(vec![
+        load("s"),
+        shell(
+            "git push --force-with-lease",
+            &[&["git", "push", "--force-with-lease"]],
+        ),
+    ]);
+    assert_eq!(labels(&[c], &t, Some(0)), vec![Label::Exercised]);
+}
+
+#[test]
+fn events_before_the_load_are_out_of_scope() {
+    let c = constraint("no-force-push", "forbid: {git: push, args: [\"--force\"]}");
+    let t = traj(vec![
+        shell("git push -f", &[&["git", "push", "-f"]]),
+        load("s"),
+    ]);
+    assert_eq!(labels(&[c.clone()], &t, Some(1)), vec![Label::Exercised]);
+    // Loaded per sidecar, no load event: everything is in scope.
+    assert_eq!(labels(&[c], &t, None), vec![Label::Violated]);
+}
+
+#[test]
+fn subagent_actions_count_and_name_the_subagent() {
+    let c = constraint("no-force-push", "forbid: {git: push, args: [\"--force\"]}");
+    let mut t = traj(vec![
+        load("s"),
+        shell("git push -f", &[&["git", "push", "-f"]]),
+    ]);
+    t.events[1].agent = AgentPath::Subagent("agent-a0ad4f".into());
+    let got = run(&[c.clone()], &t, Some(0));
+    assert_eq!(got[0].label, Label::Violated);
+    assert_eq!(got[0].cited[0].subagent.as_deref(), Some("agent-a0ad4f"));
+    // A subagent already running before the load never saw the skill.
+    let mut t = traj(vec![
+        Action::Other,
+        load("s"),
+        shell("git push -f", &[&["git", "push", "-f"]]),
+    ]);
+    t.events[0].agent = AgentPath::Subagent("early".into());
+    t.events[2].agent = AgentPath::Subagent("early".into());
+    assert_eq!(labels(&[c.clone()], &t, Some(1)), vec![Label::Exercised]);
+    // An identifier that is not one is not repeated.
+    let mut t = traj(vec![
+        load("s"),
+        shell("git push -f", &[&["git", "push", "-f"]]),
+    ]);
+    t.events[1].agent = AgentPath::Subagent("free text here".into());
+    assert_eq!(
+        run(&[c], &t, Some(0))[0].cited[0].subagent.as_deref(),
+        Some("subagent")
+    );
+}
+
+#[test]
+fn forbid_with_when_is_untested_until_fired() {
+    let c = constraint(
+        "no-trackers",
+        "when: {command: \"gh *\"}\nforbid: {command: \"gh issue create*\"}",
+    );
+    let t = traj(vec![load("s"), shell("ls", &[&["ls"]])]);
+    assert_eq!(labels(&[c.clone()], &t, Some(0)), vec![Label::Untested]);
+    let t = traj(vec![
+        load("s"),
+        shell("gh pr list", &[&["gh", "pr", "list"]]),
+    ]);
+    assert_eq!(labels(&[c.clone()], &t, Some(0)), vec![Label::Exercised]);
+    let t = traj(vec![
+        load("s"),
+        shell(
+            "gh issue create -t x",
+            &[&["gh", "issue", "create", "-t", "x"]],
+        ),
+    ]);
+    assert_eq!(labels(&[c], &t, Some(0)), vec![Label::Violated]);
+}
+
+fn write(p: &str) -> Action {
+    Action::File {
+        effects: vec![FileEffect::Write {
+            path: p.to_string(),
+        }],
+    }
+}
+fn rename(a: &str, b: &str) -> Action {
+    Action::File {
+        effects: vec![FileEffect::Rename {
+            from: a.to_string(),
+            to: b.to_string(),
+        }],
+    }
+}
+
+#[test]
+fn require_order_before_after_anywhere() {
+    let before = constraint(
+        "atomic-write",
+        "when: {touch: \"**/assessment.json\"}\nrequire: {write: \"**/assessment.json.tmp\"}\norder: before",
+    );
+    let ok = traj(vec![
+        load("s"),
+        write("out/assessment.json.tmp"),
+        rename("out/assessment.json.tmp", "out/assessment.json"),
+    ]);
+    assert_eq!(
+        labels(&[before.clone()], &ok, Some(0)),
+        vec![Label::Exercised]
+    );
+    let broken = traj(vec![
+        load("s"),
+        write("out/assessment.json"),
+        write("out/assessment.json.tmp"),
+    ]);
+    let got = run(&[before.clone()], &broken, Some(0));
+    assert_eq!(got[0].label, Label::Violated);
+    assert_eq!(got[0].cited[0].event, Some(1));
+    assert_eq!(got[0].cited[0].why, Cite::RequirementUnmet);
+    // A `before` window is closed at the firing event: truncation does not save it.
+    let mut torn = broken.clone();
+    torn.truncated = true;
+    assert_eq!(labels(&[before], &torn, Some(0)), vec![Label::Violated]);
+
+    let after = constraint(
+        "test-after-edit",
+        "when: {edit: \"src/**\"}\nrequire: {command: \"cargo test*\"}",
+    );
+    let edit = Action::File {
+        effects: vec![FileEffect::Edit {
+            path: "src/a.rs".into(),
+        }],
+    };
+    let test = shell("cargo test", &[&["cargo", "test"]]);
+    let ok = traj(vec![load("s"), edit.clone(), test.clone()]);
+    assert_eq!(
+        labels(&[after.clone()], &ok, Some(0)),
+        vec![Label::Exercised]
+    );
+    let broken = traj(vec![load("s"), test.clone(), edit.clone()]);
+    assert_eq!(
+        labels(&[after.clone()], &broken, Some(0)),
+        vec![Label::Violated]
+    );
+    let mut open = broken.clone();
+    open.complete = false;
+    let got = run(&[after.clone()], &open, Some(0));
+    assert_eq!(got[0].label, Label::Ambiguous);
+    assert_eq!(got[0].reason, Reason::OpenAtEnd);
+    assert_eq!(got[0].cited[0].event, Some(2));
+
+    let anywhere = constraint(
+        "tests-run",
+        "when: {edit: \"src/**\"}\nrequire: {command: \"cargo test*\"}\norder: anywhere",
+    );
+    assert_eq!(
+        labels(&[anywhere], &broken, Some(0)),
+        vec![Label::Exercised]
+    );
+
+    // Without `when` the load fires the rule; the window is the whole scope.
+    let plain = constraint(
+        "tests-run",
+        "require: {command: \"cargo test*\"}\norder: before",
+    );
+    assert_eq!(
+        labels(&[plain.clone()], &ok, Some(0)),
+        vec![Label::Exercised]
+    );
+    assert_eq!(
+        labels(&[plain], &traj(vec![load("s")]), Some(0)),
+        vec![Label::Violated]
+    );
+}
+
+#[test]
+fn when_only_manual_and_unverifiable() {
+    let when_only = constraint(
+        "offer-options",
+        "scope: [shared-repo-state]\nwhen: {git: merge}",
+    );
+    let manual = constraint(
+        "offer-options-manual",
+        "scope: [shared-repo-state]\nwhen: {git: merge}\nmanual: \"said in conversation\"",
+    );
+    let none = constraint("be-kind", "");
+    let t = traj(vec![
+        load("s"),
+        shell("git merge x", &[&["git", "merge", "x"]]),
+    ]);
+    let got = run(
+        &[when_only.clone(), manual.clone(), none.clone()],
+        &t,
+        Some(0),
+    );
+    assert_eq!(
+        got.iter().map(|l| l.label).collect::<Vec<_>>(),
+        vec![Label::Ambiguous, Label::Ambiguous, Label::Unverifiable]
+    );
+    assert_eq!(got[1].cited[0].event, Some(1));
+    assert_eq!(got[2].cited[0].why, Cite::SkillLoad);
+    let t = traj(vec![load("s"), shell("ls", &[&["ls"]])]);
+    assert_eq!(
+        labels(&[when_only, manual, none], &t, Some(0)),
+        vec![Label::Untested, Label::Untested, Label::Unverifiable]
+    );
+}
+
+#[test]
+fn undecodable_records_make_scoped_forbids_ambiguous() {
+    let scoped = constraint(
+        "no-force-push",
+        "scope: [shared-repo-state]\nforbid: {git: push, args: [\"--force\"]}",
+    );
+    let plain = constraint(
+        "no-force-push-plain",
+        "forbid: {git: push, args: [\"--force\"]}",
+    );
+    let mut t = traj(vec![load("s"), shell("git push", &[&["git", "push"]])]);
+    t.problems.push(DecodeProblem {
+        location: Location::line(7),
+        kind: ProblemKind::Undecodable,
+        detail: "x".into(),
+    });
+    let got = run(&[scoped.clone(), plain.clone()], &t, Some(0));
+    assert_eq!(got[0].label, Label::Ambiguous);
+    assert_eq!(got[0].reason, Reason::UndecodableRecords);
+    assert_eq!(got[0].cited[0].event, None);
+    assert_eq!(got[0].cited[0].line, Some(7));
+    assert_eq!(got[1].label, Label::Exercised);
+    // Before the load line, or a torn last line: not a hidden action in scope.
+    let mut t2 = t.clone();
+    t2.events[0].location = Location::line(10);
+    assert_eq!(
+        labels(&[scoped.clone()], &t2, Some(0)),
+        vec![Label::Exercised]
+    );
+    let mut t3 = traj(vec![load("s")]);
+    t3.problems.push(DecodeProblem {
+        location: Location::line(9),
+        kind: ProblemKind::TruncatedLastLine,
+        detail: "x".into(),
+    });
+    assert_eq!(labels(&[scoped], &t3, Some(0)), vec![Label::Exercised]);
+}
+
+#[test]
+fn paths_match_relative_to_the_session_cwd() {
+    let c = constraint(
+        "no-skill-edits",
+        "scope: [self-modification]\nforbid: {touch: \".claude/skills/**\"}",
+    );
+    let mut t = traj(vec![
+        load("s"),
+        write("/work/repo/.claude/skills/x/SKILL.md"),
+    ]);
+    assert_eq!(labels(&[c.clone()], &t, Some(0)), vec![Label::Exercised]);
+    t.cwd = Some("/work/repo".into());
+    assert_eq!(labels(&[c.clone()], &t, Some(0)), vec![Label::Violated]);
+    // `*` stays inside a segment for paths.
+    let one = constraint("top-md", "forbid: {write: \"*.md\"}");
+    let t = traj(vec![load("s"), write("docs/a.md")]);
+    assert_eq!(labels(&[one], &t, Some(0)), vec![Label::Exercised]);
+    // Rename either side counts as touch; rename predicate needs both sides.
+    let r = constraint(
+        "rn",
+        "forbid: {rename: {from: \"*.tmp\", to: \"assessment.json\"}}",
+    );
+    let t = traj(vec![load("s"), rename("a.tmp", "assessment.json")]);
+    assert_eq!(
+        labels(&[r, c], &t, Some(0)),
+        vec![Label::Violated, Label::Exercised]
+    );
+}
+
+#[test]
+fn branch_and_failed_modifiers() {
+    let c = constraint(
+        "no-push-main",
+        "scope: [shared-repo-state]\nforbid: {all: [{git: push}, {branch: main}]}",
+    );
+    let mut t = traj(vec![load("s"), shell("git push", &[&["git", "push"]])]);
+    t.git_branch = Some("main".into());
+    assert_eq!(labels(&[c.clone()], &t, Some(0)), vec![Label::Violated]);
+    t.git_branch = Some("feature".into());
+    assert_eq!(labels(&[c.clone()], &t, Some(0)), vec![Label::Exercised]);
+    t.git_branch = None;
+    let got = run(&[c], &t, Some(0));
+    assert_eq!(
+        (got[0].label, got[0].reason),
+        (Label::Ambiguous, Reason::BranchUnknown)
+    );
+
+    let f = constraint(
+        "no-failing-push",
+        "forbid: {all: [{git: push}, {failed: true}]}",
+    );
+    let mut t = traj(vec![load("s"), shell("git push", &[&["git", "push"]])]);
+    assert_eq!(labels(&[f.clone()], &t, Some(0)), vec![Label::Exercised]);
+    t.events[1].failed = true;
+    assert_eq!(labels(&[f], &t, Some(0)), vec![Label::Violated]);
+}
+
+#[test]
+fn other_leaves_tool_regex_fetch_skill_subagent_not() {
+    let cs = [
+        constraint("a", "forbid: {tool: \"Web*\"}"),
+        constraint("b", "forbid: {command_re: \"^rm -rf\"}"),
+        constraint("c", "forbid: {fetch: \"https://evil.example/*\"}"),
+        constraint("d", "forbid: {skill: \"other-*\"}"),
+        constraint("e", "forbid: {subagent: \"general-*\"}"),
+        constraint("f", "forbid: {not: {tool: \"*\"}}"),
+    ];
+    let mut fetch = Event::new(
+        Location::line(2),
+        Role::Assistant,
+        Action::Fetch {
+            url: "https://evil.example/x".into(),
+        },
+    );
+    fetch.tool = Some("WebFetch".into());
+    let mut t = traj(vec![load("s")]);
+    t.events[0].tool = Some("Skill".into());
+    t.events.push(fetch);
+    t.events.push(Event::new(
+        Location::line(3),
+        Role::Assistant,
+        shell("rm -rf /", &[&["rm", "-rf", "/"]]),
+    ));
+    t.events.push(Event::new(
+        Location::line(4),
+        Role::Assistant,
+        load("other-skill"),
+    ));
+    t.events.push(Event::new(
+        Location::line(5),
+        Role::Assistant,
+        Action::Subagent {
+            agent_type: Some("general-purpose".into()),
+            agent_id: None,
+        },
+    ));
+    t.events.push(Event::new(
+        Location::line(6),
+        Role::Assistant,
+        shell(
+            "curl https://evil.example/y",
+            &[&["curl", "https://evil.example/y"]],
+        ),
+    ));
+    for (i, e) in t.events.iter_mut().enumerate() {
+        e.index = i;
+    }
+    let got = run(&cs, &t, Some(0));
+    assert!(got.iter().all(|l| l.label == Label::Violated), "{got:?}");
+    assert_eq!(got[2].cited_total, 2);
+}
+
+#[test]
+fn invalid_patterns_are_compile_errors() {
+    let c = constraint("bad", "forbid: {command_re: \"(\"}");
+    let e = CompiledSet::compile(&[c]).unwrap_err();
+    assert_eq!(e.constraint, "bad");
+    assert_eq!(e.kind, "regex");
+    let c = constraint("bad-glob", "forbid: {read: \"[\"}");
+    assert!(CompiledSet::compile(&[c]).is_err());
+}
+
+#[test]
+fn aggregation_takes_the_worst_and_keeps_each_label() {
+    let c = constraint("no-force-push", "forbid: {git: push, args: [\"--force\"]}");
+    let w = constraint(
+        "when-push",
+        "when: {git: push}\nforbid: {git: push, args: [\"--force\"]}",
+    );
+    let u = constraint("none", "");
+    let ok = traj(vec![load("s"), shell("git push", &[&["git", "push"]])]);
+    let bad = traj(vec![
+        load("s"),
+        shell("git push -f", &[&["git", "push", "-f"]]),
+    ]);
+    let idle = traj(vec![load("s")]);
+    let set = CompiledSet::compile(&[c, w, u]).unwrap();
+    let s = ScopeStart { load: Some(0) };
+    let all = label_all(&set, &[(&ok, s), (&bad, s), (&idle, s)]);
+    assert_eq!(all[0].label, Label::Violated);
+    assert_eq!(
+        all[0]
+            .per_trajectory
+            .iter()
+            .map(|l| l.label)
+            .collect::<Vec<_>>(),
+        vec![Label::Exercised, Label::Violated, Label::Exercised]
+    );
+    assert_eq!(all[1].per_trajectory[2].label, Label::Untested);
+    assert_eq!(all[2].label, Label::Unverifiable);
+    let none = label_all(&set, &[]);
+    assert_eq!(
+        none.iter().map(|c| c.label).collect::<Vec<_>>(),
+        vec![Label::Untested, Label::Untested, Label::Unverifiable]
+    );
+    let _ = (Modality::Must, ScopeTag::SharedRepoState);
+}

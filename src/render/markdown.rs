@@ -1,0 +1,167 @@
+//! The readable table printed on stdout (`--format md`, the default).
+
+use super::{cell, percent, Renderer};
+use crate::score::resolve::location;
+use crate::score::{ConstraintVerdict, Outcome, SkillVerdict};
+use std::fmt::Write;
+
+/// The stdout table: one section per skill.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MarkdownTable;
+
+/// At most this many evidence locations per table cell.
+const CELL_EVIDENCE: usize = 2;
+
+/// The evidence cell of a constraint row.
+pub fn evidence_cell(c: &ConstraintVerdict) -> String {
+    let shown: Vec<String> = c
+        .evidence
+        .iter()
+        .take(CELL_EVIDENCE)
+        .map(|e| cell(&location(e)))
+        .collect();
+    let mut s = shown.join("<br>");
+    let total: usize = c
+        .per_trajectory
+        .iter()
+        .map(|p| p.events)
+        .sum::<usize>()
+        .max(c.evidence.len());
+    if total > shown.len() {
+        let _ = write!(s, " (+{} more)", total - shown.len());
+    }
+    if s.is_empty() {
+        s.push('-');
+    }
+    s
+}
+
+/// The numbers line.
+pub fn numbers_line(v: &SkillVerdict) -> String {
+    let n = &v.numbers;
+    format!(
+        "coverage {} · compliance {} · adequacy {} (threshold {}) · extracted {}: exercised {}, violated {}, ambiguous {}, untested {}, unverifiable {}",
+        percent(n.coverage),
+        percent(n.compliance),
+        percent(Some(n.adequacy)),
+        percent(Some(v.thresholds.adequacy)),
+        n.extracted,
+        n.exercised,
+        n.violated,
+        n.ambiguous,
+        n.untested,
+        n.unverifiable
+    )
+}
+
+/// Where the constraints came from, in one line.
+pub fn source_line(v: &SkillVerdict) -> String {
+    let mut s = match &v.source.lockfile {
+        Some(p) => format!("constraints from the lockfile {p}"),
+        None => "constraints extracted heuristically (no lockfile; `skillgate extract --write` pins them)".to_string(),
+    };
+    if v.source.drift {
+        s.push_str(" — DRIFT: SKILL.md changed since the lockfile was written; the pinned constraints are used, refresh with `skillgate extract --write`");
+    }
+    s
+}
+
+/// The resolution list of the constraints that need action.
+pub fn resolutions(out: &mut String, v: &SkillVerdict) {
+    let todo: Vec<&ConstraintVerdict> = v
+        .constraints
+        .iter()
+        .filter(|c| {
+            matches!(c.outcome, Outcome::FailClosed | Outcome::NeedsReview)
+                && !c.resolution.is_empty()
+        })
+        .collect();
+    if todo.is_empty() {
+        return;
+    }
+    out.push_str("\nTo resolve:\n");
+    for c in todo {
+        let _ = writeln!(out, "- `{}` ({}, {}):", c.id, c.label, c.outcome.as_str());
+        for r in &c.resolution {
+            let _ = write!(out, "  - {}: {}", r.kind, r.hint);
+            if let Some(e) = &r.example {
+                let _ = write!(out, " — `{e}`");
+            }
+            out.push('\n');
+        }
+    }
+}
+
+impl Renderer for MarkdownTable {
+    fn render(&self, verdicts: &[SkillVerdict]) -> String {
+        let mut out = String::new();
+        for (i, v) in verdicts.iter().enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            let _ = writeln!(out, "## {} — {}", v.skill.name, v.verdict);
+            let _ = writeln!(out, "\n{} · {}", v.skill.path, source_line(v));
+            let _ = writeln!(
+                out,
+                "trajectories: {} valid, {} discarded",
+                v.trajectories.valid.len(),
+                v.trajectories.discarded.len()
+            );
+            if v.constraints.is_empty() {
+                out.push_str("\nNo constraints.\n");
+            } else {
+                out.push_str(
+                    "\n| id | label | outcome | scope | evidence |\n|---|---|---|---|---|\n",
+                );
+                for c in &v.constraints {
+                    let scope: Vec<&str> = c.scope.iter().map(|s| s.as_str()).collect();
+                    let mut label = c.label.to_string();
+                    if c.manual {
+                        label.push_str(" (manual)");
+                    }
+                    let _ = writeln!(
+                        out,
+                        "| {} | {} | {} | {} | {} |",
+                        cell(&c.id),
+                        label,
+                        c.outcome.as_str(),
+                        if scope.is_empty() {
+                            "-".to_string()
+                        } else {
+                            scope.join(", ")
+                        },
+                        evidence_cell(c)
+                    );
+                }
+            }
+            let _ = writeln!(out, "\n{}", numbers_line(v));
+            if !v.flags.is_empty() {
+                let flags: Vec<&str> = v.flags.iter().map(|f| f.as_str()).collect();
+                let _ = writeln!(out, "flags: {}", flags.join(", "));
+            }
+            resolutions(&mut out, v);
+            if !v.waivers.is_empty() {
+                out.push_str("\nWaivers:\n");
+                for w in &v.waivers {
+                    let unused = if w.matched {
+                        ""
+                    } else {
+                        " (matches no constraint)"
+                    };
+                    let _ = writeln!(out, "- `{}`: {}{unused}", w.id, w.reason);
+                }
+            }
+            if !v.trajectories.discarded.is_empty() {
+                out.push_str("\nDiscarded trajectories:\n");
+                for d in &v.trajectories.discarded {
+                    let _ = writeln!(out, "- {}: {}", d.path, d.reason);
+                }
+            }
+            if v.trajectories.valid.is_empty() {
+                out.push_str("\nNothing to measure: no valid trajectory loads this skill — capture a run first.\n");
+            }
+            let _ = writeln!(out, "\nverdict: {}", v.verdict);
+        }
+        out
+    }
+}
