@@ -331,7 +331,7 @@ pub fn run_gate(
                             format: t.format.clone(),
                             event: ev.map(|e| e.index),
                             line: ev.and_then(|e| e.location.line),
-                            via: via_name(load.via).to_string(),
+                            via: via_name(load.via),
                             weak: load.via.is_weak(),
                             complete: t.complete && !t.truncated,
                             undecodable: t.undecodable_count(),
@@ -371,18 +371,12 @@ pub fn run_gate(
     Ok(verdicts)
 }
 
-/// The kebab-case name of a load kind.
-pub fn via_name(v: LoadVia) -> &'static str {
-    match v {
-        LoadVia::SkillTool => "skill-tool",
-        LoadVia::BaseDirectory => "base-directory",
-        LoadVia::SlashCommand => "slash-command",
-        LoadVia::InvokedSkills => "invoked-skills",
-        LoadVia::ActivateSkill => "activate-skill",
-        LoadVia::CodexMention => "codex-mention",
-        LoadVia::Retro => "retro",
-        LoadVia::SkillFileRead => "skill-file-read",
-    }
+/// The kebab-case name of a load kind (its serde name, so new kinds need no edit here).
+pub fn via_name(v: LoadVia) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|x| x.as_str().map(str::to_string))
+        .unwrap_or_else(|| "unknown".to_string())
 }
 
 /// A skill name made safe as a file name: `[A-Za-z0-9_-]` kept, runs of
