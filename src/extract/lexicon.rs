@@ -1,7 +1,18 @@
 //! The extraction and scope lexicon: data (phrases → predicates, words and
 //! paths → scope tags), shipped as a default file, overridable by config.
+//!
+//! The default lives in `default-lexicon.yaml` beside this file (compiled in);
+//! `docs/constraints.md` documents the format. A configured lexicon
+//! ([`LexiconFile`], the `lexicon:` key of `.skillgate.yaml`) adds entries to
+//! the built-in ones, or replaces them with `replace: true`.
 
+use super::constraint::ScopeTag;
+use super::predicate::Predicate;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The default lexicon, as shipped.
+pub const DEFAULT_LEXICON: &str = include_str!("default-lexicon.yaml");
 
 /// The on-disk / in-config form of a lexicon (the shipped default uses it too).
 /// Entries given in configuration are added to the built-in ones unless
@@ -14,25 +25,603 @@ pub struct LexiconFile {
     pub replace: bool,
     /// Phrase → predicate entries.
     #[serde(default)]
-    pub phrases: Vec<yaml_serde::Value>,
+    pub phrases: Vec<PhraseEntry>,
     /// Word / path / command → scope-tag entries.
     #[serde(default)]
-    pub scopes: Vec<yaml_serde::Value>,
+    pub scopes: Vec<ScopeEntry>,
+    /// Verbs that, next to a path, say what is done to it (`edit` → `touch`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub path_verbs: BTreeMap<PathAction, Vec<String>>,
+    /// First words that make a backticked span a shell command (`git`, `npm`…).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub command_words: Vec<String>,
+    /// Names of programs that, written as plain words ("Poetry", "mypy"),
+    /// mean running that program when a rule forbids or avoids them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub program_words: Vec<String>,
+    /// Verbs whose rules only produce text (`announce`, `tell`…): such a rule
+    /// gets no behavior predicate, and scope words in it do not tag it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub speech_verbs: Vec<String>,
+    /// Verbs that make a sentence or list item that starts with them an
+    /// imperative rule (`run`, `use`, `delete`…).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub imperatives: Vec<String>,
+}
+
+/// One phrase entry: when any pattern of `match` occurs in a rule, the rule
+/// is about `action` (an action predicate) or, for `modifier`, about actions
+/// done under a condition (`{branch: main}`) that is combined with the rule's
+/// action by `all`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PhraseEntry {
+    /// Phrase patterns: words (case-insensitive), `word*` for a prefix,
+    /// `a|b` for alternatives, `...` for up to three words of anything.
+    #[serde(rename = "match")]
+    pub patterns: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<Predicate>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modifier: Option<Predicate>,
+    /// `false`: the action is a trigger or a forbidden act, never something a
+    /// rule requires (editing code satisfies no rule by itself).
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub requirable: bool,
+    /// Scope tags a rule about this phrase gets.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scope: Vec<ScopeTag>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+/// Words, commands and paths that put a rule in a scope.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScopeEntry {
+    pub tag: ScopeTag,
+    /// Phrase patterns (same syntax as `phrases`), matched in a rule's words.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub words: Vec<String>,
+    /// Globs over a command's text (`git push*`, `gh pr merge*`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<String>,
+    /// Path globs (`.claude/skills/**`, `**/.env*`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
+}
+
+/// What a verb next to a path does to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PathAction {
+    Read,
+    Write,
+    Edit,
+    Delete,
+    Touch,
+}
+
+impl PathAction {
+    /// The predicate for this action on a glob.
+    pub fn predicate(self, glob: String) -> Predicate {
+        match self {
+            PathAction::Read => Predicate::Read(glob),
+            PathAction::Write => Predicate::Write(glob),
+            PathAction::Edit => Predicate::Edit(glob),
+            PathAction::Delete => Predicate::Delete(glob),
+            PathAction::Touch => Predicate::Touch(glob),
+        }
+    }
+}
+
+/// One token of a compiled phrase pattern.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum PatTok {
+    /// Alternatives: (word, is_prefix).
+    Word(Vec<(String, bool)>),
+    /// Up to this many words of anything (not across a barrier).
+    Gap(usize),
+}
+
+/// A compiled phrase pattern.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pattern {
+    source: String,
+    toks: Vec<PatTok>,
+}
+
+impl Pattern {
+    /// Compile a pattern; an error says what is wrong with it.
+    pub fn parse(src: &str) -> Result<Pattern, String> {
+        let mut toks = Vec::new();
+        for raw in src.split_whitespace() {
+            if raw == "..." {
+                if toks.is_empty() {
+                    return Err(format!("pattern {src:?} cannot start with `...`"));
+                }
+                toks.push(PatTok::Gap(3));
+                continue;
+            }
+            // Split like the text tokenizer (`force-push` is two words), but
+            // keep `|` alternatives and `*` prefixes inside one token.
+            let mut pieces: Vec<String> = vec![String::new()];
+            for c in raw.chars() {
+                if c == '|' || c == '*' || c == '\'' || is_word_char(c) {
+                    pieces
+                        .last_mut()
+                        .expect("non-empty")
+                        .push(c.to_ascii_lowercase());
+                } else if !pieces.last().expect("non-empty").is_empty() {
+                    pieces.push(String::new());
+                }
+            }
+            for piece in pieces.into_iter().filter(|p| !p.is_empty()) {
+                let mut alts = Vec::new();
+                for alt in piece.split('|') {
+                    let (w, prefix) = match alt.strip_suffix('*') {
+                        Some(w) => (w, true),
+                        None => (alt, false),
+                    };
+                    if w.is_empty() || w.contains('*') {
+                        return Err(format!("pattern {src:?}: {alt:?} is not a word or `word*`"));
+                    }
+                    alts.push((w.to_string(), prefix));
+                }
+                toks.push(PatTok::Word(alts));
+            }
+        }
+        if matches!(toks.last(), Some(PatTok::Gap(_))) {
+            return Err(format!("pattern {src:?} cannot end with `...`"));
+        }
+        if toks.is_empty() {
+            return Err(format!("pattern {src:?} has no words"));
+        }
+        Ok(Pattern {
+            source: src.to_string(),
+            toks,
+        })
+    }
+
+    /// The pattern as written.
+    pub fn as_str(&self) -> &str {
+        &self.source
+    }
+
+    /// Every match in `words` as (first, last) token index, leftmost first,
+    /// non-overlapping.
+    pub fn find_all(&self, words: &[Word]) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < words.len() {
+            if words[i].joined {
+                i += 1;
+                continue;
+            }
+            if let Some(end) = self.match_at(words, i, 0) {
+                out.push((i, end));
+                i = end + 1;
+            } else {
+                i += 1;
+            }
+        }
+        out
+    }
+
+    fn match_at(&self, words: &[Word], at: usize, t: usize) -> Option<usize> {
+        match self.toks.get(t)? {
+            PatTok::Word(alts) => {
+                let w = words.get(at)?;
+                if w.barrier
+                    || !alts.iter().any(|(a, p)| {
+                        if *p {
+                            w.text.starts_with(a.as_str())
+                        } else {
+                            w.text == *a
+                        }
+                    })
+                {
+                    return None;
+                }
+                if t + 1 == self.toks.len() {
+                    Some(at)
+                } else {
+                    self.match_at(words, at + 1, t + 1)
+                }
+            }
+            PatTok::Gap(max) => {
+                for skip in 0..=*max {
+                    if skip > 0
+                        && words
+                            .get(at + skip - 1)
+                            .is_none_or(|w| w.barrier || is_clause_break(&w.text))
+                    {
+                        break;
+                    }
+                    if let Some(end) = self.match_at(words, at + skip, t + 1) {
+                        return Some(end);
+                    }
+                }
+                None
+            }
+        }
+    }
+}
+
+/// A word of a rule's text, lowercased; a barrier stands for removed text
+/// (a code span, a quotation) that patterns may not match across.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Word {
+    pub text: String,
+    pub barrier: bool,
+    /// Glued to the previous word by a hyphen (`commit` in `pre-commit`):
+    /// a pattern may continue through it but not start on it.
+    pub joined: bool,
+}
+
+/// Words a `...` gap does not skip: they start another clause
+/// ("write code *before* the test" is not "write the test").
+fn is_clause_break(w: &str) -> bool {
+    matches!(
+        w,
+        "before"
+            | "after"
+            | "without"
+            | "until"
+            | "unless"
+            | "if"
+            | "when"
+            | "while"
+            | "than"
+            | "but"
+            | "then"
+            | "instead"
+    )
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Split text into lowercase words (letters, digits, `_`, inner apostrophes).
+pub fn words(text: &str) -> Vec<Word> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut cur_joined = false;
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let c = if c == '’' { '\'' } else { c };
+        let inner_apostrophe =
+            c == '\'' && !cur.is_empty() && chars.get(i + 1).is_some_and(|n| n.is_alphabetic());
+        if is_word_char(c) || inner_apostrophe {
+            if cur.is_empty() {
+                cur_joined = i >= 2 && chars[i - 1] == '-' && is_word_char(chars[i - 2]);
+            }
+            cur.extend(c.to_lowercase());
+        } else if c == '\u{1}' {
+            if !cur.is_empty() {
+                out.push(Word {
+                    text: std::mem::take(&mut cur),
+                    barrier: false,
+                    joined: cur_joined,
+                });
+            }
+            out.push(Word {
+                text: String::new(),
+                barrier: true,
+                joined: false,
+            });
+        } else if !cur.is_empty() {
+            out.push(Word {
+                text: std::mem::take(&mut cur),
+                barrier: false,
+                joined: cur_joined,
+            });
+        }
+    }
+    if !cur.is_empty() {
+        out.push(Word {
+            text: cur,
+            barrier: false,
+            joined: cur_joined,
+        });
+    }
+    out
+}
+
+/// A compiled phrase entry.
+#[derive(Debug, Clone)]
+pub struct Phrase {
+    pub patterns: Vec<Pattern>,
+    pub action: Option<Predicate>,
+    pub modifier: Option<Predicate>,
+    pub requirable: bool,
+    pub scope: Vec<ScopeTag>,
+}
+
+/// A compiled scope entry.
+#[derive(Debug, Clone)]
+pub struct Scope {
+    pub tag: ScopeTag,
+    pub words: Vec<Pattern>,
+    pub commands: globset::GlobSet,
+    pub paths: globset::GlobSet,
 }
 
 /// The lexicon used by extraction.
 #[derive(Debug, Clone, Default)]
-pub struct Lexicon {}
+pub struct Lexicon {
+    pub phrases: Vec<Phrase>,
+    pub scopes: Vec<Scope>,
+    pub path_verbs: Vec<(String, PathAction)>,
+    pub command_words: Vec<String>,
+    pub program_words: Vec<String>,
+    pub speech_verbs: Vec<String>,
+    pub imperatives: Vec<String>,
+}
 
 impl Lexicon {
     /// The built-in default lexicon.
     pub fn builtin() -> Self {
-        Lexicon {}
+        // The shipped file is tested (`the_default_lexicon_compiles`), so a
+        // failure here is a build defect, not bad input.
+        Lexicon::compile(&Self::builtin_file()).expect("the shipped default lexicon is valid")
+    }
+
+    /// The built-in lexicon as data (what `skillgate config` can print).
+    pub fn builtin_file() -> LexiconFile {
+        yaml_serde::from_str(DEFAULT_LEXICON).expect("the shipped default lexicon parses")
     }
 
     /// The built-in lexicon extended (or replaced) by a configured one.
     pub fn with_overrides(file: &LexiconFile) -> Result<Self, String> {
-        let _ = file;
-        Ok(Lexicon::builtin())
+        if file.replace {
+            return Lexicon::compile(file);
+        }
+        let mut merged = Self::builtin_file();
+        merged.phrases.extend(file.phrases.iter().cloned());
+        merged.scopes.extend(file.scopes.iter().cloned());
+        for (action, verbs) in &file.path_verbs {
+            merged
+                .path_verbs
+                .entry(*action)
+                .or_default()
+                .extend(verbs.iter().cloned());
+        }
+        merged
+            .command_words
+            .extend(file.command_words.iter().cloned());
+        merged
+            .program_words
+            .extend(file.program_words.iter().cloned());
+        merged
+            .speech_verbs
+            .extend(file.speech_verbs.iter().cloned());
+        merged.imperatives.extend(file.imperatives.iter().cloned());
+        Lexicon::compile(&merged)
+    }
+
+    /// Compile a lexicon file; errors name the entry (`phrases[3]`, `scopes[0].paths`).
+    pub fn compile(file: &LexiconFile) -> Result<Self, String> {
+        let mut phrases = Vec::new();
+        for (i, e) in file.phrases.iter().enumerate() {
+            let at = format!("lexicon phrases[{i}]");
+            if e.patterns.is_empty() {
+                return Err(format!("{at}: `match` lists no phrase"));
+            }
+            let patterns = e
+                .patterns
+                .iter()
+                .map(|p| Pattern::parse(p).map_err(|m| format!("{at}: {m}")))
+                .collect::<Result<Vec<_>, _>>()?;
+            if e.action.is_none() && e.modifier.is_none() && e.scope.is_empty() {
+                return Err(format!("{at}: give an `action`, a `modifier` or a `scope`"));
+            }
+            if let Some(a) = &e.action {
+                a.validate().map_err(|m| format!("{at}.action: {m}"))?;
+            }
+            if let Some(m) = &e.modifier {
+                // A modifier is valid where the extractor puts it: inside `all`.
+                Predicate::All(vec![Predicate::Tool("*".into()), m.clone()])
+                    .validate()
+                    .map_err(|msg| format!("{at}.modifier: {msg}"))?;
+            }
+            phrases.push(Phrase {
+                patterns,
+                action: e.action.clone(),
+                modifier: e.modifier.clone(),
+                requirable: e.requirable,
+                scope: e.scope.clone(),
+            });
+        }
+        let mut scopes = Vec::new();
+        for (i, e) in file.scopes.iter().enumerate() {
+            let at = format!("lexicon scopes[{i}]");
+            let words = e
+                .words
+                .iter()
+                .map(|p| Pattern::parse(p).map_err(|m| format!("{at}.words: {m}")))
+                .collect::<Result<Vec<_>, _>>()?;
+            scopes.push(Scope {
+                tag: e.tag,
+                words,
+                commands: globs(&e.commands, false).map_err(|m| format!("{at}.commands: {m}"))?,
+                paths: globs(&e.paths, true).map_err(|m| format!("{at}.paths: {m}"))?,
+            });
+        }
+        let mut path_verbs = Vec::new();
+        for (action, verbs) in &file.path_verbs {
+            for v in verbs {
+                path_verbs.push((v.to_lowercase(), *action));
+            }
+        }
+        let lower = |v: &[String]| v.iter().map(|s| s.to_lowercase()).collect::<Vec<_>>();
+        Ok(Lexicon {
+            phrases,
+            scopes,
+            path_verbs,
+            command_words: lower(&file.command_words),
+            program_words: lower(&file.program_words),
+            speech_verbs: lower(&file.speech_verbs),
+            imperatives: lower(&file.imperatives),
+        })
+    }
+
+    /// What a verb does to a path, if it is a path verb (`edits` → touch).
+    pub fn path_action(&self, verb: &str) -> Option<PathAction> {
+        self.path_verbs
+            .iter()
+            .find(|(v, _)| verb_matches(verb, v))
+            .map(|(_, a)| *a)
+    }
+
+    /// A speech verb (`announce`, `tells`)?
+    pub fn is_speech(&self, verb: &str) -> bool {
+        self.speech_verbs.iter().any(|v| verb_matches(verb, v))
+    }
+
+    /// An imperative verb, in its base form?
+    pub fn is_imperative(&self, word: &str) -> bool {
+        self.imperatives.iter().any(|v| v == word)
+    }
+
+    /// A plain word that names a program (`poetry`, `mypy`)?
+    pub fn is_program_word(&self, word: &str) -> bool {
+        self.program_words.iter().any(|v| v == word)
+    }
+
+    /// A first word that makes a code span a command?
+    pub fn is_command_word(&self, word: &str) -> bool {
+        self.command_words.iter().any(|v| v == word)
+    }
+}
+
+/// `word` is `base` or an inflection of it (edits, editing, edited; writes, writing).
+pub fn verb_matches(word: &str, base: &str) -> bool {
+    if word == base {
+        return true;
+    }
+    let stem = base.strip_suffix('e').unwrap_or(base);
+    match word.strip_prefix(base).or_else(|| word.strip_prefix(stem)) {
+        Some(rest) => {
+            matches!(rest, "s" | "es" | "ed" | "d" | "ing")
+                || (rest.len() >= 3
+                    && rest[1..].starts_with("ing")
+                    && rest.as_bytes()[0] == *base.as_bytes().last().unwrap_or(&0))
+                || (rest.len() >= 2
+                    && rest[1..].starts_with("ed")
+                    && rest.as_bytes()[0] == *base.as_bytes().last().unwrap_or(&0))
+        }
+        None => false,
+    }
+}
+
+fn globs(list: &[String], paths: bool) -> Result<globset::GlobSet, String> {
+    let mut b = globset::GlobSetBuilder::new();
+    for g in list {
+        let glob = globset::GlobBuilder::new(g)
+            .literal_separator(paths)
+            .case_insensitive(!paths)
+            .build()
+            .map_err(|e| format!("{g:?} is not a valid glob: {}", e.kind()))?;
+        b.add(glob);
+    }
+    b.build().map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_lexicon_compiles() {
+        let file: LexiconFile = yaml_serde::from_str(DEFAULT_LEXICON).unwrap();
+        let lex = Lexicon::compile(&file).unwrap();
+        assert!(lex.phrases.len() > 20);
+        assert_eq!(
+            lex.scopes
+                .iter()
+                .map(|s| s.tag)
+                .collect::<std::collections::BTreeSet<_>>()
+                .len(),
+            3
+        );
+        assert_eq!(lex.path_action("edit"), Some(PathAction::Touch));
+        assert!(lex.is_speech("announce"));
+        assert!(lex.is_imperative("run"));
+    }
+
+    #[test]
+    fn patterns_match_words_prefixes_alternatives_and_gaps() {
+        let p = Pattern::parse("force-push*").unwrap();
+        assert_eq!(
+            p.find_all(&words("Never force-pushing to main")),
+            vec![(1, 2)]
+        );
+        let p = Pattern::parse("activat* ... virtual env*|venv*").unwrap();
+        assert_eq!(
+            p.find_all(&words(
+                "Never manually activate or manage virtual environments"
+            )),
+            vec![(2, 6)]
+        );
+        assert!(p
+            .find_all(&words("activate the x y z w virtual env"))
+            .is_empty());
+        // A barrier (removed code span) stops a gap.
+        assert!(p.find_all(&words("activate \u{1} virtual env")).is_empty());
+        // Nor does a clause word.
+        let p = Pattern::parse("writ* ... test").unwrap();
+        assert!(p.find_all(&words("Write code before the test")).is_empty());
+        assert!(Pattern::parse("... x").is_err());
+        assert!(Pattern::parse("x ...").is_err());
+        assert!(Pattern::parse("a*b").is_err());
+        assert_eq!(words("Don’t run `x`")[0].text, "don't");
+        // `commit` inside `pre-commit` is not the word commit.
+        let p = Pattern::parse("commit").unwrap();
+        assert!(p.find_all(&words("use pre-commit hooks")).is_empty());
+        assert_eq!(p.find_all(&words("never commit")), vec![(1, 1)]);
+    }
+
+    #[test]
+    fn verbs_match_their_inflections() {
+        assert!(verb_matches("edits", "edit"));
+        assert!(verb_matches("editing", "edit"));
+        assert!(verb_matches("writing", "write"));
+        assert!(verb_matches("committing", "commit"));
+        assert!(verb_matches("deleted", "delete"));
+        assert!(!verb_matches("editor", "edit"));
+    }
+
+    #[test]
+    fn overrides_add_or_replace_and_errors_name_the_entry() {
+        let base = Lexicon::builtin().phrases.len();
+        let add: LexiconFile = yaml_serde::from_str(
+            "phrases:\n  - match: [\"deploy* ... production\"]\n    action: {command: \"kubectl apply*\"}\n    scope: [shared-repo-state]\n",
+        )
+        .unwrap();
+        assert_eq!(
+            Lexicon::with_overrides(&add).unwrap().phrases.len(),
+            base + 1
+        );
+        let replace = LexiconFile {
+            replace: true,
+            ..add.clone()
+        };
+        assert_eq!(Lexicon::with_overrides(&replace).unwrap().phrases.len(), 1);
+        let bad: LexiconFile =
+            yaml_serde::from_str("phrases:\n  - match: [x]\n    action: {touch: \"[\"}\n").unwrap();
+        let e = Lexicon::with_overrides(&bad).unwrap_err();
+        assert!(
+            e.contains("phrases[") && e.contains("not a valid glob"),
+            "{e}"
+        );
+        assert!(yaml_serde::from_str::<LexiconFile>("phrase: []").is_err());
     }
 }

@@ -274,6 +274,123 @@ impl Lockfile {
     }
 }
 
+/// The outcome of refreshing a lockfile from a fresh extraction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refresh {
+    pub lockfile: Lockfile,
+    /// Entries taken from the old lockfile (their id, predicates, manual kept).
+    pub kept: usize,
+    /// Entries new in this extraction.
+    pub added: usize,
+    /// Ids of old entries whose text is no longer in the skill.
+    pub dropped: Vec<String>,
+}
+
+/// Whitespace collapsed and emphasis markers removed, for matching rule texts.
+pub fn normalize_text(s: &str) -> String {
+    s.replace("**", "")
+        .replace("__", "")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Merge a fresh extraction into the old lockfile: an old entry whose text
+/// is extracted again is kept as reviewed (id, predicates, scope, manual),
+/// with its lines updated; an old entry whose text still occurs in the skill
+/// (a hand-written one) is kept as is; the others are dropped. New entries
+/// get ids that do not collide with kept ones. Deterministic: refreshing
+/// again with the same inputs gives the same lockfile.
+pub fn refresh(
+    old: Option<&Lockfile>,
+    skill: &crate::parse::Skill,
+    extracted: Vec<Constraint>,
+) -> Refresh {
+    let mut pool: Vec<(String, Constraint, bool)> = old
+        .map(|o| {
+            o.constraints
+                .iter()
+                .map(|c| (normalize_text(&c.text), c.clone(), false))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut out: Vec<(Constraint, bool)> = Vec::new();
+    let (mut kept, mut added) = (0, 0);
+    for e in extracted {
+        let key = normalize_text(&e.text);
+        if let Some(slot) = pool.iter_mut().find(|(t, _, used)| !*used && *t == key) {
+            slot.2 = true;
+            let mut c = slot.1.clone();
+            c.lines = e.lines;
+            out.push((c, true));
+            kept += 1;
+        } else {
+            out.push((e, false));
+            added += 1;
+        }
+    }
+    let body: Vec<(u32, String)> = skill
+        .body_lines()
+        .map(|(n, l)| (n, normalize_text(l)))
+        .collect();
+    let whole = normalize_text(
+        &body
+            .iter()
+            .map(|(_, l)| l.as_str())
+            .collect::<Vec<_>>()
+            .join(" "),
+    );
+    let mut dropped = Vec::new();
+    for (key, c, used) in pool {
+        if used {
+            continue;
+        }
+        if !key.is_empty() && whole.contains(&key) {
+            let mut c = c;
+            if let Some((n, _)) = body.iter().find(|(_, l)| l.contains(&key)) {
+                c.lines = [*n, *n];
+            }
+            out.push((c, true));
+            kept += 1;
+        } else {
+            dropped.push(c.id);
+        }
+    }
+    // Kept ids are reserved; new ids avoid them.
+    let mut taken: std::collections::BTreeSet<String> = out
+        .iter()
+        .filter(|(_, k)| *k)
+        .map(|(c, _)| c.id.clone())
+        .collect();
+    for (c, k) in out.iter_mut() {
+        if *k {
+            continue;
+        }
+        let base = c.id.clone();
+        let mut id = base.clone();
+        let mut n = 2;
+        while taken.contains(&id) {
+            id = format!("{base}-{n}");
+            n += 1;
+        }
+        taken.insert(id.clone());
+        c.id = id;
+    }
+    let mut constraints: Vec<Constraint> = out.into_iter().map(|(c, _)| c).collect();
+    constraints.sort_by(|a, b| a.lines.cmp(&b.lines).then_with(|| a.id.cmp(&b.id)));
+    Refresh {
+        lockfile: Lockfile {
+            version: LOCKFILE_VERSION,
+            skill: skill.name(),
+            source_sha256: skill.sha256.clone(),
+            constraints,
+        },
+        kept,
+        added,
+        dropped,
+    }
+}
+
 fn modality_str(m: Modality) -> &'static str {
     match m {
         Modality::Must => "must",

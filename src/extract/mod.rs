@@ -9,6 +9,7 @@ pub mod constraint;
 pub mod extractor;
 pub mod lexicon;
 pub mod lockfile;
+pub mod markdown;
 pub mod predicate;
 
 pub use constraint::{Constraint, Modality, Order, ScopeTag};

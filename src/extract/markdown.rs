@@ -1,0 +1,356 @@
+//! A small line-based markdown segmenter for extraction: headings,
+//! paragraphs, list items (with their lead-in), table rows (with their
+//! header), fenced blocks, block quotes and example tags, each with its
+//! 1-based lines. It is deliberately forgiving: any input gives blocks, never
+//! an error (an unclosed fence runs to the end of the file).
+
+/// Text spread over source lines: the lines' texts joined by single spaces,
+/// with the offset where each line starts.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Lined {
+    pub text: String,
+    /// (byte offset in `text`, source line), ascending.
+    pub starts: Vec<(usize, u32)>,
+}
+
+impl Lined {
+    pub fn push_line(&mut self, line: u32, s: &str) {
+        let s = s.trim();
+        if s.is_empty() {
+            return;
+        }
+        if !self.text.is_empty() {
+            self.text.push(' ');
+        }
+        self.starts.push((self.text.len(), line));
+        self.text.push_str(s);
+    }
+
+    /// The source line of a byte offset.
+    pub fn line_at(&self, off: usize) -> u32 {
+        let i = self.starts.partition_point(|(o, _)| *o <= off);
+        self.starts.get(i.saturating_sub(1)).map_or(0, |(_, l)| *l)
+    }
+
+    pub fn first_line(&self) -> u32 {
+        self.starts.first().map_or(0, |(_, l)| *l)
+    }
+
+    pub fn last_line(&self) -> u32 {
+        self.starts.last().map_or(0, |(_, l)| *l)
+    }
+}
+
+/// One block of the body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Block {
+    Heading {
+        line: u32,
+        level: usize,
+        text: String,
+    },
+    Para(Lined),
+    Item {
+        body: Lined,
+        indent: usize,
+        ordered: bool,
+        checkbox: bool,
+    },
+    Row {
+        line: u32,
+        cells: Vec<String>,
+        header: Vec<String>,
+    },
+    Fence {
+        start: u32,
+        end: u32,
+        lang: String,
+        lines: Vec<(u32, String)>,
+    },
+    Quote(Lined),
+    /// An HTML-like tag alone on its line (`<Good>`, `</Bad>`).
+    Tag {
+        line: u32,
+        name: String,
+        closing: bool,
+    },
+    Blank,
+}
+
+fn heading(line: &str) -> Option<(usize, &str)> {
+    let t = line.trim_start();
+    if line.len() - t.len() > 3 {
+        return None;
+    }
+    let level = t.bytes().take_while(|b| *b == b'#').count();
+    if (1..=6).contains(&level) {
+        let rest = &t[level..];
+        if rest.is_empty() || rest.starts_with(' ') || rest.starts_with('\t') {
+            return Some((level, rest.trim().trim_end_matches('#').trim()));
+        }
+    }
+    None
+}
+
+/// `(indent, ordered, rest)` of a list item line.
+fn list_item(line: &str) -> Option<(usize, bool, &str)> {
+    let t = line.trim_start();
+    let indent = line.len() - t.len();
+    let b = t.as_bytes();
+    if b.len() >= 2 && matches!(b[0], b'-' | b'*' | b'+') && (b[1] == b' ' || b[1] == b'\t') {
+        return Some((indent, false, t[2..].trim_start()));
+    }
+    if (b.len() == 1) && matches!(b[0], b'-' | b'*' | b'+') {
+        return Some((indent, false, ""));
+    }
+    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    if (1..=3).contains(&digits)
+        && b.len() > digits + 1
+        && matches!(b[digits], b'.' | b')')
+        && (b[digits + 1] == b' ' || b[digits + 1] == b'\t')
+    {
+        return Some((indent, true, t[digits + 2..].trim_start()));
+    }
+    None
+}
+
+fn fence_open(line: &str) -> Option<(char, usize, &str)> {
+    let t = line.trim_start();
+    let c = t.chars().next()?;
+    if c != '`' && c != '~' {
+        return None;
+    }
+    let n = t.chars().take_while(|x| *x == c).count();
+    if n < 3 {
+        return None;
+    }
+    let info = t[n..].trim();
+    if c == '`' && info.contains('`') {
+        return None;
+    }
+    Some((c, n, info))
+}
+
+fn tag(line: &str) -> Option<(String, bool)> {
+    let t = line.trim();
+    let inner = t.strip_prefix('<')?.strip_suffix('>')?;
+    let (closing, name) = match inner.strip_prefix('/') {
+        Some(n) => (true, n),
+        None => (false, inner),
+    };
+    let ok = !name.is_empty()
+        && name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    ok.then(|| (name.to_string(), closing))
+}
+
+/// Split a table row into trimmed cells (`| a | b |` → [a, b]); `\|` stays in its cell.
+pub fn cells(line: &str) -> Vec<String> {
+    let t = line.trim();
+    let t = t.strip_prefix('|').unwrap_or(t);
+    let t = t.strip_suffix('|').unwrap_or(t);
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut in_code = false;
+    let mut prev = '\0';
+    for c in t.chars() {
+        if c == '`' {
+            in_code = !in_code;
+        }
+        if c == '|' && !in_code && prev != '\\' {
+            out.push(cur.trim().to_string());
+            cur.clear();
+        } else {
+            cur.push(c);
+        }
+        prev = c;
+    }
+    out.push(cur.trim().to_string());
+    out
+}
+
+fn is_separator_row(line: &str) -> bool {
+    let t = line.trim();
+    t.contains('-') && t.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ' | '\t'))
+}
+
+/// Segment body lines into blocks.
+pub fn blocks<'a>(lines: impl Iterator<Item = (u32, &'a str)>) -> Vec<Block> {
+    let mut out: Vec<Block> = Vec::new();
+    // An open fence: (char, length, first line, language, content lines).
+    type OpenFence = (char, usize, u32, String, Vec<(u32, String)>);
+    let mut fence: Option<OpenFence> = None;
+    let mut header: Option<Vec<String>> = None;
+    let mut last_line = 0;
+    for (n, raw) in lines {
+        last_line = n;
+        if let Some((c, len, start, lang, body)) = fence.as_mut() {
+            let t = raw.trim();
+            if t.chars().take_while(|x| x == c).count() >= *len && t.chars().all(|x| x == *c) {
+                out.push(Block::Fence {
+                    start: *start,
+                    end: n,
+                    lang: std::mem::take(lang),
+                    lines: std::mem::take(body),
+                });
+                fence = None;
+            } else {
+                body.push((n, raw.to_string()));
+            }
+            continue;
+        }
+        if raw.trim().is_empty() {
+            header = None;
+            if !matches!(out.last(), Some(Block::Blank)) {
+                out.push(Block::Blank);
+            }
+            continue;
+        }
+        if let Some((c, len, info)) = fence_open(raw) {
+            let lang = info.split_whitespace().next().unwrap_or("").to_string();
+            fence = Some((c, len, n, lang, Vec::new()));
+            header = None;
+            continue;
+        }
+        if let Some((level, text)) = heading(raw) {
+            header = None;
+            out.push(Block::Heading {
+                line: n,
+                level,
+                text: text.to_string(),
+            });
+            continue;
+        }
+        let t = raw.trim_start();
+        if t.starts_with('|') {
+            if is_separator_row(t) {
+                continue;
+            }
+            match &header {
+                None => {
+                    header = Some(cells(t));
+                }
+                Some(h) => out.push(Block::Row {
+                    line: n,
+                    cells: cells(t),
+                    header: h.clone(),
+                }),
+            }
+            continue;
+        }
+        header = None;
+        if let Some((name, closing)) = tag(raw) {
+            out.push(Block::Tag {
+                line: n,
+                name,
+                closing,
+            });
+            continue;
+        }
+        if let Some(q) = t.strip_prefix('>') {
+            if let Some(Block::Quote(l)) = out.last_mut() {
+                l.push_line(n, q);
+            } else {
+                let mut l = Lined::default();
+                l.push_line(n, q);
+                out.push(Block::Quote(l));
+            }
+            continue;
+        }
+        if let Some((indent, ordered, rest)) = list_item(raw) {
+            let (checkbox, rest) = match rest
+                .strip_prefix("[ ]")
+                .or_else(|| rest.strip_prefix("[x]"))
+                .or_else(|| rest.strip_prefix("[X]"))
+            {
+                Some(r) => (true, r.trim_start()),
+                None => (false, rest),
+            };
+            let mut body = Lined::default();
+            body.push_line(n, rest);
+            out.push(Block::Item {
+                body,
+                indent,
+                ordered,
+                checkbox,
+            });
+            continue;
+        }
+        // A continuation line: of the item or paragraph just before, else a new paragraph.
+        match out.last_mut() {
+            Some(Block::Item { body, .. }) | Some(Block::Para(body)) => body.push_line(n, raw),
+            _ => {
+                let mut l = Lined::default();
+                l.push_line(n, raw);
+                out.push(Block::Para(l));
+            }
+        }
+    }
+    if let Some((_, _, start, lang, body)) = fence {
+        // Unclosed: the fence runs to the end of the file.
+        out.push(Block::Fence {
+            start,
+            end: last_line,
+            lang,
+            lines: body,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seg(src: &str) -> Vec<Block> {
+        blocks(src.lines().enumerate().map(|(i, l)| (i as u32 + 1, l)))
+    }
+
+    #[test]
+    fn segments_the_common_shapes() {
+        let b = seg(
+            "# Title\n\nSome text\ncontinued.\n\n**Always:**\n- one\n  more\n- [ ] two\n\n| A | B |\n|---|---|\n| x | y |\n\n```\nRULE\n```\n<Good>\n> quoted\n",
+        );
+        assert!(matches!(&b[0], Block::Heading { level: 1, text, .. } if text == "Title"));
+        assert!(
+            matches!(&b[2], Block::Para(l) if l.text == "Some text continued." && l.last_line() == 4)
+        );
+        assert!(
+            matches!(&b[5], Block::Item { body, checkbox: false, .. } if body.text == "one more")
+        );
+        assert!(matches!(&b[6], Block::Item { body, checkbox: true, .. } if body.text == "two"));
+        assert!(
+            matches!(&b[8], Block::Row { line: 13, cells, header } if cells == &["x", "y"] && header == &["A", "B"])
+        );
+        assert!(
+            matches!(&b[10], Block::Fence { start: 15, end: 17, lang, lines } if lang.is_empty() && lines.len() == 1)
+        );
+        assert!(matches!(&b[11], Block::Tag { name, closing: false, .. } if name == "Good"));
+        assert!(matches!(&b[12], Block::Quote(_)));
+    }
+
+    #[test]
+    fn an_unclosed_fence_runs_to_the_end() {
+        let b = seg("text\n```bash\nrm -rf /\nmore\n");
+        assert!(matches!(
+            b.last(),
+            Some(Block::Fence {
+                start: 2,
+                end: 4,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn line_at_maps_offsets_to_lines() {
+        let mut l = Lined::default();
+        l.push_line(3, "abc");
+        l.push_line(4, "def");
+        assert_eq!(l.line_at(0), 3);
+        assert_eq!(l.line_at(4), 4);
+        assert_eq!(l.line_at(100), 4);
+    }
+}
