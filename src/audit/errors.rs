@@ -94,6 +94,8 @@ pub struct FailureFacts<'a> {
     pub exit_code: Option<i64>,
     /// The tool's output text (in memory only).
     pub output: Option<&'a str>,
+    /// The raw tool name.
+    pub tool: Option<&'a str>,
 }
 
 /// How many bytes of a long output's head and of its tail classification reads.
@@ -159,6 +161,13 @@ pub fn classify(f: &FailureFacts<'_>) -> ErrorKind {
         "required parameter",
         "unexpected parameter",
         "string to replace not found",
+        "no replacement was performed",
+        "did not appear verbatim",
+        "is required for command",
+        "invalid `",
+        "searchreplacenoexactmatch",
+        "failed to exactly match",
+        "failed to match",
         "old_string not found",
         "has not been read yet",
         "failed to parse",
@@ -176,6 +185,9 @@ pub fn classify(f: &FailureFacts<'_>) -> ErrorKind {
             "not found",
             "enoent",
             "cannot find",
+            "can't cd to",
+            "unable to locate",
+            "no rule to make target",
             "could not find",
             "no such",
             "404 not found",
@@ -188,6 +200,11 @@ pub fn classify(f: &FailureFacts<'_>) -> ErrorKind {
     }
     if matches!(f.exit_code, Some(c) if c != 0) || exit_code_in_text(&text) {
         return ErrorKind::NonzeroExit;
+    }
+    // aider marks a SEARCH/REPLACE block failed only when its SEARCH text does
+    // not match the file (SearchReplaceNoExactMatch); the decoder keeps no text.
+    if f.tool == Some("search/replace") && text.trim().is_empty() {
+        return ErrorKind::InvalidInput;
     }
     ErrorKind::Other
 }
@@ -225,9 +242,8 @@ mod tests {
 
     fn out(s: &str) -> ErrorKind {
         classify(&FailureFacts {
-            rejected: false,
-            exit_code: None,
             output: Some(s),
+            ..Default::default()
         })
     }
 
@@ -237,6 +253,7 @@ mod tests {
             rejected: true,
             exit_code: Some(1),
             output: Some("timed out"),
+            tool: None,
         };
         assert_eq!(classify(&f), ErrorKind::RejectedByUser);
         assert_eq!(
@@ -277,15 +294,41 @@ mod tests {
             ErrorKind::NonzeroExit
         );
         assert_eq!(out("something odd happened"), ErrorKind::Other);
+        // OpenHands str_replace_editor and build outputs (real lines, cut).
+        assert_eq!(
+            out("ERROR:\nNo replacement was performed, old_str `x` did not appear verbatim in /w/a.c."),
+            ErrorKind::InvalidInput
+        );
+        assert_eq!(
+            out("ERROR:\nParameter `old_str` is required for command: str_replace."),
+            ErrorKind::InvalidInput
+        );
+        assert_eq!(
+            out("/bin/sh: 1: cd: can't cd to /workspace/build\nmake: *** [Makefile:192: build] Error 2"),
+            ErrorKind::NotFound
+        );
+    }
+
+    #[test]
+    fn a_failed_aider_block_without_text_is_invalid_input() {
+        let f = FailureFacts {
+            tool: Some("search/replace"),
+            ..Default::default()
+        };
+        assert_eq!(classify(&f), ErrorKind::InvalidInput);
+        let f = FailureFacts {
+            tool: Some("Edit"),
+            ..Default::default()
+        };
+        assert_eq!(classify(&f), ErrorKind::Other);
     }
 
     #[test]
     fn kinds_from_exit_codes() {
         let f = |c| {
             classify(&FailureFacts {
-                rejected: false,
                 exit_code: Some(c),
-                output: None,
+                ..Default::default()
             })
         };
         assert_eq!(f(124), ErrorKind::Timeout);

@@ -17,7 +17,7 @@
 
 use super::errors::{classify, FailureFacts};
 use super::{format_timestamp, names, parse_timestamp, unix_ms, AuditError, Result};
-use crate::decode::{self, Action, AgentPath, DecodeOptions, Event, Trajectory};
+use crate::decode::{self, Action, AgentPath, DecodeOptions, Event, Role, Trajectory};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -61,6 +61,8 @@ pub struct FileReport {
     pub added: usize,
     /// Stored tool-call rows whose outcome changed (a result that arrived later).
     pub updated: usize,
+    /// Tool events the user typed (aider `/diff`), seen in this decode and not stored.
+    pub user_commands: usize,
     /// Why the file failed (never trajectory content).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -78,6 +80,8 @@ pub struct IngestCounts {
     pub failed: usize,
     pub tool_calls_added: usize,
     pub tool_calls_updated: usize,
+    /// Tool events typed by the user (aider's `/diff`...): not the agent's calls, not stored.
+    pub user_commands_skipped: usize,
 }
 
 impl IngestCounts {
@@ -92,6 +96,7 @@ impl IngestCounts {
         }
         self.tool_calls_added += r.added;
         self.tool_calls_updated += r.updated;
+        self.user_commands_skipped += r.user_commands;
     }
 }
 
@@ -199,6 +204,7 @@ pub fn ingest_file_with(
         status: FileStatus::Failed,
         added: 0,
         updated: 0,
+        user_commands: 0,
         reason: Some(reason),
     };
     let canonical = match path.canonicalize() {
@@ -233,6 +239,7 @@ pub fn ingest_file_with(
                 status: FileStatus::Unchanged,
                 added: 0,
                 updated: 0,
+                user_commands: 0,
                 reason: None,
             });
         }
@@ -303,6 +310,11 @@ pub fn ingest_file_with(
         status,
         added,
         updated,
+        user_commands: traj
+            .events
+            .iter()
+            .filter(|e| e.role == Role::User && e.tool.is_some())
+            .count(),
         reason: None,
     })
 }
@@ -387,7 +399,8 @@ pub fn call_rows(traj: &Trajectory) -> Vec<CallRow> {
         let ordinal = ordinals.entry(loc.clone()).or_insert(0);
         let record_key = format!("{loc}#{ordinal}");
         *ordinal += 1;
-        if let Some(raw) = &e.tool {
+        // Commands the user typed (aider's `/diff`, `/run`) are not the agent's calls.
+        if let (Some(raw), false) = (&e.tool, e.role == Role::User) {
             rows.push(row_for(
                 e,
                 raw,
@@ -426,6 +439,7 @@ fn row_for(
             rejected: e.rejected,
             exit_code: e.exit_code,
             output,
+            tool: Some(raw),
         })
         .as_str()
     });
