@@ -1,7 +1,34 @@
-//! Decoder for the `claude-code-jsonl` format.
+//! Decoder for Claude Code session JSONL (`~/.claude/projects/<p>/<session>.jsonl`),
+//! versions 1.0.x to 2.1.x (formats note §1).
+//!
+//! The record handling here ([`ClaudeRecords`]) is shared with the `logs/chat.json`
+//! export (a JSON array of the same records) and with `claude -p
+//! --output-format stream-json`.
+//!
+//! - One content block per assistant record: every `tool_use` is one event;
+//!   `text` blocks are [`Action::Message`] events.
+//! - `tool_result` blocks are matched to their call by `tool_use_id` and set
+//!   `failed` / `rejected` / `exit_code` / `result_timestamp` on the call's event.
+//! - `isSidechain` records (≤1.0.x subagents) and new-layout
+//!   `<session>/subagents/agent-<id>.jsonl` files are subagent events.
+//! - Skill loads: the `Skill` tool, the injected "Base directory for this skill"
+//!   body (after a slash command: [`LoadVia::SlashCommand`]), `invoked_skills`
+//!   attachments.
+//! - Bookkeeping records are recognised and ignored; an unknown record type is
+//!   counted as [`ProblemKind::UnknownRecordType`].
 
-use super::{DecodeError, DecodeOptions, Decoder, Harness, Trajectory};
-use std::path::Path;
+use super::jsonl::{self, JsonlLines};
+use super::probe::{Input, KeyName, LooseBool, LooseStr, Text};
+use super::tools::action_for_tool;
+use super::{
+    Action, AgentPath, DecodeError, DecodeOptions, DecodeProblem, Decoder, Event, EventContent,
+    Harness, LoadVia, Location, ProblemKind, Role, Trajectory,
+};
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use std::collections::{HashMap, VecDeque};
+use std::fmt;
+use std::path::{Path, PathBuf};
 
 pub struct ClaudeCodeDecoder;
 
@@ -12,10 +39,1114 @@ impl Decoder for ClaudeCodeDecoder {
     fn harness(&self) -> Harness {
         Harness::ClaudeCode
     }
-    fn sniff(&self, _path: &Path, _head: &[u8]) -> u8 {
-        0
+    fn sniff(&self, _path: &Path, head: &[u8]) -> u8 {
+        if !jsonl::looks_like_jsonl(head) {
+            return 0;
+        }
+        let has = |tok: &[u8]| jsonl::lines_contain(head, 8, tok);
+        if has(b"\"parent_tool_use_id\"")
+            || has(b"\"claude_code_version\"")
+            || has(b"\"projectHash\"")
+        {
+            return 0; // stream-json, Gemini CLI
+        }
+        if has(b"\"sessionId\"")
+            || has(b"\"parentUuid\"")
+            || has(b"\"leafUuid\"")
+            || has(b"\"isSidechain\"")
+        {
+            90
+        } else if has(b"\"file-history-snapshot\"") || has(b"\"queue-operation\"") {
+            80
+        } else {
+            0
+        }
     }
-    fn decode(&self, path: &Path, _opts: &DecodeOptions) -> Result<Trajectory, DecodeError> {
-        Err(DecodeError::new(path, None, "format claude-code-jsonl: decoder pending"))
+    fn decode(&self, path: &Path, opts: &DecodeOptions) -> Result<Trajectory, DecodeError> {
+        if opts.keep_content {
+            decode_session::<true>(path)
+        } else {
+            decode_session::<false>(path)
+        }
+    }
+}
+
+fn decode_session<const K: bool>(path: &Path) -> Result<Trajectory, DecodeError> {
+    let traj = Trajectory::new(path.to_path_buf(), Harness::ClaudeCode, "claude-code-jsonl");
+    let mut st = ClaudeRecords::<K>::new(traj, None);
+    read_jsonl_into(path, &mut st)?;
+    attach_subagent_files(path, &mut st)?;
+    Ok(st.finish())
+}
+
+/// Feed every line of a JSONL file to the record handler.
+pub(crate) fn read_jsonl_into<const K: bool>(
+    path: &Path,
+    st: &mut ClaudeRecords<K>,
+) -> Result<(), DecodeError> {
+    let mut lines = JsonlLines::open(path)?;
+    while let Some(line) = lines.next_line()? {
+        let mut loc = line.location();
+        loc.file = st.file.clone();
+        if let Some(rec) = line.parse::<Record<K>>(&mut st.traj) {
+            st.record(rec, loc);
+        } else if let Some(p) = st.traj.problems.last_mut() {
+            p.location.file = st.file.clone();
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- records
+
+/// One Claude Code record (session file, chat.json element or stream-json line).
+/// Every field is optional and loosely typed: an odd value is no value.
+#[derive(Deserialize, Default)]
+pub(crate) struct Record<const K: bool> {
+    #[serde(rename = "type", default)]
+    ty: LooseStr,
+    #[serde(default)]
+    subtype: LooseStr,
+    #[serde(default)]
+    uuid: LooseStr,
+    #[serde(rename = "parentUuid", default)]
+    parent_uuid: LooseStr,
+    #[serde(rename = "sessionId", default)]
+    session_id: LooseStr,
+    /// stream-json spelling.
+    #[serde(rename = "session_id", default)]
+    session_id_snake: LooseStr,
+    #[serde(default)]
+    timestamp: LooseStr,
+    #[serde(default)]
+    cwd: LooseStr,
+    #[serde(rename = "gitBranch", default)]
+    git_branch: LooseStr,
+    #[serde(default)]
+    version: LooseStr,
+    #[serde(default)]
+    claude_code_version: LooseStr,
+    #[serde(rename = "isSidechain", default)]
+    is_sidechain: LooseBool,
+    #[serde(rename = "isMeta", default)]
+    is_meta: LooseBool,
+    #[serde(rename = "isCompactSummary", default)]
+    is_compact_summary: LooseBool,
+    #[serde(rename = "agentId", default)]
+    agent_id: LooseStr,
+    #[serde(rename = "sourceToolUseID", default)]
+    source_tool_use_id: LooseStr,
+    #[serde(default)]
+    parent_tool_use_id: LooseStr,
+    #[serde(default)]
+    message: Option<Message<K>>,
+    #[serde(rename = "toolUseResult", default)]
+    tool_use_result: Option<ToolUseResult>,
+    #[serde(rename = "tool_use_result", default)]
+    tool_use_result_snake: Option<ToolUseResult>,
+    #[serde(default)]
+    attachment: Option<Attachment>,
+    #[serde(default)]
+    is_error: LooseBool,
+}
+
+#[derive(Deserialize, Default)]
+struct Message<const K: bool> {
+    #[serde(default)]
+    model: LooseStr,
+    #[serde(default)]
+    content: Content<K>,
+}
+
+/// `message.content`: a string or a list of blocks.
+enum Content<const K: bool> {
+    Text(Text<K>),
+    Blocks(Vec<Block<K>>),
+}
+
+impl<const K: bool> Default for Content<K> {
+    fn default() -> Self {
+        Content::Blocks(Vec::new())
+    }
+}
+
+impl<'de, const K: bool> Deserialize<'de> for Content<K> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<const K: bool>;
+        impl<'de, const K: bool> Visitor<'de> for V<K> {
+            type Value = Content<K>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("message content")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Content<K>, E> {
+                let t: Text<K> = Text::deserialize(de::value::StrDeserializer::<E>::new(s))?;
+                Ok(Content::Text(t))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Content<K>, A::Error> {
+                let mut blocks = Vec::new();
+                while let Some(b) = seq.next_element::<Block<K>>()? {
+                    blocks.push(b);
+                }
+                Ok(Content::Blocks(blocks))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content<K>, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Content::default())
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Content<K>, E> {
+                Ok(Content::default())
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Content<K>, E> {
+                Ok(Content::default())
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Content<K>, E> {
+                Ok(Content::default())
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Content<K>, E> {
+                Ok(Content::default())
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Content<K>, E> {
+                Ok(Content::default())
+            }
+        }
+        d.deserialize_any(V::<K>)
+    }
+}
+
+/// One content block; unknown keys (thinking text, signatures, images) are skipped.
+#[derive(Default)]
+struct Block<const K: bool> {
+    ty: LooseStr,
+    text: Option<Text<K>>,
+    id: LooseStr,
+    name: LooseStr,
+    input: Option<Input<K>>,
+    tool_use_id: LooseStr,
+    content: Option<Text<K>>,
+    is_error: LooseBool,
+}
+
+impl<'de, const K: bool> Deserialize<'de> for Block<K> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<const K: bool>;
+        impl<'de, const K: bool> Visitor<'de> for V<K> {
+            type Value = Block<K>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a content block")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Block<K>, A::Error> {
+                let mut b = Block::<K>::default();
+                while let Some(key) = map.next_key::<KeyName>()? {
+                    match key.0.as_ref() {
+                        "type" => b.ty = map.next_value()?,
+                        "text" => b.text = Some(map.next_value()?),
+                        "id" => b.id = map.next_value()?,
+                        "name" => b.name = map.next_value()?,
+                        "input" => b.input = Some(map.next_value()?),
+                        "tool_use_id" => b.tool_use_id = map.next_value()?,
+                        "content" => b.content = Some(map.next_value()?),
+                        "is_error" => b.is_error = map.next_value()?,
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(b)
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Block<K>, E> {
+                // a bare string in a content list: a text block
+                let t: Text<K> = Text::deserialize(de::value::StrDeserializer::<E>::new(s))?;
+                Ok(Block {
+                    ty: LooseStr(Some("text".into())),
+                    text: Some(t),
+                    ..Default::default()
+                })
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Block<K>, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Block::default())
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Block<K>, E> {
+                Ok(Block::default())
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Block<K>, E> {
+                Ok(Block::default())
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Block<K>, E> {
+                Ok(Block::default())
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Block<K>, E> {
+                Ok(Block::default())
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Block<K>, E> {
+                Ok(Block::default())
+            }
+        }
+        d.deserialize_any(V::<K>)
+    }
+}
+
+/// `toolUseResult`: a string on rejections and errors, else an object of which
+/// only a few keys matter.
+#[derive(Default, Debug)]
+struct ToolUseResult {
+    /// The head of a string result (`"Error: The user doesn't want to proceed…"`).
+    string_head: Option<String>,
+    agent_id: Option<String>,
+    interrupted: bool,
+}
+
+impl<'de> Deserialize<'de> for ToolUseResult {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ToolUseResult;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a tool result")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<ToolUseResult, E> {
+                let mut cut = s.len().min(256);
+                while !s.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                Ok(ToolUseResult {
+                    string_head: Some(s[..cut].to_string()),
+                    ..Default::default()
+                })
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ToolUseResult, A::Error> {
+                let mut r = ToolUseResult::default();
+                while let Some(key) = map.next_key::<KeyName>()? {
+                    match key.0.as_ref() {
+                        "agentId" => r.agent_id = map.next_value::<LooseStr>()?.0,
+                        "interrupted" => r.interrupted = map.next_value::<LooseBool>()?.0,
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(r)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ToolUseResult, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(ToolUseResult::default())
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<ToolUseResult, E> {
+                Ok(ToolUseResult::default())
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<ToolUseResult, E> {
+                Ok(ToolUseResult::default())
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<ToolUseResult, E> {
+                Ok(ToolUseResult::default())
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<ToolUseResult, E> {
+                Ok(ToolUseResult::default())
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<ToolUseResult, E> {
+                Ok(ToolUseResult::default())
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// `attachment`: its type, and for `invoked_skills` the skill names.
+#[derive(Default)]
+struct Attachment {
+    ty: Option<String>,
+    skills: Vec<String>,
+}
+
+impl<'de> Deserialize<'de> for Attachment {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Attachment;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an attachment")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Attachment, A::Error> {
+                let mut a = Attachment::default();
+                while let Some(key) = map.next_key::<KeyName>()? {
+                    match key.0.as_ref() {
+                        "type" => a.ty = map.next_value::<LooseStr>()?.0,
+                        "skills" => a.skills = map.next_value::<SkillNames>()?.0,
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(a)
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Attachment, E> {
+                Ok(Attachment::default())
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Attachment, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Attachment::default())
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Attachment, E> {
+                Ok(Attachment::default())
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// `skills: [{"name": …, "path": …, "content": …}]` or `["name", …]`: the names.
+struct SkillNames(Vec<String>);
+
+impl<'de> Deserialize<'de> for SkillNames {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct One(Option<String>);
+        impl<'de> Deserialize<'de> for One {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct V;
+                impl<'de> Visitor<'de> for V {
+                    type Value = One;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        f.write_str("a skill")
+                    }
+                    fn visit_str<E: de::Error>(self, s: &str) -> Result<One, E> {
+                        Ok(One(Some(s.to_string())))
+                    }
+                    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<One, A::Error> {
+                        let mut name = None;
+                        while let Some(key) = map.next_key::<KeyName>()? {
+                            if key.0 == "name" {
+                                name = map.next_value::<LooseStr>()?.0;
+                            } else {
+                                map.next_value::<IgnoredAny>()?;
+                            }
+                        }
+                        Ok(One(name))
+                    }
+                    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<One, A::Error> {
+                        while seq.next_element::<IgnoredAny>()?.is_some() {}
+                        Ok(One(None))
+                    }
+                    fn visit_unit<E: de::Error>(self) -> Result<One, E> {
+                        Ok(One(None))
+                    }
+                    fn visit_bool<E: de::Error>(self, _: bool) -> Result<One, E> {
+                        Ok(One(None))
+                    }
+                    fn visit_i64<E: de::Error>(self, _: i64) -> Result<One, E> {
+                        Ok(One(None))
+                    }
+                    fn visit_u64<E: de::Error>(self, _: u64) -> Result<One, E> {
+                        Ok(One(None))
+                    }
+                    fn visit_f64<E: de::Error>(self, _: f64) -> Result<One, E> {
+                        Ok(One(None))
+                    }
+                }
+                d.deserialize_any(V)
+            }
+        }
+        match Option::<Vec<One>>::deserialize(d) {
+            Ok(v) => Ok(SkillNames(
+                v.unwrap_or_default()
+                    .into_iter()
+                    .filter_map(|o| o.0)
+                    .collect(),
+            )),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+// ---------------------------------------------------------------- state
+
+/// Record types that are bookkeeping (recognised, no event).
+const BOOKKEEPING: &[&str] = &[
+    "summary",
+    "file-history-snapshot",
+    "progress",
+    "queue-operation",
+    "last-prompt",
+    "custom-title",
+    "ai-title",
+    "agent-name",
+    "pr-link",
+    "permission-mode",
+    "mode",
+    "worktree-state",
+    "atis-latch",
+    "bridge-session",
+    "frame-link",
+    "relocated",
+    "started",
+    "tag",
+    // stream-json
+    "stream_event",
+    "rate_limit_event",
+    "control_request",
+    "control_response",
+    "keep_alive",
+];
+
+/// What the main agent did last (for `complete`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum LastTurn {
+    None,
+    User,
+    AssistantText,
+    ToolUse,
+}
+
+/// The shared Claude Code record handler: feed it records in file order, then
+/// call [`ClaudeRecords::finish`].
+pub(crate) struct ClaudeRecords<const K: bool> {
+    pub(crate) traj: Trajectory,
+    /// The file events come from, when not the trajectory's own path.
+    pub(crate) file: Option<PathBuf>,
+    /// All events are this subagent's (new-layout subagent files).
+    forced_agent: Option<String>,
+    /// tool_use id → event index.
+    calls: HashMap<String, usize>,
+    /// Task/Agent calls whose sidechain has not started yet (old layout).
+    pending_tasks: VecDeque<usize>,
+    /// sidechain record uuid → subagent id.
+    sidechain_agent: HashMap<String, String>,
+    /// subagent id (`agentId` of a Task result) → the Task event index.
+    pub(crate) agent_calls: HashMap<String, usize>,
+    /// The last slash command (`<command-name>/x</command-name>`), by record number.
+    pending_slash: Option<(String, u64)>,
+    /// The last Skill-tool load: (name, record number, tool_use id).
+    last_skill_tool: Option<(String, u64, Option<String>)>,
+    record_no: u64,
+    last_turn: LastTurn,
+    /// stream-json `result` record: (success, record number).
+    result_record: Option<bool>,
+}
+
+impl<const K: bool> ClaudeRecords<K> {
+    pub(crate) fn new(traj: Trajectory, forced_agent: Option<String>) -> Self {
+        ClaudeRecords {
+            traj,
+            file: None,
+            forced_agent,
+            calls: HashMap::new(),
+            pending_tasks: VecDeque::new(),
+            sidechain_agent: HashMap::new(),
+            agent_calls: HashMap::new(),
+            pending_slash: None,
+            last_skill_tool: None,
+            record_no: 0,
+            last_turn: LastTurn::None,
+            result_record: None,
+        }
+    }
+
+    fn problem(&mut self, location: Location, kind: ProblemKind, detail: impl Into<String>) {
+        self.traj.problems.push(DecodeProblem {
+            location,
+            kind,
+            detail: detail.into(),
+        });
+    }
+
+    fn metadata(&mut self, r: &Record<K>) {
+        if self.forced_agent.is_some() {
+            return;
+        }
+        let t = &mut self.traj;
+        if t.session_id.is_none() {
+            t.session_id = r
+                .session_id
+                .non_empty()
+                .or(r.session_id_snake.non_empty())
+                .map(str::to_string);
+        }
+        if t.cwd.is_none() {
+            t.cwd = r.cwd.non_empty().map(str::to_string);
+        }
+        if t.git_branch.is_none() {
+            t.git_branch = r.git_branch.non_empty().map(str::to_string);
+        }
+        if t.harness_version.is_none() {
+            t.harness_version = r
+                .version
+                .non_empty()
+                .or(r.claude_code_version.non_empty())
+                .map(str::to_string);
+        }
+    }
+
+    /// Who acted in this record.
+    fn agent_of(&mut self, r: &Record<K>) -> AgentPath {
+        if let Some(a) = &self.forced_agent {
+            return AgentPath::Subagent(a.clone());
+        }
+        if r.is_sidechain.0 {
+            let id = if let Some(a) = r.agent_id.non_empty() {
+                a.to_string()
+            } else if let Some(a) = r
+                .parent_uuid
+                .non_empty()
+                .and_then(|p| self.sidechain_agent.get(p))
+            {
+                a.clone()
+            } else {
+                // a new sidechain: the oldest Task call still waiting for one
+                match self.pending_tasks.pop_front() {
+                    Some(idx) => {
+                        let ev = &mut self.traj.events[idx];
+                        let id = match &ev.action {
+                            Action::Subagent {
+                                agent_id: Some(a), ..
+                            } => a.clone(),
+                            _ => self
+                                .calls
+                                .iter()
+                                .find(|(_, i)| **i == idx)
+                                .map(|(k, _)| k.clone())
+                                .unwrap_or_default(),
+                        };
+                        if let Action::Subagent { agent_id, .. } = &mut ev.action {
+                            if agent_id.is_none() && !id.is_empty() {
+                                *agent_id = Some(id.clone());
+                            }
+                        }
+                        if id.is_empty() {
+                            "sidechain".to_string()
+                        } else {
+                            id
+                        }
+                    }
+                    None => "sidechain".to_string(),
+                }
+            };
+            if let Some(u) = r.uuid.non_empty() {
+                self.sidechain_agent.insert(u.to_string(), id.clone());
+            }
+            return AgentPath::Subagent(id);
+        }
+        if let Some(p) = r.parent_tool_use_id.non_empty() {
+            // stream-json: subagent messages carry the Task tool_use id
+            return AgentPath::Subagent(p.to_string());
+        }
+        AgentPath::Main
+    }
+
+    /// Handle one record.
+    pub(crate) fn record(&mut self, r: Record<K>, loc: Location) {
+        self.record_no += 1;
+        self.metadata(&r);
+        let ty = r.ty.as_deref().unwrap_or("");
+        match ty {
+            "user" | "assistant" => self.conversation(r, loc),
+            "system" => {
+                // init (stream-json) carries metadata, handled above; compact_boundary,
+                // stop_hook_summary, turn_duration, api_error, … are bookkeeping.
+            }
+            "attachment" => self.attachment(r, loc),
+            "result" => {
+                self.result_record =
+                    Some(!r.is_error.0 && r.subtype.as_deref().is_none_or(|s| s == "success"));
+            }
+            t if BOOKKEEPING.contains(&t) => {}
+            "" => self.problem(
+                loc,
+                ProblemKind::UnknownRecordType,
+                "record without a `type`",
+            ),
+            other => {
+                let name: String = other.chars().take(40).collect();
+                self.problem(
+                    loc,
+                    ProblemKind::UnknownRecordType,
+                    format!("unknown record type `{name}`"),
+                )
+            }
+        }
+    }
+
+    fn push_event(&mut self, mut ev: Event, agent: &AgentPath, ts: &LooseStr) -> usize {
+        ev.agent = agent.clone();
+        ev.timestamp = ts.non_empty().map(str::to_string);
+        self.traj.events.push(ev);
+        self.traj.events.len() - 1
+    }
+
+    fn conversation(&mut self, mut r: Record<K>, loc: Location) {
+        let agent = self.agent_of(&r);
+        let main = agent == AgentPath::Main;
+        let is_user = r.ty.as_deref() == Some("user");
+        let Some(msg) = r.message.take() else { return };
+        let synthetic = msg.model.as_deref() == Some("<synthetic>");
+        let tur = r.tool_use_result.take().or(r.tool_use_result_snake.take());
+        match msg.content {
+            Content::Text(t) => {
+                if is_user {
+                    self.user_text(&r, t, &loc, &agent, main);
+                } else if !t.is_empty() && !synthetic {
+                    self.message(Role::Assistant, t, &loc, &agent, &r.timestamp);
+                    if main {
+                        self.last_turn = LastTurn::AssistantText;
+                    }
+                }
+            }
+            Content::Blocks(blocks) => {
+                for b in blocks {
+                    match b.ty.as_deref().unwrap_or("") {
+                        "tool_use" | "server_tool_use" => {
+                            self.tool_use(b, &loc, &agent, &r.timestamp, main)
+                        }
+                        "tool_result" => {
+                            self.tool_result(b, tur.as_ref(), &loc, &r.timestamp, main)
+                        }
+                        "text" => {
+                            let Some(t) = b.text else { continue };
+                            if is_user {
+                                self.user_text(&r, t, &loc, &agent, main);
+                            } else if !t.is_empty() && !synthetic {
+                                self.message(Role::Assistant, t, &loc, &agent, &r.timestamp);
+                                if main {
+                                    self.last_turn = LastTurn::AssistantText;
+                                }
+                            }
+                        }
+                        _ => {} // thinking, redacted_thinking, image, document
+                    }
+                }
+            }
+        }
+        if !is_user {
+            self.pending_slash = None;
+        }
+    }
+
+    fn message(
+        &mut self,
+        role: Role,
+        t: Text<K>,
+        loc: &Location,
+        agent: &AgentPath,
+        ts: &LooseStr,
+    ) {
+        let mut ev = Event::new(loc.clone(), role, Action::Message);
+        if K {
+            ev.content = Some(Box::new(EventContent {
+                text: t.into_full(),
+                ..Default::default()
+            }));
+        }
+        self.push_event(ev, agent, ts);
+    }
+
+    /// A user text: a prompt, a slash command, or an injected (meta) message
+    /// such as a skill body.
+    fn user_text(
+        &mut self,
+        r: &Record<K>,
+        t: Text<K>,
+        loc: &Location,
+        agent: &AgentPath,
+        main: bool,
+    ) {
+        let head = t.head.trim_start();
+        if let Some(rest) = head.strip_prefix("Base directory for this skill:") {
+            let dir = rest.lines().next().unwrap_or("").trim();
+            let base = dir
+                .trim_end_matches('/')
+                .rsplit('/')
+                .next()
+                .unwrap_or("")
+                .to_string();
+            self.skill_body(r, base, loc, agent);
+            return;
+        }
+        if r.is_meta.0 || r.is_compact_summary.0 {
+            return; // injected caveats, reminders, compaction summaries
+        }
+        if let Some(name) = tag_value(head, "command-name") {
+            let name = name.trim().trim_start_matches('/').to_string();
+            if !name.is_empty() {
+                self.pending_slash = Some((name, self.record_no));
+            }
+        }
+        if head.starts_with("<local-command-")
+            || head.starts_with("[Request interrupted")
+            || t.is_empty()
+        {
+            return; // harness output, not a prompt
+        }
+        self.message(Role::User, t, loc, agent, &r.timestamp);
+        if main {
+            self.last_turn = LastTurn::User;
+        }
+    }
+
+    /// "Base directory for this skill: <dir>": a load, unless the Skill tool
+    /// call that caused it is already recorded.
+    fn skill_body(&mut self, r: &Record<K>, base: String, loc: &Location, agent: &AgentPath) {
+        if let Some((name, at, id)) = &self.last_skill_tool {
+            let linked = r
+                .source_tool_use_id
+                .non_empty()
+                .is_some_and(|s| Some(s) == id.as_deref());
+            if linked || (self.record_no - at <= 4 && names_match(name, &base)) {
+                return;
+            }
+        }
+        let (name, via) = match self.pending_slash.take() {
+            Some((cmd, at))
+                if self.record_no - at <= 4 && (names_match(&cmd, &base) || base.is_empty()) =>
+            {
+                (cmd, LoadVia::SlashCommand)
+            }
+            _ => (base, LoadVia::BaseDirectory),
+        };
+        if name.is_empty() {
+            return;
+        }
+        let ev = Event::new(loc.clone(), Role::User, Action::SkillLoad { name, via });
+        self.push_event(ev, agent, &r.timestamp);
+    }
+
+    fn tool_use(
+        &mut self,
+        b: Block<K>,
+        loc: &Location,
+        agent: &AgentPath,
+        ts: &LooseStr,
+        main: bool,
+    ) {
+        let name = b.name.0.clone().unwrap_or_default();
+        let input = b.input.map(|i| i.0).unwrap_or(serde_json::Value::Null);
+        let action = action_for_tool(&name, &input);
+        let mut ev = Event::new(loc.clone(), Role::Assistant, action);
+        ev.tool = Some(name);
+        if K {
+            ev.content = Some(Box::new(EventContent {
+                tool_input: Some(input),
+                ..Default::default()
+            }));
+        }
+        let idx = self.push_event(ev, agent, ts);
+        let id = b.id.non_empty().map(str::to_string);
+        if let Some(id) = &id {
+            self.calls.insert(id.clone(), idx);
+        }
+        match &self.traj.events[idx].action {
+            Action::SkillLoad { name, .. } => {
+                self.last_skill_tool = Some((name.clone(), self.record_no, id))
+            }
+            Action::Subagent { .. } => self.pending_tasks.push_back(idx),
+            _ => {}
+        }
+        if main {
+            self.last_turn = LastTurn::ToolUse;
+        }
+    }
+
+    fn tool_result(
+        &mut self,
+        b: Block<K>,
+        tur: Option<&ToolUseResult>,
+        loc: &Location,
+        ts: &LooseStr,
+        main: bool,
+    ) {
+        if main {
+            self.last_turn = LastTurn::User;
+        }
+        let Some(idx) = b
+            .tool_use_id
+            .non_empty()
+            .and_then(|id| self.calls.get(id))
+            .copied()
+        else {
+            self.problem(
+                loc.clone(),
+                ProblemKind::Skipped,
+                "tool_result without a matching tool_use in this file",
+            );
+            return;
+        };
+        self.pending_tasks.retain(|i| *i != idx);
+        let content = b.content.unwrap_or_default();
+        let head = content.head.trim_start();
+        let string_head = tur.and_then(|t| t.string_head.as_deref()).unwrap_or("");
+        let rejected =
+            is_rejection(head) || is_rejection(string_head.trim_start_matches("Error: "));
+        let ev = &mut self.traj.events[idx];
+        ev.failed = b.is_error.0 || rejected;
+        ev.rejected = rejected;
+        ev.result_timestamp = ts.non_empty().map(str::to_string);
+        if let Some(code) = head
+            .strip_prefix("Exit code ")
+            .and_then(|s| s.split_whitespace().next())
+        {
+            ev.exit_code = code.parse().ok();
+        } else if matches!(ev.action, Action::Shell(_))
+            && !ev.failed
+            && !tur.is_some_and(|t| t.interrupted)
+        {
+            // Claude Code reports any non-zero exit as an error ("Exit code N")
+            ev.exit_code = Some(0);
+        }
+        if let (Some(agent_id), Action::Subagent { agent_id: slot, .. }) =
+            (tur.and_then(|t| t.agent_id.clone()), &mut ev.action)
+        {
+            if slot.is_none() {
+                *slot = Some(agent_id.clone());
+            }
+            self.agent_calls.insert(agent_id, idx);
+        }
+        if K {
+            let out = content.into_full();
+            match &mut ev.content {
+                Some(c) => c.tool_output = out,
+                None => {
+                    ev.content = Some(Box::new(EventContent {
+                        tool_output: out,
+                        ..Default::default()
+                    }))
+                }
+            }
+        }
+    }
+
+    fn attachment(&mut self, r: Record<K>, loc: Location) {
+        let Some(a) = &r.attachment else { return };
+        if a.ty.as_deref() == Some("invoked_skills") {
+            let agent = self.agent_of(&r);
+            for name in a.skills.clone() {
+                if name.is_empty() {
+                    continue;
+                }
+                let ev = Event::new(
+                    loc.clone(),
+                    Role::System,
+                    Action::SkillLoad {
+                        name,
+                        via: LoadVia::InvokedSkills,
+                    },
+                );
+                self.push_event(ev, &agent, &r.timestamp);
+            }
+        }
+    }
+
+    /// The finished trajectory.
+    pub(crate) fn finish(mut self) -> Trajectory {
+        let ended = match self.result_record {
+            Some(ok) => ok,
+            None => self.last_turn == LastTurn::AssistantText,
+        };
+        self.traj.complete = ended && !self.traj.truncated;
+        self.traj
+    }
+}
+
+/// The text between `<tag>` and `</tag>`.
+fn tag_value<'a>(text: &'a str, tag: &str) -> Option<&'a str> {
+    let open = format!("<{tag}>");
+    let close = format!("</{tag}>");
+    let start = text.find(&open)? + open.len();
+    let end = text[start..].find(&close)? + start;
+    Some(&text[start..end])
+}
+
+/// A user's veto of a tool call, as Claude Code words it.
+fn is_rejection(text: &str) -> bool {
+    text.starts_with("The user doesn't want to")
+        || text.starts_with("User rejected")
+        || text.starts_with("[Request interrupted by user for tool use]")
+        || text.contains("tool use was rejected")
+}
+
+/// Skill names match exactly or up to a `plugin:` prefix on either side.
+pub fn names_match(a: &str, b: &str) -> bool {
+    let short = |s: &str| s.rsplit(':').next().unwrap_or(s).to_string();
+    !a.is_empty() && !b.is_empty() && (a == b || short(a) == short(b))
+}
+
+// ---------------------------------------------------------------- subagent files
+
+#[derive(Deserialize, Default)]
+struct SubagentMeta {
+    #[serde(rename = "agentType", default)]
+    agent_type: LooseStr,
+    #[serde(rename = "toolUseId", default)]
+    tool_use_id: LooseStr,
+}
+
+#[derive(Deserialize, Default)]
+struct FirstRecord {
+    #[serde(rename = "sessionId", default)]
+    session_id: LooseStr,
+}
+
+/// Subagent transcripts that belong to the session file `path`:
+/// `<dir>/<session>/subagents/agent-*.jsonl` (and `subagents/workflows/*/agent-*.jsonl`),
+/// and mid-2.0 `<dir>/agent-*.jsonl` siblings whose `sessionId` is the session's.
+pub fn subagent_files(path: &Path, session_id: Option<&str>) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let (Some(dir), Some(stem)) = (path.parent(), path.file_stem().and_then(|s| s.to_str())) else {
+        return out;
+    };
+    if stem.starts_with("agent-") {
+        return out; // a subagent file itself
+    }
+    let sub = dir.join(stem).join("subagents");
+    collect_agent_files(&sub, &mut out);
+    if let Ok(rd) = std::fs::read_dir(sub.join("workflows")) {
+        let mut wfs: Vec<PathBuf> = rd
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .collect();
+        wfs.sort();
+        for wf in wfs {
+            collect_agent_files(&wf, &mut out);
+        }
+    }
+    if let Some(sid) = session_id {
+        let mut siblings = Vec::new();
+        collect_agent_files(dir, &mut siblings);
+        for s in siblings {
+            if jsonl::first_record::<FirstRecord>(&s)
+                .is_some_and(|r| r.session_id.as_deref() == Some(sid))
+            {
+                out.push(s);
+            }
+        }
+    }
+    out
+}
+
+fn collect_agent_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut files: Vec<PathBuf> = rd
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("agent-") && n.ends_with(".jsonl"))
+        })
+        .collect();
+    files.sort();
+    out.extend(files);
+}
+
+/// Decode the session's subagent files and splice their events in after the
+/// call that started them (by the `.meta.json` `toolUseId`, else the Task
+/// result's `agentId`, else by timestamp).
+fn attach_subagent_files<const K: bool>(
+    path: &Path,
+    st: &mut ClaudeRecords<K>,
+) -> Result<(), DecodeError> {
+    let files = subagent_files(path, st.traj.session_id.as_deref());
+    if files.is_empty() {
+        return Ok(());
+    }
+    let mut inserts: Vec<(Option<usize>, Vec<Event>)> = Vec::new();
+    for f in files {
+        let stem = f.file_stem().and_then(|s| s.to_str()).unwrap_or("agent-");
+        let agent_id = stem.trim_start_matches("agent-").to_string();
+        let meta: SubagentMeta = std::fs::read(f.with_extension("meta.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default();
+        let sub_traj =
+            Trajectory::new(path.to_path_buf(), Harness::ClaudeCode, "claude-code-jsonl");
+        let mut sub = ClaudeRecords::<K>::new(sub_traj, Some(agent_id.clone()));
+        sub.file = Some(f.clone());
+        read_jsonl_into(&f, &mut sub)?;
+        let mut sub_traj = sub.traj;
+        st.traj.problems.append(&mut sub_traj.problems);
+        st.traj.truncated |= sub_traj.truncated;
+        st.traj.extra_files.push(f.clone());
+        // the spawning call
+        let anchor = meta
+            .tool_use_id
+            .non_empty()
+            .and_then(|id| st.calls.get(id).copied())
+            .or_else(|| st.agent_calls.get(&agent_id).copied());
+        if let Some(idx) = anchor {
+            if let Action::Subagent {
+                agent_id: slot,
+                agent_type,
+            } = &mut st.traj.events[idx].action
+            {
+                if slot.is_none() {
+                    *slot = Some(agent_id.clone());
+                }
+                if agent_type.is_none() {
+                    *agent_type = meta.agent_type.non_empty().map(str::to_string);
+                }
+            }
+        }
+        let anchor = anchor.or_else(|| {
+            // by time: after the last main event that is not later than the first subagent event
+            let first_ts = sub_traj.events.iter().find_map(|e| e.timestamp.clone())?;
+            st.traj.events.iter().rposition(|e| {
+                e.timestamp
+                    .as_deref()
+                    .is_some_and(|t| t <= first_ts.as_str())
+            })
+        });
+        inserts.push((anchor, sub_traj.events));
+    }
+    // rebuild the event list with the subagent events in place
+    let main = std::mem::take(&mut st.traj.events);
+    let mut by_anchor: HashMap<usize, Vec<Event>> = HashMap::new();
+    let mut tail = Vec::new();
+    for (anchor, evs) in inserts {
+        match anchor {
+            Some(i) => by_anchor.entry(i).or_default().extend(evs),
+            None => tail.extend(evs),
+        }
+    }
+    let mut events = Vec::with_capacity(main.len() + tail.len());
+    for (i, e) in main.into_iter().enumerate() {
+        events.push(e);
+        if let Some(extra) = by_anchor.remove(&i) {
+            events.extend(extra);
+        }
+    }
+    events.extend(tail);
+    st.traj.events = events;
+    Ok(())
+}
+
+/// Parse a Claude Code record from an already-parsed JSON value (chat.json elements).
+pub(crate) fn record_from_value<const K: bool>(
+    v: &serde_json::Value,
+) -> Result<Record<K>, serde_json::Error> {
+    Record::<K>::deserialize(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_match_with_plugin_prefix() {
+        assert!(names_match("superpowers:brainstorming", "brainstorming"));
+        assert!(names_match("goal", "goal"));
+        assert!(!names_match("goal", "goals"));
+        assert!(!names_match("", ""));
+    }
+
+    #[test]
+    fn tag_values() {
+        assert_eq!(
+            tag_value(
+                "<command-message>goal</command-message>\n<command-name>/goal</command-name>",
+                "command-name"
+            ),
+            Some("/goal")
+        );
+        assert_eq!(tag_value("no tags", "command-name"), None);
     }
 }

@@ -1,6 +1,33 @@
-//! Decoder for the `codex-rollout` format.
+//! Decoder for Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`,
+//! formats note §2).
+//!
+//! Lines are `{"timestamp", "type": session_meta | response_item | event_msg |
+//! turn_context | compacted | world_state, "payload": {…}}`; legacy (mid-2025)
+//! files have bare Responses items and `{"record_type": "state"}` lines instead.
+//!
+//! - `response_item`s are the source of truth for tool calls: `function_call`
+//!   (JSON-string `arguments`), `custom_tool_call` (freeform `input`, e.g. an
+//!   `apply_patch` envelope), `local_shell_call` (argv). `event_msg`s duplicate
+//!   them and never make events; `exec_command_end` / `patch_apply_end` only fill
+//!   in an exit code or a failure the output did not carry.
+//! - `function_call_output` sets `exit_code` (JSON `metadata.exit_code`, or an
+//!   `Exit code: N` / `Process exited with code N` header) and `failed`.
+//! - `ghost_snapshot` (an undo commit Codex makes itself) is not an agent action.
+//! - A user message `<skill>\n<name>N</name>…` (what a `$N` mention injects) is a
+//!   skill load of N ([`LoadVia::CodexMention`]).
 
-use super::{DecodeError, DecodeOptions, Decoder, Harness, Trajectory};
+use super::jsonl::{self, JsonlLines};
+use super::probe::{Input, KeyName, LooseStr, Text};
+use super::tools::{action_for_tool, shell_from_argv};
+use super::{
+    Action, DecodeError, DecodeOptions, DecodeProblem, Decoder, Event, EventContent, Harness,
+    LoadVia, Location, ProblemKind, Role, Trajectory,
+};
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::fmt;
 use std::path::Path;
 
 pub struct CodexRolloutDecoder;
@@ -12,10 +39,670 @@ impl Decoder for CodexRolloutDecoder {
     fn harness(&self) -> Harness {
         Harness::Codex
     }
-    fn sniff(&self, _path: &Path, _head: &[u8]) -> u8 {
+    fn sniff(&self, _path: &Path, head: &[u8]) -> u8 {
+        if !jsonl::looks_like_jsonl(head) {
+            return 0;
+        }
+        let first = jsonl::first_line(head);
+        let has = |tok: &[u8]| memchr::memmem::find(first, tok).is_some();
+        let typed = |t: &str| {
+            has(format!("\"type\":\"{t}\"").as_bytes())
+                || has(format!("\"type\": \"{t}\"").as_bytes())
+        };
+        if has(b"\"payload\"")
+            && [
+                "session_meta",
+                "response_item",
+                "event_msg",
+                "turn_context",
+                "compacted",
+                "world_state",
+            ]
+            .iter()
+            .any(|t| typed(t))
+        {
+            return 95;
+        }
+        // legacy: a bare session header, then bare Responses items
+        if has(b"\"instructions\"") && has(b"\"id\"") && !has(b"\"sessionId\"") {
+            return 60;
+        }
+        if jsonl::lines_contain(head, 4, b"\"record_type\"") {
+            return 60;
+        }
         0
     }
-    fn decode(&self, path: &Path, _opts: &DecodeOptions) -> Result<Trajectory, DecodeError> {
-        Err(DecodeError::new(path, None, "format codex-rollout: decoder pending"))
+    fn decode(&self, path: &Path, opts: &DecodeOptions) -> Result<Trajectory, DecodeError> {
+        if opts.keep_content {
+            decode_rollout::<true>(path)
+        } else {
+            decode_rollout::<false>(path)
+        }
+    }
+}
+
+/// A rollout line, or a payload: the union of the fields that matter.
+#[derive(Deserialize, Default)]
+struct Obj<const K: bool> {
+    #[serde(rename = "type", default)]
+    ty: LooseStr,
+    #[serde(default)]
+    timestamp: LooseStr,
+    #[serde(default)]
+    payload: Option<Box<Obj<K>>>,
+    #[serde(default)]
+    record_type: LooseStr,
+    // session_meta
+    #[serde(default)]
+    id: LooseStr,
+    #[serde(default)]
+    cwd: LooseStr,
+    #[serde(default)]
+    cli_version: LooseStr,
+    #[serde(default)]
+    git: Option<GitInfo>,
+    #[serde(default)]
+    instructions: Option<IgnoredAny>,
+    // response items
+    #[serde(default)]
+    role: LooseStr,
+    #[serde(default)]
+    content: Option<Text<K>>,
+    #[serde(default)]
+    name: LooseStr,
+    #[serde(default)]
+    namespace: LooseStr,
+    #[serde(default)]
+    arguments: Option<Input<K>>,
+    #[serde(default)]
+    input: Option<Input<K>>,
+    #[serde(default)]
+    call_id: LooseStr,
+    #[serde(default)]
+    output: Option<Output<K>>,
+    #[serde(default)]
+    action: Option<ShellCallAction>,
+    // event_msg
+    #[serde(default)]
+    exit_code: Option<i64Loose>,
+    #[serde(default)]
+    success: Option<Value>,
+}
+
+#[allow(non_camel_case_types)]
+type i64Loose = super::probe::LooseInt;
+
+#[derive(Deserialize, Default)]
+struct GitInfo {
+    #[serde(default)]
+    branch: LooseStr,
+}
+
+/// `local_shell_call.action`.
+#[derive(Deserialize, Default)]
+struct ShellCallAction {
+    #[serde(default)]
+    command: Option<Value>,
+    #[serde(default)]
+    working_directory: LooseStr,
+    #[serde(default)]
+    url: LooseStr,
+}
+
+/// A tool call's output: its text (head, or all with `K`) and the exit code it
+/// reports.
+#[derive(Default)]
+struct Output<const K: bool> {
+    text: Text<K>,
+    exit_code: Option<i64>,
+}
+
+impl<'de, const K: bool> Deserialize<'de> for Output<K> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<const K: bool>;
+        impl<'de, const K: bool> Visitor<'de> for V<K> {
+            type Value = Output<K>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a tool output")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Output<K>, E> {
+                Ok(output_from_str(s))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Output<K>, A::Error> {
+                let text = Text::<K>::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
+                let exit_code = exit_code_of(&text.head);
+                Ok(Output { text, exit_code })
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Output<K>, A::Error> {
+                // {"type":"input_text","text":…} or {"output":…, "metadata":{"exit_code":…}}
+                let mut out = Output::<K>::default();
+                while let Some(key) = map.next_key::<KeyName>()? {
+                    match key.0.as_ref() {
+                        "text" | "output" | "content" => out.text = map.next_value()?,
+                        "metadata" => {
+                            let m: Value = map.next_value()?;
+                            out.exit_code = m.get("exit_code").and_then(Value::as_i64);
+                        }
+                        "exit_code" => out.exit_code = map.next_value::<i64Loose>()?.0,
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                if out.exit_code.is_none() {
+                    out.exit_code = exit_code_of(&out.text.head);
+                }
+                Ok(out)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Output<K>, E> {
+                Ok(Output::default())
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Output<K>, E> {
+                Ok(Output::default())
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Output<K>, E> {
+                Ok(Output::default())
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Output<K>, E> {
+                Ok(Output::default())
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Output<K>, E> {
+                Ok(Output::default())
+            }
+        }
+        d.deserialize_any(V::<K>)
+    }
+}
+
+/// A string output: `shell` wraps it as JSON `{"output": …, "metadata": {"exit_code": N}}`;
+/// newer tools write an `Exit code: N` header.
+fn output_from_str<const K: bool>(s: &str) -> Output<K> {
+    let t = s.trim_start();
+    if t.starts_with('{') && t.contains("\"output\"") {
+        #[derive(Deserialize)]
+        struct Wrapped<const K: bool> {
+            #[serde(default)]
+            output: Text<K>,
+            #[serde(default)]
+            metadata: Option<Meta>,
+        }
+        #[derive(Deserialize)]
+        struct Meta {
+            #[serde(default)]
+            exit_code: Option<i64>,
+        }
+        if let Ok(w) = serde_json::from_str::<Wrapped<K>>(t) {
+            let exit_code = w
+                .metadata
+                .and_then(|m| m.exit_code)
+                .or_else(|| exit_code_of(&w.output.head));
+            return Output {
+                text: w.output,
+                exit_code,
+            };
+        }
+    }
+    let text: Text<K> = Text::deserialize(de::value::StrDeserializer::<serde_json::Error>::new(s))
+        .unwrap_or_default();
+    let exit_code = exit_code_of(&text.head);
+    Output { text, exit_code }
+}
+
+/// `Exit code: N` (first line) or `Process exited with code N` (header block).
+fn exit_code_of(head: &str) -> Option<i64> {
+    for line in head.lines().take(8) {
+        let l = line.trim();
+        if let Some(n) = l
+            .strip_prefix("Exit code:")
+            .or_else(|| l.strip_prefix("Process exited with code"))
+        {
+            return n.trim().parse().ok();
+        }
+    }
+    None
+}
+
+/// What the main agent did last (for `complete`).
+#[derive(Clone, Copy, PartialEq)]
+enum LastTurn {
+    None,
+    User,
+    AssistantText,
+    ToolCall,
+    Aborted,
+}
+
+/// Top-level line types; `payload` types per line type that are bookkeeping.
+const LINE_TYPES: &[&str] = &[
+    "session_meta",
+    "response_item",
+    "event_msg",
+    "turn_context",
+    "compacted",
+    "world_state",
+];
+
+/// Injected context that arrives as a user/developer message (not a prompt).
+const INJECTED: &[&str] = &[
+    "<environment_context>",
+    "# AGENTS.md instructions",
+    "<user_instructions>",
+    "<permissions instructions>",
+    "<skills_instructions>",
+    "<collaboration_mode>",
+    "<turn_aborted>",
+    "<user_shell_command>",
+    "<INSTRUCTIONS>",
+];
+
+struct State<const K: bool> {
+    traj: Trajectory,
+    calls: HashMap<String, usize>,
+    last_turn: LastTurn,
+    meta_seen: bool,
+}
+
+fn decode_rollout<const K: bool>(path: &Path) -> Result<Trajectory, DecodeError> {
+    let traj = Trajectory::new(path.to_path_buf(), Harness::Codex, "codex-rollout");
+    let mut st = State::<K> {
+        traj,
+        calls: HashMap::new(),
+        last_turn: LastTurn::None,
+        meta_seen: false,
+    };
+    let mut lines = JsonlLines::open(path)?;
+    while let Some(line) = lines.next_line()? {
+        let loc = line.location();
+        let Some(obj) = line.parse::<Obj<K>>(&mut st.traj) else {
+            continue;
+        };
+        st.line(obj, loc);
+    }
+    let t = &mut st.traj;
+    t.complete = st.last_turn == LastTurn::AssistantText && !t.truncated;
+    Ok(st.traj)
+}
+
+impl<const K: bool> State<K> {
+    fn problem(&mut self, location: Location, kind: ProblemKind, detail: String) {
+        self.traj.problems.push(DecodeProblem {
+            location,
+            kind,
+            detail,
+        });
+    }
+
+    fn line(&mut self, mut obj: Obj<K>, loc: Location) {
+        let ty = obj.ty.0.clone().unwrap_or_default();
+        let ts = obj.timestamp.clone();
+        match (ty.as_str(), obj.payload.take()) {
+            ("session_meta", Some(p)) => self.session_meta(&p),
+            ("turn_context", Some(p)) => {
+                if self.traj.cwd.is_none() {
+                    self.traj.cwd = p.cwd.non_empty().map(str::to_string);
+                }
+            }
+            ("response_item", Some(p)) => self.item(*p, &ts, loc),
+            ("event_msg", Some(p)) => self.event_msg(&p),
+            ("compacted" | "world_state", _) => {} // history replacement / environment snapshot
+            (t, None) if !t.is_empty() && !LINE_TYPES.contains(&t) => {
+                // legacy bare Responses item
+                if is_item_type(t) {
+                    self.item(obj, &ts, loc);
+                } else {
+                    let name: String = t.chars().take(40).collect();
+                    self.problem(
+                        loc,
+                        ProblemKind::UnknownRecordType,
+                        format!("unknown line type `{name}`"),
+                    );
+                }
+            }
+            ("", None) => {
+                if obj.record_type.0.is_some() {
+                    // legacy `{"record_type":"state"}`
+                } else if obj.id.0.is_some() && (obj.instructions.is_some() || obj.git.is_some()) {
+                    self.session_meta(&obj); // legacy header
+                } else {
+                    self.problem(
+                        loc,
+                        ProblemKind::UnknownRecordType,
+                        "line without a `type`".into(),
+                    );
+                }
+            }
+            (t, _) => {
+                let name: String = t.chars().take(40).collect();
+                let detail = if LINE_TYPES.contains(&t) {
+                    format!("`{name}` line without a payload")
+                } else {
+                    format!("unknown line type `{name}`")
+                };
+                self.problem(loc, ProblemKind::UnknownRecordType, detail);
+            }
+        }
+    }
+
+    fn session_meta(&mut self, p: &Obj<K>) {
+        if self.meta_seen {
+            return; // later metas belong to forked / resumed parents
+        }
+        self.meta_seen = true;
+        let t = &mut self.traj;
+        t.session_id = p.id.non_empty().map(str::to_string);
+        t.cwd = p.cwd.non_empty().map(str::to_string).or(t.cwd.take());
+        t.harness_version = p.cli_version.non_empty().map(str::to_string);
+        t.git_branch = p
+            .git
+            .as_ref()
+            .and_then(|g| g.branch.non_empty())
+            .map(str::to_string);
+    }
+
+    fn push(&mut self, mut ev: Event, ts: &LooseStr) -> usize {
+        ev.timestamp = ts.non_empty().map(str::to_string);
+        self.traj.events.push(ev);
+        self.traj.events.len() - 1
+    }
+
+    fn item(&mut self, p: Obj<K>, ts: &LooseStr, loc: Location) {
+        let ty = p.ty.0.clone().unwrap_or_default();
+        match ty.as_str() {
+            "message" => self.message(p, ts, loc),
+            "function_call" | "custom_tool_call" => {
+                let name = p.name.0.clone().unwrap_or_default();
+                let raw = p.arguments.or(p.input).map(|i| i.0).unwrap_or(Value::Null);
+                // arguments are a JSON string; freeform input (a patch) stays a string
+                let input = match &raw {
+                    Value::String(s) if s.trim_start().starts_with('{') => {
+                        serde_json::from_str(s).unwrap_or(raw)
+                    }
+                    _ => raw,
+                };
+                let action = action_for_tool(&name, &input);
+                let tool = match p.namespace.non_empty() {
+                    Some(ns) => format!("{ns}.{name}"),
+                    None => name,
+                };
+                self.call(tool, action, input, p.call_id.0, ts, loc);
+            }
+            "local_shell_call" => {
+                let a = p.action.unwrap_or_default();
+                let argv: Vec<String> = match &a.command {
+                    Some(Value::Array(items)) => items
+                        .iter()
+                        .map(|v| v.as_str().unwrap_or_default().to_string())
+                        .collect(),
+                    Some(Value::String(s)) => vec!["bash".into(), "-lc".into(), s.clone()],
+                    _ => Vec::new(),
+                };
+                let action = Action::Shell(shell_from_argv(&argv, a.working_directory.non_empty()));
+                let input = serde_json::json!({ "command": argv });
+                self.call(
+                    "local_shell_call".into(),
+                    action,
+                    input,
+                    p.call_id.0.or(p.id.0),
+                    ts,
+                    loc,
+                );
+            }
+            "web_search_call" => {
+                let action = match p.action.as_ref().and_then(|a| a.url.non_empty()) {
+                    Some(url) => Action::Fetch {
+                        url: url.to_string(),
+                    },
+                    None => Action::Other,
+                };
+                self.call(
+                    "web_search".into(),
+                    action,
+                    Value::Null,
+                    p.call_id.0,
+                    ts,
+                    loc,
+                );
+            }
+            "tool_search_call" => self.call(
+                "tool_search".into(),
+                Action::Other,
+                Value::Null,
+                p.call_id.0,
+                ts,
+                loc,
+            ),
+            "image_generation_call" => self.call(
+                "image_generation".into(),
+                Action::Other,
+                Value::Null,
+                None,
+                ts,
+                loc,
+            ),
+            "function_call_output"
+            | "custom_tool_call_output"
+            | "local_shell_call_output"
+            | "tool_search_output" => self.output(p, ts, loc),
+            // reasoning, Codex's own undo snapshots, compaction markers, inter-agent messages
+            "reasoning" | "ghost_snapshot" | "compaction" | "compaction_summary"
+            | "agent_message" | "other" => {}
+            other => {
+                let name: String = other.chars().take(40).collect();
+                self.problem(
+                    loc,
+                    ProblemKind::UnknownRecordType,
+                    format!("unknown response item `{name}`"),
+                );
+            }
+        }
+    }
+
+    fn call(
+        &mut self,
+        tool: String,
+        action: Action,
+        input: Value,
+        call_id: Option<String>,
+        ts: &LooseStr,
+        loc: Location,
+    ) {
+        let mut ev = Event::new(loc, Role::Assistant, action);
+        ev.tool = Some(tool);
+        if K {
+            ev.content = Some(Box::new(EventContent {
+                tool_input: Some(input),
+                ..Default::default()
+            }));
+        }
+        let idx = self.push(ev, ts);
+        if let Some(id) = call_id.filter(|s| !s.is_empty()) {
+            self.calls.insert(id, idx);
+        }
+        self.last_turn = LastTurn::ToolCall;
+    }
+
+    fn output(&mut self, p: Obj<K>, ts: &LooseStr, loc: Location) {
+        let Some(idx) = p
+            .call_id
+            .non_empty()
+            .and_then(|id| self.calls.get(id))
+            .copied()
+        else {
+            self.problem(
+                loc,
+                ProblemKind::Skipped,
+                "tool output without a matching call in this file".into(),
+            );
+            return;
+        };
+        let out = p.output.unwrap_or_default();
+        let head = out.text.head.trim_start();
+        let rejected = head.contains("rejected by user") || head.starts_with("aborted by user");
+        let ev = &mut self.traj.events[idx];
+        ev.result_timestamp = ts.non_empty().map(str::to_string);
+        if out.exit_code.is_some() {
+            ev.exit_code = out.exit_code;
+        }
+        let verification_failed =
+            head.starts_with("apply_patch verification failed") || head.starts_with("error:");
+        ev.failed = ev.exit_code.is_some_and(|c| c != 0) || rejected || verification_failed;
+        ev.rejected = rejected;
+        if K {
+            let text = out.text.into_full();
+            match &mut ev.content {
+                Some(c) => c.tool_output = text,
+                None => {
+                    ev.content = Some(Box::new(EventContent {
+                        tool_output: text,
+                        ..Default::default()
+                    }))
+                }
+            }
+        }
+    }
+
+    fn message(&mut self, p: Obj<K>, ts: &LooseStr, loc: Location) {
+        let role = p.role.0.clone().unwrap_or_default();
+        let text = p.content.unwrap_or_default();
+        let head = text.head.trim_start();
+        match role.as_str() {
+            "user" => {
+                if let Some(name) = codex_skill_injection(head) {
+                    let ev = Event::new(
+                        loc,
+                        Role::User,
+                        Action::SkillLoad {
+                            name,
+                            via: LoadVia::CodexMention,
+                        },
+                    );
+                    self.push(ev, ts);
+                    return;
+                }
+                if text.is_empty() || INJECTED.iter().any(|m| head.starts_with(m)) {
+                    return;
+                }
+                let mut ev = Event::new(loc, Role::User, Action::Message);
+                if K {
+                    ev.content = Some(Box::new(EventContent {
+                        text: text.into_full(),
+                        ..Default::default()
+                    }));
+                }
+                self.push(ev, ts);
+                self.last_turn = LastTurn::User;
+            }
+            "assistant" => {
+                if text.is_empty() {
+                    return;
+                }
+                let mut ev = Event::new(loc, Role::Assistant, Action::Message);
+                if K {
+                    ev.content = Some(Box::new(EventContent {
+                        text: text.into_full(),
+                        ..Default::default()
+                    }));
+                }
+                self.push(ev, ts);
+                self.last_turn = LastTurn::AssistantText;
+            }
+            _ => {} // developer / system instructions
+        }
+    }
+
+    /// `event_msg`s duplicate response items; they only fill in what the
+    /// output did not say.
+    fn event_msg(&mut self, p: &Obj<K>) {
+        match p.ty.as_deref().unwrap_or("") {
+            "exec_command_end" => {
+                if let Some(idx) = p
+                    .call_id
+                    .non_empty()
+                    .and_then(|id| self.calls.get(id))
+                    .copied()
+                {
+                    let ev = &mut self.traj.events[idx];
+                    if ev.exit_code.is_none() {
+                        if let Some(c) = p.exit_code.and_then(|c| c.0) {
+                            ev.exit_code = Some(c);
+                            ev.failed |= c != 0;
+                        }
+                    }
+                }
+            }
+            "patch_apply_end" => {
+                if let Some(idx) = p
+                    .call_id
+                    .non_empty()
+                    .and_then(|id| self.calls.get(id))
+                    .copied()
+                {
+                    if p.success == Some(Value::Bool(false)) {
+                        self.traj.events[idx].failed = true;
+                    }
+                }
+            }
+            "turn_aborted" => self.last_turn = LastTurn::Aborted,
+            _ => {}
+        }
+    }
+}
+
+fn is_item_type(t: &str) -> bool {
+    matches!(
+        t,
+        "message"
+            | "reasoning"
+            | "function_call"
+            | "function_call_output"
+            | "custom_tool_call"
+            | "custom_tool_call_output"
+            | "local_shell_call"
+            | "local_shell_call_output"
+            | "web_search_call"
+            | "ghost_snapshot"
+            | "compaction"
+    )
+}
+
+/// `<skill>\n<name>N</name>\n<path>…</path>\n…</skill>`: the skill N.
+fn codex_skill_injection(head: &str) -> Option<String> {
+    let rest = head.strip_prefix("<skill>")?.trim_start();
+    let rest = rest.strip_prefix("<name>")?;
+    let end = rest.find("</name>")?;
+    let name = rest[..end].trim();
+    (!name.is_empty() && !name.contains('\n')).then(|| name.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes() {
+        let o: Output<false> = output_from_str(
+            r#"{"output":"x\n","metadata":{"exit_code":3,"duration_seconds":0.1}}"#,
+        );
+        assert_eq!(o.exit_code, Some(3));
+        assert_eq!(o.text.head, "x\n");
+        let o: Output<false> =
+            output_from_str("Exit code: 1\nWall time: 0.2 seconds\nOutput:\nboom");
+        assert_eq!(o.exit_code, Some(1));
+        let o: Output<false> =
+            output_from_str("Chunk ID: 1\nWall time: 1s\nProcess exited with code 0\nOutput:\n");
+        assert_eq!(o.exit_code, Some(0));
+        let o: Output<false> = output_from_str("plain");
+        assert_eq!(o.exit_code, None);
+    }
+
+    #[test]
+    fn skill_injection() {
+        assert_eq!(
+            codex_skill_injection(
+                "<skill>\n<name>gh-fix-ci</name>\n<path>/s/SKILL.md</path>\nbody\n</skill>"
+            ),
+            Some("gh-fix-ci".into())
+        );
+        assert_eq!(codex_skill_injection("<skills_instructions>…"), None);
     }
 }

@@ -4,13 +4,15 @@
 //! content unless the caller names it. Adding a harness means adding a file and
 //! one line in [`decoders`].
 
+pub mod discover;
+pub mod jsonl;
 pub mod model;
 pub mod patch;
-pub mod shell;
-pub mod tools;
-pub mod discover;
+pub mod probe;
 pub mod retro;
+pub mod shell;
 pub mod skills;
+pub mod tools;
 /// Helpers shared by the decoders of the non-Claude, non-Codex formats.
 pub(crate) mod generic;
 
@@ -44,7 +46,11 @@ pub struct DecodeError {
 
 impl DecodeError {
     pub fn new(path: &Path, line: Option<u64>, message: impl Into<String>) -> Self {
-        DecodeError { path: path.to_path_buf(), line, message: message.into() }
+        DecodeError {
+            path: path.to_path_buf(),
+            line,
+            message: message.into(),
+        }
     }
 }
 
@@ -87,15 +93,24 @@ pub fn format_names() -> Vec<&'static str> {
 }
 
 /// Pick the decoder for a file: the named one, else the best sniff.
-pub fn pick_decoder(path: &Path, format: Option<&str>) -> Result<&'static dyn Decoder, DecodeError> {
+pub fn pick_decoder(
+    path: &Path,
+    format: Option<&str>,
+) -> Result<&'static dyn Decoder, DecodeError> {
     if let Some(name) = format {
-        return decoders().into_iter().find(|d| d.format() == name).ok_or_else(|| {
-            DecodeError::new(
-                path,
-                None,
-                format!("unknown input format `{name}` (known: {})", format_names().join(", ")),
-            )
-        });
+        return decoders()
+            .into_iter()
+            .find(|d| d.format() == name)
+            .ok_or_else(|| {
+                DecodeError::new(
+                    path,
+                    None,
+                    format!(
+                        "unknown input format `{name}` (known: {})",
+                        format_names().join(", ")
+                    ),
+                )
+            });
     }
     let mut head = Vec::with_capacity(SNIFF_BYTES);
     let file = std::fs::File::open(path)
