@@ -5,6 +5,8 @@
 //! one line in [`decoders`].
 
 pub mod discover;
+/// Helpers shared by the decoders of the non-Claude, non-Codex formats.
+pub(crate) mod generic;
 pub mod jsonl;
 pub mod model;
 pub mod patch;
@@ -13,8 +15,6 @@ pub mod retro;
 pub mod shell;
 pub mod skills;
 pub mod tools;
-/// Helpers shared by the decoders of the non-Claude, non-Codex formats.
-pub(crate) mod generic;
 
 pub mod aider;
 pub mod anthropic_messages;

@@ -129,10 +129,18 @@ pub struct Location {
 
 impl Location {
     pub fn line(line: u64) -> Self {
-        Location { file: None, line: Some(line), pointer: None }
+        Location {
+            file: None,
+            line: Some(line),
+            pointer: None,
+        }
     }
     pub fn pointer(p: impl Into<String>) -> Self {
-        Location { file: None, line: None, pointer: Some(p.into()) }
+        Location {
+            file: None,
+            line: None,
+            pointer: Some(p.into()),
+        }
     }
 }
 
@@ -273,13 +281,24 @@ impl LoadVia {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "op")]
 pub enum FileEffect {
-    Read { path: String },
+    Read {
+        path: String,
+    },
     /// Created or overwritten.
-    Write { path: String },
+    Write {
+        path: String,
+    },
     /// Changed in place.
-    Edit { path: String },
-    Delete { path: String },
-    Rename { from: String, to: String },
+    Edit {
+        path: String,
+    },
+    Delete {
+        path: String,
+    },
+    Rename {
+        from: String,
+        to: String,
+    },
 }
 
 /// A shell line and what it does.
