@@ -31,13 +31,13 @@ pub struct GateOptions {
 /// Why the gate could not run. Every variant maps to exit code 2 and names a file.
 #[derive(Debug, thiserror::Error)]
 pub enum GateError {
-    #[error("{0}")]
+    #[error(transparent)]
     Skill(#[from] ParseError),
-    #[error("{0}")]
+    #[error(transparent)]
     Lockfile(#[from] LockfileError),
-    #[error("{0}")]
+    #[error(transparent)]
     Trajectory(#[from] DecodeError),
-    #[error("{0}")]
+    #[error(transparent)]
     Config(#[from] ConfigError),
     /// A predicate that does not compile.
     #[error("{path}: {message}")]
