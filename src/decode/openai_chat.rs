@@ -107,7 +107,9 @@ pub(crate) fn chat_flavour(doc: &Value) -> Option<Flavour> {
         match role {
             Some("system") | Some("developer") | Some("tool") | Some("function") => f.openai += 2,
             Some("user") | Some("assistant") => {}
-            _ => return None,
+            // An unknown role later on is counted when decoding; as the first it is not a chat.
+            _ if std::ptr::eq(m, first) => return None,
+            _ => {}
         }
         if o.contains_key("tool_calls")
             || o.contains_key("tool_call_id")

@@ -186,7 +186,12 @@ fn decode_output_jsonl(
     if ids.len() == 1 {
         traj.session_id = ids.pop();
     }
-    traj.complete = instances > 0 && all_done && !traj.truncated;
+    // A line that could not be read is an instance whose end is unknown.
+    let unreadable_line = traj.problems.iter().any(|p| {
+        p.location.pointer.is_none()
+            && matches!(p.kind, ProblemKind::Undecodable | ProblemKind::InvalidUtf8)
+    });
+    traj.complete = instances > 0 && all_done && !traj.truncated && !unreadable_line;
     Ok(())
 }
 
