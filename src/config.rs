@@ -81,6 +81,8 @@ struct RawConfig {
     lexicon: Option<LexiconFile>,
     #[serde(default)]
     waivers: Option<Vec<Waiver>>,
+    #[serde(default)]
+    audit: Option<crate::audit::AuditConfig>,
 }
 
 /// The effective configuration.
@@ -97,6 +99,8 @@ pub struct Config {
     /// Scope and extraction lexicon additions (or replacement).
     pub lexicon: LexiconFile,
     pub waivers: Vec<Waiver>,
+    /// The tool-usage database settings (`ingest`, `stats`, `federate`...; docs/audit.md).
+    pub audit: crate::audit::AuditConfig,
 }
 
 impl Config {
@@ -218,6 +222,7 @@ impl Config {
             },
             lexicon: raw.lexicon.unwrap_or_default(),
             waivers: raw.waivers.unwrap_or_default(),
+            audit: raw.audit.unwrap_or_default().resolved(&base),
         })
     }
 
@@ -231,6 +236,8 @@ impl Config {
             thresholds: Thresholds,
             lexicon: &'a LexiconFile,
             waivers: &'a [Waiver],
+            #[serde(skip_serializing_if = "crate::audit::AuditConfig::is_empty")]
+            audit: &'a crate::audit::AuditConfig,
         }
         let shown = Shown {
             trajectories: match &self.trajectories {
@@ -245,6 +252,7 @@ impl Config {
             thresholds: self.thresholds,
             lexicon: &self.lexicon,
             waivers: &self.waivers,
+            audit: &self.audit,
         };
         let mut out = String::new();
         match &self.file {

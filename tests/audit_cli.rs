@@ -237,3 +237,41 @@ fn bad_now_is_a_usage_error() {
             "--now \"yesterday\": not an RFC 3339 timestamp",
         ));
 }
+
+#[test]
+fn the_configuration_sets_database_roots_and_endpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir(root.join(".git")).unwrap();
+    std::fs::create_dir(root.join("logs")).unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    std::fs::write(
+        root.join(".skillgate.yaml"),
+        format!(
+            "audit:\n  db: data/usage.db\n  ingest-roots: [logs, ~/elsewhere]\n  federation-url: http://127.0.0.1:{port}\n"
+        ),
+    )
+    .unwrap();
+    std::fs::copy(
+        "../shared/realdata/transcripts/synthetic-schema-fixtures/agent-sessions__gemini_large.json",
+        root.join("logs/session.json"),
+    )
+    .unwrap();
+    let v = json_out(sg(root).args(["ingest", "logs/session.json"]));
+    assert_eq!(v["db"], root.join("data/usage.db").display().to_string());
+    assert_eq!(v["files"]["new"], 1);
+    let v = json_out(sg(root).args(["stats", "--window-days", "0"]));
+    assert_eq!(v["stats"][0]["toolName"], "shell.exec");
+    assert_eq!(v["stats"][0]["totalCalls"], 2);
+    // The endpoint from the configuration: nobody listens there.
+    let v = json_out(sg(root).args(["federate", "--action", "fetch"]));
+    assert!(v["reason"].as_str().unwrap().starts_with("peer unavailable: "), "{v}");
+
+    std::fs::write(root.join(".skillgate.yaml"), "audit:\n  database: x.db\n").unwrap();
+    sg(root)
+        .args(["stats"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(".skillgate.yaml:2"))
+        .stderr(predicates::str::contains("database"));
+}

@@ -97,6 +97,50 @@ impl Default for AuditDefaults {
     }
 }
 
+/// The `audit:` section of the configuration file (docs/audit.md). Every key
+/// is optional; flags and environment variables win over it.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct AuditConfig {
+    /// The database file (relative paths: to the configuration file's folder).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub db: Option<PathBuf>,
+    /// What `ingest` reads when no PATH is given, replacing the defaults.
+    /// `~/` is the home folder; other relative paths are relative to the
+    /// configuration file's folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ingest_roots: Option<Vec<String>>,
+    /// The federation endpoint (base URL).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub federation_url: Option<String>,
+}
+
+impl AuditConfig {
+    pub fn is_empty(&self) -> bool {
+        *self == AuditConfig::default()
+    }
+
+    /// Make relative paths relative to `base` (the configuration file's folder).
+    pub fn resolved(mut self, base: &Path) -> Self {
+        let join = |p: &Path| {
+            if p.is_absolute() || base.as_os_str().is_empty() {
+                p.to_path_buf()
+            } else {
+                base.join(p)
+            }
+        };
+        self.db = self.db.as_deref().map(join);
+        if let Some(roots) = &mut self.ingest_roots {
+            for r in roots.iter_mut() {
+                if !r.starts_with("~/") && r != "~" && !Path::new(r.as_str()).is_absolute() {
+                    *r = join(Path::new(r.as_str())).display().to_string();
+                }
+            }
+        }
+        self
+    }
+}
+
 /// The environment variable naming the federation endpoint (the seed's
 /// `SUDO_FEDERATION_URL`, renamed for this product).
 pub const FEDERATION_URL_ENV: &str = "SKILLGATE_FEDERATION_URL";

@@ -1,13 +1,12 @@
 //! `skillgate compose --goal "…"`: propose a tool chain from observed usage and
 //! the built-in catalog (seed 001 `skill.compose`; docs/audit.md). Never executes.
 
-use super::stats::db_path;
+use super::stats::DbArgs;
 use anyhow::Context;
 use serde_json::json;
 use skillgate::audit::compose::{self, DEFAULT_MAX_CHAIN, MAX_CHAIN};
 use skillgate::audit::schema;
 use skillgate::exit::Exit;
-use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -17,13 +16,12 @@ pub struct Args {
     /// Longest chain to propose (1-10).
     #[arg(long, default_value_t = DEFAULT_MAX_CHAIN as u64, value_parser = clap::value_parser!(u64).range(1..=MAX_CHAIN as u64), value_name = "N")]
     pub max_chain_length: u64,
-    /// The audit database (default: .skillgate/audit.db under the project root).
-    #[arg(long, value_name = "FILE", env = "SKILLGATE_AUDIT_DB")]
-    pub db: Option<PathBuf>,
+    #[command(flatten)]
+    pub db: DbArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
-    let db = db_path(args.db.as_deref())?;
+    let (_cfg, db) = args.db.resolve()?;
     let conn = schema::open_existing(&db)?;
     let proposal = compose::compose(conn.as_ref(), &args.goal, args.max_chain_length as usize)
         .with_context(|| format!("{}: cannot read the audit database", db.display()))?;

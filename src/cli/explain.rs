@@ -1,7 +1,7 @@
 //! `skillgate explain TOOL`: a SKILL.md-style markdown block for one tool (seed
 //! 001 `skill.explain`; docs/audit.md).
 
-use super::stats::{db_path, now, Common};
+use super::stats::{now, Common};
 use anyhow::Context;
 use skillgate::audit::{explain, schema, Window};
 use skillgate::exit::Exit;
@@ -19,7 +19,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
     let now = now(args.common.now.as_deref())?;
-    let db = db_path(args.common.db.as_deref())?;
+    let (_cfg, db) = args.common.db.resolve()?;
     let conn = schema::open_existing(&db)?;
     let md = explain::explain(
         conn.as_ref(),

@@ -6,6 +6,7 @@
 use anyhow::bail;
 use skillgate::audit::federate::{self, Request, DEFAULT_EVENT_TYPE};
 use skillgate::audit::{format_timestamp, FEDERATION_URL_ENV};
+use skillgate::config::Config;
 use skillgate::exit::Exit;
 use std::time::Duration;
 
@@ -26,6 +27,9 @@ pub struct Args {
     /// The federation endpoint (base URL; `/events` is appended).
     #[arg(long, value_name = "URL", env = FEDERATION_URL_ENV)]
     pub url: Option<String>,
+    /// Configuration file (its `audit.federation-url` is used when --url and the env are unset).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<std::path::PathBuf>,
     /// Give up on the peer after this many seconds.
     #[arg(long, default_value_t = 10, value_name = "SECS")]
     pub timeout_secs: u64,
@@ -60,8 +64,18 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             peer: args.peer.clone(),
         },
     };
+    let url = match args.url.clone() {
+        Some(u) => Some(u),
+        None => {
+            let cfg = match &args.config {
+                Some(p) => Config::load(p)?,
+                None => Config::discover_and_load(&std::env::current_dir()?)?,
+            };
+            cfg.audit.federation_url
+        }
+    };
     let answer = federate::run(
-        args.url.as_deref(),
+        url.as_deref(),
         Duration::from_secs(args.timeout_secs.max(1)),
         &req,
     );

@@ -3,11 +3,12 @@
 //! Files that fail to decode are counted and reported on stderr; a path the
 //! user named that cannot be read is an error (exit 2).
 
-use super::stats::{db_path, project_root};
+use super::stats::{project_root, DbArgs};
 use anyhow::{bail, Context};
 use serde_json::json;
 use skillgate::audit::ingest::{self, FileStatus, IngestOptions};
 use skillgate::audit::{calibration, format_timestamp, schema, AuditDefaults};
+use skillgate::config::Config;
 use skillgate::exit::Exit;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -18,21 +19,20 @@ pub struct Args {
     /// log folders under your home (~/.claude/projects, ~/.codex/sessions,
     /// ~/.gemini/tmp) and .planning/patterns under the project root, where they exist.
     pub paths: Vec<PathBuf>,
-    /// The audit database (default: .skillgate/audit.db under the project root).
-    #[arg(long, value_name = "FILE", env = "SKILLGATE_AUDIT_DB")]
-    pub db: Option<PathBuf>,
+    #[command(flatten)]
+    pub db: DbArgs,
     /// Also import calibration rows (JSONL of {"tag", "predicted", "outcome"}).
     #[arg(long, value_name = "FILE")]
     pub calibration: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
-    let db = db_path(args.db.as_deref())?;
+    let (cfg, db) = args.db.resolve()?;
     let named = !args.paths.is_empty();
     let roots = if named {
         args.paths.clone()
     } else {
-        default_roots()?
+        default_roots(&cfg)?
     };
 
     let mut files: Vec<PathBuf> = Vec::new();
@@ -117,18 +117,32 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     Ok(Exit::Ok)
 }
 
-/// The default roots that exist: harness log folders under HOME, then the project's.
-fn default_roots() -> anyhow::Result<Vec<PathBuf>> {
-    let d = AuditDefaults::default();
+/// The roots `ingest` reads without PATH arguments, those that exist: the
+/// configuration's `audit.ingest-roots`, else the harness log folders under
+/// HOME and the project's trajectory folder.
+fn default_roots(cfg: &Config) -> anyhow::Result<Vec<PathBuf>> {
+    let home = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from);
     let mut roots = Vec::new();
-    if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
-        for r in &d.home_roots {
-            roots.push(PathBuf::from(&home).join(r));
+    match &cfg.audit.ingest_roots {
+        Some(list) => {
+            for r in list {
+                match (r.strip_prefix("~/").or((r == "~").then_some("")), &home) {
+                    (Some(rest), Some(h)) => roots.push(h.join(rest)),
+                    (Some(_), None) => {}
+                    (None, _) => roots.push(PathBuf::from(r)),
+                }
+            }
         }
-    }
-    let project = project_root()?;
-    for r in &d.project_roots {
-        roots.push(project.join(r));
+        None => {
+            let d = AuditDefaults::default();
+            if let Some(h) = &home {
+                roots.extend(d.home_roots.iter().map(|r| h.join(r)));
+            }
+            let project = project_root()?;
+            roots.extend(d.project_roots.iter().map(|r| project.join(r)));
+        }
     }
     Ok(roots.into_iter().filter(|r| r.exists()).collect())
 }

@@ -2,7 +2,7 @@
 //! refinement proposal (seed 001 `skill.refine`; docs/audit.md). Never patches;
 //! `--no-dry-run` records the intent in the audit log.
 
-use super::stats::{db_path, now, project_root, Common};
+use super::stats::{now, project_root, Common};
 use anyhow::Context;
 use serde_json::json;
 use skillgate::audit::{format_timestamp, refine, schema};
@@ -26,7 +26,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
     let now = format_timestamp(now(args.common.now.as_deref())?);
-    let db = db_path(args.common.db.as_deref())?;
+    let (_cfg, db) = args.common.db.resolve()?;
     let repo = match args.repo {
         Some(r) => r,
         None => project_root()?,

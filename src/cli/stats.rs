@@ -5,8 +5,9 @@
 use anyhow::Context;
 use skillgate::audit::stats::{self, ToolFilter};
 use skillgate::audit::{self, schema, AuditDefaults, Window};
+use skillgate::config::Config;
 use skillgate::exit::Exit;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use time::OffsetDateTime;
 
 #[derive(Debug, clap::Args)]
@@ -25,13 +26,42 @@ pub struct Args {
     pub format: Format,
 }
 
-/// Options every audit read command takes.
+/// Where the database is: every audit command takes these.
 #[derive(Debug, Clone, clap::Args)]
-pub struct Common {
-    /// The audit database (default: .skillgate/audit.db under the project root:
-    /// the git repository holding the working directory, else the working directory).
+pub struct DbArgs {
+    /// The audit database (default: `audit.db` of the configuration, else
+    /// .skillgate/audit.db under the project root: the git repository holding
+    /// the working directory, else the working directory).
     #[arg(long, value_name = "FILE", env = "SKILLGATE_AUDIT_DB")]
     pub db: Option<PathBuf>,
+    /// Configuration file (default: .skillgate.yaml found upwards from the working directory).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+impl DbArgs {
+    /// The configuration, then the database path (flag or env, config, default).
+    pub fn resolve(&self) -> anyhow::Result<(Config, PathBuf)> {
+        let cfg = match &self.config {
+            Some(p) => Config::load(p)?,
+            None => Config::discover_and_load(
+                &std::env::current_dir().context("cannot read the working directory")?,
+            )?,
+        };
+        let db = match (&self.db, &cfg.audit.db) {
+            (Some(p), _) => p.clone(),
+            (None, Some(p)) => p.clone(),
+            (None, None) => project_root()?.join(AuditDefaults::default().db),
+        };
+        Ok((cfg, db))
+    }
+}
+
+/// Options of the read commands with a time window.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Common {
+    #[command(flatten)]
+    pub db: DbArgs,
     /// The time windows end at (RFC 3339); default: the clock.
     #[arg(long, value_name = "RFC3339")]
     pub now: Option<String>,
@@ -45,7 +75,7 @@ pub enum Format {
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
     let now = now(args.common.now.as_deref())?;
-    let db = db_path(args.common.db.as_deref())?;
+    let (_cfg, db) = args.common.db.resolve()?;
     let conn = schema::open_existing(&db)?;
     let filter = match &args.tool {
         Some(t) => ToolFilter::Substring(t.clone()),
@@ -73,14 +103,6 @@ pub fn project_root() -> anyhow::Result<PathBuf> {
         .find(|d| d.join(".git").exists())
         .unwrap_or(&cwd)
         .to_path_buf())
-}
-
-/// `--db`, else the default under the project root.
-pub fn db_path(arg: Option<&Path>) -> anyhow::Result<PathBuf> {
-    match arg {
-        Some(p) => Ok(p.to_path_buf()),
-        None => Ok(project_root()?.join(AuditDefaults::default().db)),
-    }
 }
 
 /// `--now`, else the clock.
