@@ -47,12 +47,13 @@ code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mo
 .notice h2{margin-top:0;border:0}
 .minimal{border:1px solid #d7dbe0;border-radius:10px;padding:28px;margin-top:32px;text-align:center}
 .minimal h2{border:0;margin:0 0 8px;font-size:1.6rem}
+.minimal ul{display:inline-block;text-align:left;margin:0}
 .charts{display:grid;grid-template-columns:1fr 1fr;gap:24px}
 @media (max-width:760px){.charts{grid-template-columns:1fr}}
 .chart{margin:0;border:1px solid #d7dbe0;border-radius:10px;padding:16px 18px}
 .chart figcaption{display:flex;justify-content:space-between;align-items:baseline;font-weight:700;font-size:1.1rem;margin-bottom:12px}
 .chart figcaption .total{font-size:1.5rem}
-.bar-row{display:grid;grid-template-columns:11em 1fr 3.2em;align-items:center;gap:10px;margin:7px 0;font-size:.92rem}
+.bar-row{display:grid;grid-template-columns:12.5rem 1fr 3.2rem;align-items:center;gap:10px;margin:7px 0;font-size:.92rem}
 .bar-row.total-row{font-weight:700;font-size:1rem;margin-bottom:14px}
 .track{display:block;height:16px;background:#eef0f3;border-radius:8px;overflow:hidden}
 .total-row .track{height:22px;border-radius:11px}
@@ -120,11 +121,11 @@ fn pct(score: u8, max: u8) -> String {
 }
 
 fn bar_row(out: &mut String, label: &str, score: u8, max: u8, total: bool) {
-    let _ = write!(
+    let _ = writeln!(
         out,
         "<div class=\"bar-row{}\"><span class=\"label\">{}</span>\
          <span class=\"track\" role=\"img\" aria-label=\"{} {score} of {max}\"><span class=\"fill {}\" style=\"width:{}%\"></span></span>\
-         <span class=\"value\">{score}/{max}</span></div>\n",
+         <span class=\"value\">{score}/{max}</span></div>",
         if total { " total-row" } else { "" },
         esc(label),
         esc(label),
@@ -134,12 +135,12 @@ fn bar_row(out: &mut String, label: &str, score: u8, max: u8, total: bool) {
 }
 
 fn chart(out: &mut String, id: &str, name: &str, score: &Score) {
-    let _ = write!(out, "<figure class=\"chart\" id=\"{id}\">\n");
+    let _ = writeln!(out, "<figure class=\"chart\" id=\"{id}\">");
     match score {
         Score::Scored { total, subs } => {
-            let _ = write!(
+            let _ = writeln!(
                 out,
-                "<figcaption><span>{}</span><span class=\"total\">{total}/10</span></figcaption>\n",
+                "<figcaption><span>{}</span><span class=\"total\">{total}/10</span></figcaption>",
                 esc(name)
             );
             bar_row(out, "Total", *total, 10, true);
@@ -148,10 +149,10 @@ fn chart(out: &mut String, id: &str, name: &str, score: &Score) {
             }
         }
         Score::NotApplicable { reason } => {
-            let _ = write!(
+            let _ = writeln!(
                 out,
-                "<figcaption><span>{}</span><span class=\"total\">N/A</span></figcaption>\n\
-                 <p class=\"na\"><strong>N/A</strong>{}</p>\n",
+                "<figcaption><span>{}</span></figcaption>\n\
+                 <p class=\"na\"><strong>N/A</strong> {}</p>",
                 esc(name),
                 esc(reason)
             );
@@ -165,9 +166,9 @@ fn breakdown(out: &mut String, area: &str, score: &Score) {
         sub_row(out, area, s);
     }
     if let Score::NotApplicable { reason } = score {
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "<tr><td>{}</td><td>—</td><td class=\"num\">N/A</td><td>{}</td></tr>\n",
+            "<tr><td>{}</td><td>—</td><td class=\"num\">N/A</td><td>{}</td></tr>",
             esc(area),
             esc(reason)
         );
@@ -175,10 +176,13 @@ fn breakdown(out: &mut String, area: &str, score: &Score) {
 }
 
 fn sub_row(out: &mut String, area: &str, s: &SubScore) {
-    let turns: Vec<String> = s.evidence.iter().map(|e| e.turn.to_string()).collect();
-    let _ = write!(
+    let mut nums: Vec<usize> = s.evidence.iter().map(|e| e.turn).collect();
+    nums.sort_unstable();
+    nums.dedup();
+    let turns: Vec<String> = nums.iter().map(|n| n.to_string()).collect();
+    let _ = writeln!(
         out,
-        "<tr><td>{}</td><td>{}</td><td class=\"num\">{}/{}</td><td>{}{}</td></tr>\n",
+        "<tr><td>{}</td><td>{}</td><td class=\"num\">{}/{}</td><td>{}{}</td></tr>",
         esc(area),
         esc(s.category),
         s.score,
@@ -224,9 +228,9 @@ fn evidence_block(out: &mut String, evidence: &[Evidence]) {
         .map(|e| e.turn.to_string())
         .collect();
     if !rest.is_empty() {
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "<p class=\"more\">Also turns {}.</p>\n",
+            "<p class=\"more\">Also turns {}.</p>",
             esc(&rest.join(", "))
         );
     }
@@ -234,11 +238,11 @@ fn evidence_block(out: &mut String, evidence: &[Evidence]) {
 }
 
 fn finding_card(out: &mut String, f: &Finding) {
-    let _ = write!(
+    let _ = writeln!(
         out,
         "<article class=\"finding sev-{}\" id=\"finding-{}\">\n\
          <div class=\"finding-head\"><h3>{}</h3><span class=\"badge\">{}/{}</span><span class=\"area\">{}</span></div>\n\
-         <p class=\"basis\">{}</p>\n",
+         <p class=\"basis\">{}</p>",
         ratio_class(f.score, f.max),
         esc(f.code),
         esc(f.category),
@@ -248,17 +252,17 @@ fn finding_card(out: &mut String, f: &Finding) {
         esc(&f.basis)
     );
     evidence_block(out, &f.evidence);
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<p class=\"suggestion-line\"><strong>Suggestion:</strong> {}</p>\n</article>\n",
+        "<p class=\"suggestion-line\"><strong>Suggestion:</strong> {}</p>\n</article>",
         esc(&f.suggestion)
     );
 }
 
 fn suggestion_item(out: &mut String, s: &Suggestion) {
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<li class=\"suggestion\"><span class=\"gain\">+{}</span><strong>{}</strong> — {}</li>\n",
+        "<li class=\"suggestion\"><span class=\"gain\">+{}</span><strong>{}</strong> — {}</li>",
         s.gain,
         esc(s.category),
         esc(&s.text)
@@ -273,7 +277,7 @@ fn header(out: &mut String, report: &Report, ctx: &RenderContext) {
         } else {
             esc(v)
         };
-        let _ = write!(out, "<dt>{}</dt><dd>{v}</dd>\n", esc(k));
+        let _ = writeln!(out, "<dt>{}</dt><dd>{v}</dd>", esc(k));
     };
     let s = report.session.as_ref();
     row(
@@ -306,40 +310,40 @@ pub fn render(report: &Report, ctx: &RenderContext) -> String {
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <meta name=\"referrer\" content=\"no-referrer\">\n",
     );
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<title>{TITLE}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<div class=\"page\">\n"
+        "<title>{TITLE}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<div class=\"page\">"
     );
     header(&mut out, report, ctx);
     out.push_str("<main>\n");
     match &report.outcome {
         Outcome::NoHistory { searched } => {
-            let _ = write!(
+            let _ = writeln!(
                 out,
                 "<section id=\"summary\" class=\"minimal\">\n<h2>{NO_HISTORY}</h2>\n\
-                 <p>No transcript was found, so nothing was scored.</p>\n"
+                 <p>No transcript was found, so nothing was scored.</p>"
             );
             if !searched.is_empty() {
                 out.push_str("<p>Looked in:</p>\n<ul>\n");
                 for s in searched {
-                    let _ = write!(out, "<li><code>{}</code></li>\n", esc(s));
+                    let _ = writeln!(out, "<li><code>{}</code></li>", esc(s));
                 }
                 out.push_str("</ul>\n");
             }
             out.push_str("</section>\n");
         }
         Outcome::TooShort { turns } => {
-            let _ = write!(
+            let _ = writeln!(
                 out,
                 "<section id=\"summary\" class=\"minimal\">\n<h2>{TOO_SHORT}</h2>\n\
-                 <p>The session has {turns} turn{} (user, assistant or tool); at least 2 are needed, so nothing was scored.</p>\n</section>\n",
+                 <p>The session has {turns} turn{} (user, assistant or tool); at least 2 are needed, so nothing was scored.</p>\n</section>",
                 if *turns == 1 { "" } else { "s" }
             );
         }
         Outcome::ParseError { note } => {
-            let _ = write!(
+            let _ = writeln!(
                 out,
-                "<section id=\"parse-error\" class=\"notice\">\n<h2>Parsing error</h2>\n<p>{}</p>\n</section>\n",
+                "<section id=\"parse-error\" class=\"notice\">\n<h2>Parsing error</h2>\n<p>{}</p>\n</section>",
                 esc(note)
             );
             full_body(&mut out, report);
@@ -347,10 +351,10 @@ pub fn render(report: &Report, ctx: &RenderContext) -> String {
         Outcome::Scored => full_body(&mut out, report),
     }
     out.push_str("</main>\n");
-    let _ = write!(
+    let _ = writeln!(
         out,
         "<footer>Generated by skillgate {} <code>doctor</code>. Scores follow the rubric in docs/doctor.md; \
-         turn N is event N−1 of <code>skillgate trajectory</code>. {}</footer>\n</div>\n</body>\n</html>\n",
+         turn N is event N−1 of <code>skillgate trajectory</code>. {}</footer>\n</div>\n</body>\n</html>",
         esc(ctx.version),
         if report.excerpts {
             "Excerpts are at most 240 characters, with secrets redacted."
@@ -387,7 +391,7 @@ fn full_body(out: &mut String, report: &Report) {
         } else {
             "No findings: every scored sub-score is at its maximum."
         };
-        let _ = write!(out, "<p class=\"empty\">{why}</p>\n");
+        let _ = writeln!(out, "<p class=\"empty\">{why}</p>");
     }
     for f in &report.findings {
         finding_card(out, f);
@@ -409,9 +413,9 @@ fn full_body(out: &mut String, report: &Report) {
     if let Some(f) = &report.facts {
         out.push_str("<section id=\"session-facts\">\n<h2>Session facts</h2>\n<p>The counts the rubric reads (docs/doctor.md defines each).</p>\n<table>\n<tbody>\n");
         let mut row = |k: &str, v: String| {
-            let _ = write!(
+            let _ = writeln!(
                 out,
-                "<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td></tr>\n",
+                "<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td></tr>",
                 esc(k),
                 esc(&v)
             );
@@ -471,9 +475,9 @@ fn full_body(out: &mut String, report: &Report) {
             }
             out.push_str("</ol>\n");
             if report.turn_list_omitted > 0 {
-                let _ = write!(
+                let _ = writeln!(
                     out,
-                    "<p class=\"more\">{} more turns not listed.</p>\n",
+                    "<p class=\"more\">{} more turns not listed.</p>",
                     report.turn_list_omitted
                 );
             }

@@ -264,11 +264,14 @@ pub fn diagnose(input: &SessionInput, opts: &DoctorOptions) -> Report {
             recovered,
         } => {
             let at = line.map(|l| format!(":{l}")).unwrap_or_default();
+            let recovered_note = match recovered.len() {
+                0 => "No turn could be recovered from plain-text role markers (User:, Assistant:, Tool:)".to_string(),
+                n => format!("{n} turn(s) recovered from plain-text role markers are listed below"),
+            };
             let note = format!(
-                "{}{at}: {message}. {} turn(s) recovered from plain-text role markers are listed below; \
-                 tool calls and their results cannot be identified, so no score is assessed.",
+                "{}{at}: {message}. {recovered_note}; tool calls and their results cannot be identified, \
+                 so no score is assessed.",
                 path.display(),
-                recovered.len()
             );
             let session = SessionInfo {
                 path: path.display().to_string(),
@@ -319,7 +322,7 @@ fn parse_error_report(
     opts: &DoctorOptions,
 ) -> Report {
     let na = || Score::NotApplicable {
-        reason: "not assessed: the transcript could not be fully decoded (see the parsing note)"
+        reason: "Not assessed: the transcript could not be fully decoded (see the parsing note)."
             .to_string(),
     };
     let turn_list = turns

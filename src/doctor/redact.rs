@@ -29,7 +29,10 @@ pub struct Rule {
     pub group: Option<usize>,
 }
 
-/// The documented redaction list, applied in this order.
+/// The documented redaction list, applied in this order. Shapes with a
+/// distinctive prefix match even when glued to preceding text (`xghp_…`);
+/// `sk-`, Stripe keys and pairs need a word boundary, so prose such as
+/// `task-management-…` is left alone.
 pub const RULES: &[Rule] = &[
     Rule {
         kind: "pem-block",
@@ -40,7 +43,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         kind: "jwt",
         description: "JSON Web Tokens (`eyJ….eyJ….<signature>`)",
-        pattern: r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*",
+        pattern: r"eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*",
         group: None,
     },
     Rule {
@@ -70,25 +73,25 @@ pub const RULES: &[Rule] = &[
     Rule {
         kind: "github-token",
         description: "GitHub tokens (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`, `github_pat_`)",
-        pattern: r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})",
+        pattern: r"(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})",
         group: None,
     },
     Rule {
         kind: "gitlab-token",
         description: "GitLab personal access tokens (`glpat-…`)",
-        pattern: r"\bglpat-[A-Za-z0-9_-]{20,}",
+        pattern: r"glpat-[A-Za-z0-9_-]{20,}",
         group: None,
     },
     Rule {
         kind: "slack-token",
         description: "Slack tokens (`xoxb-`, `xoxp-`, `xoxa-`, `xoxr-`, `xoxs-`, `xapp-`) and webhook URLs",
-        pattern: r"\b(?:xox[abprs]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,}|https://hooks\.slack\.com/services/[A-Za-z0-9/_-]+)",
+        pattern: r"(?:xox[abprs]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,}|https://hooks\.slack\.com/services/[A-Za-z0-9/_-]+)",
         group: None,
     },
     Rule {
         kind: "aws-access-key-id",
         description: "AWS access key ids (`AKIA…`, `ASIA…` and the other 4-letter prefixes + 16 characters)",
-        pattern: r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|A3T[A-Z0-9])[A-Z0-9]{16}\b",
+        pattern: r"(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|A3T[A-Z0-9])[A-Z0-9]{16}\b",
         group: None,
     },
     Rule {
@@ -100,19 +103,19 @@ pub const RULES: &[Rule] = &[
     Rule {
         kind: "google-api-key",
         description: "Google API keys (`AIza` + 35 characters)",
-        pattern: r"\bAIza[0-9A-Za-z_-]{35}",
+        pattern: r"AIza[0-9A-Za-z_-]{35}",
         group: None,
     },
     Rule {
         kind: "huggingface-token",
         description: "Hugging Face tokens (`hf_…`)",
-        pattern: r"\bhf_[A-Za-z0-9]{30,}",
+        pattern: r"hf_[A-Za-z0-9]{30,}",
         group: None,
     },
     Rule {
         kind: "npm-token",
         description: "npm tokens (`npm_…`)",
-        pattern: r"\bnpm_[A-Za-z0-9]{36}",
+        pattern: r"npm_[A-Za-z0-9]{36}",
         group: None,
     },
     Rule {
@@ -214,8 +217,14 @@ pub fn shorten(text: &str, max: usize) -> String {
     }
     let mut cut = prefix_chars(text, max.saturating_sub(1)).to_string();
     // Never end inside a redaction marker: drop a torn `[REDACTED:…` tail.
-    if let Some(open) = cut.rfind("[REDACTED:") {
-        if !cut[open..].contains(']') {
+    if let Some(open) = cut.rfind('[') {
+        let tail = &cut[open..];
+        let torn = if tail.starts_with("[REDACTED:") {
+            !tail.contains(']')
+        } else {
+            "[REDACTED:".starts_with(tail)
+        };
+        if torn {
             cut.truncate(open);
         }
     }
@@ -260,7 +269,7 @@ mod tests {
                 "aws-secret-access-key",
                 format!("aws_secret_access_key = {}", x(40)),
             ),
-            ("google-api-key", format!("AIza{}", x(36)[..35].to_string())),
+            ("google-api-key", format!("AIza{}", &x(36)[..35])),
             ("huggingface-token", format!("hf_{}", x(34))),
             ("npm-token", format!("npm_{}", x(36))),
             ("secret-pair", format!("DB_PASSWORD={}", x(14))),
@@ -327,6 +336,22 @@ mod tests {
         // `max_tokens` ends in "tokens", not "token": not a pair.
         assert_eq!(redact(t), t);
         assert_eq!(redact("cargo test --all"), "cargo test --all");
+    }
+
+    #[test]
+    fn prose_is_not_mistaken_for_credentials() {
+        let t = "Created a basic CLAUDE.md for the task-management-system; the bearer of news";
+        assert_eq!(redact(t), t);
+        assert_eq!(
+            redact("Authorization: Basic dXNlcjpwYXNzd29yZA=="),
+            "[REDACTED:bearer-token]"
+        );
+    }
+
+    #[test]
+    fn distinctive_prefixes_match_when_glued_to_text() {
+        let t = format!("xghp_{}", "Z".repeat(36));
+        assert_eq!(redact(&t), "x[REDACTED:github-token]");
     }
 
     #[test]

@@ -426,7 +426,7 @@ fn task_completion(c: &Ctx) -> SubScore {
             "the transcript is truncated".to_string()
         } else {
             format!(
-                "the last turn ({}, a {} turn) is not an assistant answer",
+                "the last turn (turn {}) is a {} turn, not an assistant answer",
                 c.num(last),
                 c.turns[last].role.as_str()
             )
@@ -890,84 +890,40 @@ fn minus(a: &[String], b: &[String]) -> Vec<String> {
 
 fn correct_files(c: &Ctx) -> SubScore {
     let (code, category, max) = ("file-identification", "Correct file identification", 3);
-    let attempted: Vec<String> = {
-        let mut v: Vec<String> = Vec::new();
-        for ch in &c.changes {
-            if !v.contains(&ch.key) {
-                v.push(ch.key.clone());
-            }
-        }
-        v
-    };
-    let mut wrong: Vec<(String, usize, &'static str)> = Vec::new();
-    let mark = |key: &str,
-                idx: usize,
-                why: &'static str,
-                wrong: &mut Vec<(String, usize, &'static str)>| {
-        if !wrong.iter().any(|(k, _, _)| k == key) {
-            wrong.push((key.to_string(), idx, why));
-        }
-    };
+    let mut attempted: Vec<String> = Vec::new();
     for ch in &c.changes {
-        if ch.rejected {
-            mark(&ch.key, ch.idx, "change rejected by the user", &mut wrong);
-        } else if !ch.ok {
-            mark(
-                &ch.key,
-                ch.idx,
-                "change failed (target text or file not as expected)",
-                &mut wrong,
-            );
+        if !attempted.contains(&ch.key) {
+            attempted.push(ch.key.clone());
         }
     }
-    // Created in the session, then deleted.
-    for key in &attempted {
-        let ok: Vec<&Change> = c
-            .changes
-            .iter()
-            .filter(|ch| ch.ok && &ch.key == key)
-            .collect();
-        if let (Some(first), Some(del)) =
-            (ok.first(), ok.iter().find(|ch| ch.op == ChangeOp::Delete))
-        {
-            if first.op == ChangeOp::Write
-                && !existed_before(c, first.idx, key)
-                && del.idx > first.idx
-            {
-                mark(
-                    key,
-                    del.idx,
-                    "created in the session, then deleted",
-                    &mut wrong,
-                );
-            }
-        }
-    }
-    // An edit that exactly reverses an earlier edit.
+    // Edits that exactly reverse an earlier edit of the same file: (earlier, reverting).
     let texts = keyed_text_changes(c);
+    let mut reverts: Vec<(String, usize, usize)> = Vec::new();
     for (n, (i, key, tc)) in texts.iter().enumerate() {
         if let TextChange::Replace { old, new, .. } = tc {
-            let reverses = texts[..n].iter().any(|(_, k, prev)| {
+            let undone = texts[..n].iter().find(|(j, k, prev)| {
                 k == key
+                    && !reverts.iter().any(|(_, a, _)| a == j)
                     && matches!(prev, TextChange::Replace { old: po, new: pn, .. }
                         if po.trim() == new.trim() && pn.trim() == old.trim() && po.trim() != pn.trim())
             });
-            if reverses {
-                mark(key, *i, "an edit reverted an earlier edit", &mut wrong);
+            if let Some((j, _, _)) = undone {
+                reverts.push((key.clone(), *j, *i));
             }
         }
     }
     // `git checkout -- FILE` / `git restore FILE` after changing it.
+    let mut discarded: Vec<(String, usize)> = Vec::new();
     for (i, t) in c.turns.iter().enumerate() {
         let wd = signals::turn_workdir(t, c.cwd);
         for argv in signals::shell_commands(t) {
-            if argv.first().map(|p| signals::file_name(p)) != Some("git") {
-                continue;
-            }
-            if !matches!(
-                argv.get(1).map(String::as_str),
-                Some("checkout" | "restore")
-            ) {
+            let git = argv.first().map(|p| signals::file_name(p)) == Some("git");
+            if !git
+                || !matches!(
+                    argv.get(1).map(String::as_str),
+                    Some("checkout" | "restore")
+                )
+            {
                 continue;
             }
             for w in argv
@@ -980,47 +936,133 @@ fn correct_files(c: &Ctx) -> SubScore {
                     .iter()
                     .any(|ch| ch.ok && ch.idx < i && ch.key == k)
                 {
-                    mark(
-                        &k,
-                        i,
-                        "changes discarded with git checkout/restore",
-                        &mut wrong,
-                    );
+                    discarded.push((k, i));
                 }
             }
         }
     }
-    wrong.sort_by_key(|(_, i, _)| *i);
-    let (n, total) = (wrong.len(), attempted.len());
-    let score = if n == 0 {
+    // Wrong files: nothing of the agent's changes to them stands.
+    let mut wrong: Vec<(usize, String)> = Vec::new();
+    // Missed targets on files that were changed: a failed or rejected change,
+    // an edit reverted later.
+    let mut misses: Vec<(usize, String)> = Vec::new();
+    for key in &attempted {
+        let all: Vec<&Change> = c.changes.iter().filter(|ch| &ch.key == key).collect();
+        let ok: Vec<&Change> = all.iter().copied().filter(|ch| ch.ok).collect();
+        let failed: Vec<&Change> = all.iter().copied().filter(|ch| !ch.ok).collect();
+        let last_ok = ok.iter().map(|ch| ch.idx).max();
+        let created_then_deleted =
+            match (ok.first(), ok.iter().find(|ch| ch.op == ChangeOp::Delete)) {
+                (Some(first), Some(del)) => {
+                    first.op == ChangeOp::Write
+                        && del.idx > first.idx
+                        && !existed_before(c, first.idx, key)
+                }
+                _ => false,
+            };
+        let file_reverts: Vec<&(String, usize, usize)> =
+            reverts.iter().filter(|(k, _, _)| k == key).collect();
+        let all_reverted = !ok.is_empty()
+            && ok.iter().all(|ch| {
+                file_reverts
+                    .iter()
+                    .any(|(_, a, b)| *a == ch.idx || *b == ch.idx)
+            });
+        let restored = discarded
+            .iter()
+            .find(|(k, i)| k == key && last_ok.is_some_and(|l| *i > l));
+        let why_failed = |ch: &Change| {
+            if ch.rejected {
+                "a change to this file was rejected by the user".to_string()
+            } else {
+                "a change to this file failed (target text or file not as expected)".to_string()
+            }
+        };
+        if ok.is_empty() {
+            let first = failed[0];
+            wrong.push((
+                first.idx,
+                format!(
+                    "wrong file: every change attempt failed; {}",
+                    why_failed(first)
+                ),
+            ));
+        } else if created_then_deleted {
+            let del = ok
+                .iter()
+                .rev()
+                .find(|ch| ch.op == ChangeOp::Delete)
+                .unwrap();
+            wrong.push((
+                del.idx,
+                "wrong file: created in the session, then deleted".into(),
+            ));
+        } else if let Some((_, i)) = restored {
+            wrong.push((
+                *i,
+                "wrong file: its changes were discarded with git checkout/restore".into(),
+            ));
+        } else if all_reverted {
+            let (_, _, b) = file_reverts.last().unwrap();
+            wrong.push((*b, "wrong file: every edit to it was reverted".into()));
+        } else {
+            for ch in &failed {
+                misses.push((ch.idx, format!("missed target: {}", why_failed(ch))));
+            }
+            for (_, a, b) in &file_reverts {
+                misses.push((
+                    *b,
+                    format!("missed target: this edit reverts turn {}", c.num(*a)),
+                ));
+            }
+        }
+    }
+    wrong.sort_by_key(|(i, _)| *i);
+    misses.sort_by_key(|(i, _)| *i);
+    let (w, m, total) = (wrong.len(), misses.len(), attempted.len());
+    let base: u8 = if w == 0 {
         3
-    } else if n >= total {
+    } else if w >= total {
         0
-    } else if n == 1 {
+    } else if w == 1 {
         2
     } else {
         1
     };
+    let miss_loss = u8::from(m > 0 && base > 0);
+    let score = base - miss_loss;
     let basis = format!(
-        "{total} file(s) with change attempts; {n} wrong target(s) (a change failed or was rejected, the file was \
-         created then deleted, an edit was reverted, or changes were discarded with git); {} → {score}/3.",
-        match score {
-            3 => "all correct".to_string(),
-            2 => "one wrong file".to_string(),
-            1 => "several wrong files".to_string(),
-            _ => "every target wrong".to_string(),
+        "{total} file(s) with change attempts; {w} wrong file(s) (no change to it stands: every attempt failed or \
+         was rejected, it was created then deleted, its edits were reverted, or git discarded them) → {} = {base}; \
+         {m} missed target(s) on files that were changed (a failed or rejected change, an edit reverted later) \
+         (−{miss_loss}) → {score}/3.",
+        match base {
+            3 => "all correct",
+            2 => "one wrong file",
+            1 => "several wrong files",
+            _ => "every target wrong",
         }
     );
-    let evidence: Vec<Evidence> = wrong
+    let mut evidence: Vec<Evidence> = wrong
         .iter()
-        .map(|(_, i, why)| c.ev(*i, *why, Focus::CallAndOutput))
+        .chain(misses.iter())
+        .map(|(i, why)| c.ev(*i, why.clone(), Focus::CallAndOutput))
         .collect();
+    evidence.sort_by_key(|e| e.turn);
     let suggestion = (score < max).then(|| {
-        format!(
-            "Before changing a file, read it (or search for the symbol) and confirm the exact text you replace; \
-             {n} file(s) were wrong targets ({}).",
-            turns_phrase(&wrong.iter().map(|(_, i, _)| c.num(*i)).collect::<Vec<_>>())
-        )
+        if w > 0 {
+            format!(
+                "Find the right file before changing it: search for the symbol and read the file first; \
+                 {w} file(s) were changed to no effect ({}).",
+                turns_phrase(&wrong.iter().map(|(i, _)| c.num(*i)).collect::<Vec<_>>())
+            )
+        } else {
+            format!(
+                "Read the exact text you are about to replace (fresh, after earlier edits) so each edit lands \
+                 the first time; {m} change(s) missed ({}).",
+                turns_phrase(&misses.iter().map(|(i, _)| c.num(*i)).collect::<Vec<_>>())
+            )
+        }
     });
     SubScore {
         code,
@@ -1119,11 +1161,7 @@ fn minimal_diff(c: &Ctx) -> SubScore {
         1 => 1,
         _ => 2,
     };
-    let pct = if total_added == 0 {
-        0
-    } else {
-        churn * 100 / total_added
-    };
+    let pct = (churn * 100).checked_div(total_added).unwrap_or(0);
     let churn_loss: u8 = if churn >= 3 && pct >= 30 {
         2
     } else if churn >= 3 && pct >= 10 {
@@ -1321,13 +1359,16 @@ pub fn assess(
         let reason = if c.changed.is_empty() {
             let attempts = c.changes.len();
             if attempts == 0 {
-                "N/A: the session changed no code (no file was written, edited, deleted or renamed).".to_string()
+                "The session changed no code (no file was written, edited, deleted or renamed)."
+                    .to_string()
             } else {
-                format!("N/A: the session changed no code ({attempts} attempted change(s) did not succeed).")
+                format!(
+                    "The session changed no code ({attempts} attempted change(s) did not succeed)."
+                )
             }
         } else {
             format!(
-                "N/A: the session changed no code; the {} file(s) it changed are documentation.",
+                "The session changed no code; the {} file(s) it changed are documentation.",
                 c.changed.len()
             )
         };
