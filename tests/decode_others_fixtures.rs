@@ -378,6 +378,15 @@ fn openai_chat_tool_calls_and_problems() {
 fn plain_chat_list_is_openai_chat_only() {
     let d = decode::pick_decoder(&fx("openai-chat/plain_bare.json"), None).unwrap();
     assert_eq!(d.format(), "openai-chat");
+    let head = std::fs::read(fx("openai-chat/plain_bare.json")).unwrap();
+    let anthropic = decode::decoders()
+        .into_iter()
+        .find(|d| d.format() == "anthropic-messages")
+        .unwrap();
+    assert_eq!(
+        anthropic.sniff(&fx("openai-chat/plain_bare.json"), &head),
+        0
+    );
     // Forcing the Anthropic decoder on it works too: it is a valid Messages array.
     let t = decode::decode_path(
         &fx("openai-chat/plain_bare.json"),

@@ -33,9 +33,8 @@ impl Decoder for AnthropicMessagesDecoder {
         };
         match chat_flavour(&p.value) {
             Some(f) if f.anthropic > f.openai => 70,
-            // A plain user/assistant text list is also a valid Messages array;
-            // OpenAI chat claims it at 30, so this only wins when forced.
-            Some(f) if f.anthropic > 0 => 20,
+            // A plain user/assistant text list is also a valid Messages array,
+            // but OpenAI chat claims it; `--input-format anthropic-messages` forces it.
             _ => 0,
         }
     }

@@ -11,7 +11,6 @@
 use super::model::*;
 use super::{shell, tools, DecodeError};
 use serde_json::{Map, Value};
-use std::io::BufRead;
 use std::path::Path;
 
 /// Nesting deeper than this is refused by [`parse_partial`] (serde_json's own limit is 128).
@@ -285,76 +284,20 @@ pub(crate) fn syntax_reason(e: &serde_json::Error) -> String {
     }
 }
 
-/// Stream a JSONL file line by line, calling `f(line_number, value, traj)` for
-/// each line that parses. Blank lines are skipped. A line that is not UTF-8 is
-/// counted as [`ProblemKind::InvalidUtf8`]; one that is not JSON as
-/// [`ProblemKind::Undecodable`], or, when it is the last line and has no
-/// newline, as [`ProblemKind::TruncatedLastLine`] (and the trajectory is
-/// marked truncated).
+/// Stream a JSONL file line by line with the shared reader
+/// ([`super::jsonl::JsonlLines`]), calling `f(line_number, value, traj)` for
+/// each line that parses as JSON. Blank lines are skipped; a line that is not
+/// UTF-8 or not JSON is counted by the reader (a torn last line marks the
+/// trajectory truncated).
 pub(crate) fn for_each_jsonl(
     path: &Path,
     traj: &mut Trajectory,
     mut f: impl FnMut(u64, Value, &mut Trajectory),
 ) -> Result<(), DecodeError> {
-    let file = std::fs::File::open(path)
-        .map_err(|e| DecodeError::new(path, None, format!("cannot open: {e}")))?;
-    let mut reader = std::io::BufReader::with_capacity(256 * 1024, file);
-    let mut buf = Vec::with_capacity(64 * 1024);
-    let mut line_no = 0u64;
-    loop {
-        buf.clear();
-        let n = reader
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| DecodeError::new(path, Some(line_no + 1), format!("cannot read: {e}")))?;
-        if n == 0 {
-            break;
-        }
-        line_no += 1;
-        let had_newline = buf.last() == Some(&b'\n');
-        let mut line: &[u8] = &buf;
-        while let Some((&last, rest)) = line.split_last() {
-            if last == b'\n' || last == b'\r' {
-                line = rest;
-            } else {
-                break;
-            }
-        }
-        if line_no == 1 {
-            line = line.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(line);
-        }
-        if line.iter().all(|c| c.is_ascii_whitespace()) {
-            continue;
-        }
-        if std::str::from_utf8(line).is_err() {
-            traj.problems.push(DecodeProblem {
-                location: Location::line(line_no),
-                kind: ProblemKind::InvalidUtf8,
-                detail: "line is not valid UTF-8".into(),
-            });
-            continue;
-        }
-        match serde_json::from_slice::<Value>(line) {
-            Ok(v) => f(line_no, v, traj),
-            Err(e) => {
-                let last = !had_newline;
-                let (kind, detail) = if last && e.classify() == serde_json::error::Category::Eof {
-                    traj.truncated = true;
-                    (
-                        ProblemKind::TruncatedLastLine,
-                        "last line is torn (no newline, JSON ends early)".to_string(),
-                    )
-                } else {
-                    (
-                        ProblemKind::Undecodable,
-                        format!("not valid JSON: {}", syntax_reason(&e)),
-                    )
-                };
-                traj.problems.push(DecodeProblem {
-                    location: Location::line(line_no),
-                    kind,
-                    detail,
-                });
-            }
+    let mut lines = super::jsonl::JsonlLines::open(path)?;
+    while let Some(line) = lines.next_line()? {
+        if let Some(v) = line.parse::<Value>(traj) {
+            f(line.number, v, traj);
         }
     }
     Ok(())
