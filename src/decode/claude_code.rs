@@ -507,7 +507,8 @@ pub(crate) struct ClaudeRecords<const K: bool> {
     /// tool_use id → event index.
     calls: HashMap<String, usize>,
     /// Task/Agent calls whose sidechain has not started yet (old layout).
-    pending_tasks: VecDeque<usize>,
+    /// (event index, head of the Task prompt) of Task calls without a sidechain yet.
+    pending_tasks: VecDeque<(usize, String)>,
     /// sidechain record uuid → subagent id.
     sidechain_agent: HashMap<String, String>,
     /// subagent id (`agentId` of a Task result) → the Task event index.
@@ -590,8 +591,19 @@ impl<const K: bool> ClaudeRecords<K> {
             {
                 a.clone()
             } else {
-                // a new sidechain: the oldest Task call still waiting for one
-                match self.pending_tasks.pop_front() {
+                // a new sidechain: the Task call whose prompt it starts with,
+                // else the oldest Task call still waiting for one
+                let key = r
+                    .message
+                    .as_ref()
+                    .map(|m| prompt_key(first_text(&m.content)))
+                    .unwrap_or_default();
+                let pos = self
+                    .pending_tasks
+                    .iter()
+                    .position(|(_, k)| !k.is_empty() && *k == key)
+                    .unwrap_or(0);
+                match self.pending_tasks.remove(pos).map(|(i, _)| i) {
                     Some(idx) => {
                         let ev = &mut self.traj.events[idx];
                         let id = match &ev.action {
@@ -818,6 +830,12 @@ impl<const K: bool> ClaudeRecords<K> {
         let name = b.name.0.clone().unwrap_or_default();
         let input = b.input.map(|i| i.0).unwrap_or(serde_json::Value::Null);
         let action = action_for_tool(&name, &input);
+        let task_key = match action {
+            Action::Subagent { .. } => {
+                prompt_key(input.get("prompt").and_then(|p| p.as_str()).unwrap_or(""))
+            }
+            _ => String::new(),
+        };
         let mut ev = Event::new(loc.clone(), Role::Assistant, action);
         ev.tool = Some(name);
         if K {
@@ -835,7 +853,7 @@ impl<const K: bool> ClaudeRecords<K> {
             Action::SkillLoad { name, .. } => {
                 self.last_skill_tool = Some((name.clone(), self.record_no, id))
             }
-            Action::Subagent { .. } => self.pending_tasks.push_back(idx),
+            Action::Subagent { .. } => self.pending_tasks.push_back((idx, task_key)),
             _ => {}
         }
         if main {
@@ -867,7 +885,7 @@ impl<const K: bool> ClaudeRecords<K> {
             );
             return;
         };
-        self.pending_tasks.retain(|i| *i != idx);
+        self.pending_tasks.retain(|(i, _)| *i != idx);
         let content = b.content.unwrap_or_default();
         let head = content.head.trim_start();
         let string_head = tur.and_then(|t| t.string_head.as_deref()).unwrap_or("");
@@ -934,6 +952,27 @@ impl<const K: bool> ClaudeRecords<K> {
 
     /// The finished trajectory.
     pub(crate) fn finish(mut self) -> Trajectory {
+        // stream-json names a subagent by its Task tool_use id; once the Task
+        // result gave the agent's own id, use that one everywhere.
+        let renames: HashMap<String, String> = self
+            .calls
+            .iter()
+            .filter_map(|(tool_id, idx)| match &self.traj.events[*idx].action {
+                Action::Subagent {
+                    agent_id: Some(a), ..
+                } if a != tool_id => Some((tool_id.clone(), a.clone())),
+                _ => None,
+            })
+            .collect();
+        if !renames.is_empty() {
+            for e in &mut self.traj.events {
+                if let AgentPath::Subagent(id) = &mut e.agent {
+                    if let Some(new) = renames.get(id.as_str()) {
+                        *id = new.clone();
+                    }
+                }
+            }
+        }
         let ended = match self.result_record {
             Some(ok) => ok,
             None => self.last_turn == LastTurn::AssistantText,
@@ -941,6 +980,22 @@ impl<const K: bool> ClaudeRecords<K> {
         self.traj.complete = ended && !self.traj.truncated;
         self.traj
     }
+}
+
+/// The first text of a message's content.
+fn first_text<const K: bool>(c: &Content<K>) -> &str {
+    match c {
+        Content::Text(t) => &t.head,
+        Content::Blocks(bs) => bs
+            .iter()
+            .find_map(|b| b.text.as_ref().map(|t| t.head.as_str()))
+            .unwrap_or(""),
+    }
+}
+
+/// A short key of a Task prompt, to tie a sidechain's first message to its call.
+fn prompt_key(s: &str) -> String {
+    s.trim().chars().take(120).collect()
 }
 
 /// The text between `<tag>` and `</tag>`.

@@ -191,6 +191,9 @@ pub const ACTION_KEYS: &[&str] = &[
     "working_directory",
     "input",
     "patch",
+    // Task / Agent prompts tie an old-layout sidechain to its call; Gemini
+    // `web_fetch` takes its URL in the prompt
+    "prompt",
 ];
 
 /// A tool input: only [`ACTION_KEYS`] unless `KEEP`, then everything.
