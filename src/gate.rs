@@ -5,7 +5,7 @@
 //! time, to [`write_report`]).
 
 use crate::config::{Config, ConfigError, DEFAULT_REPORT_DIR, DEFAULT_TRAJECTORIES};
-use crate::decode::{self, Action, DecodeError, DecodeOptions, LoadVia, Trajectory};
+use crate::decode::{self, DecodeError, DecodeOptions, LoadVia, Trajectory};
 use crate::extract::{self, Lexicon, LockfileError};
 use crate::label::{self, CompiledSet, ScopeStart};
 use crate::parse::{ParseError, Skill};
@@ -52,43 +52,19 @@ pub struct Load {
     /// Position of the first load event; `None` when only a sidecar says so.
     pub index: Option<usize>,
     pub via: LoadVia,
+    /// The only evidence is a read of the SKILL.md.
+    pub weak: bool,
 }
 
-/// Does `name` (as a transcript spells it) name `skill`? Plugin skills are
-/// namespaced (`superpowers:brainstorming`).
-pub fn names_skill(name: &str, skill: &str) -> bool {
-    name == skill || name.rsplit_once(':').is_some_and(|(_, n)| n == skill)
-}
-
-/// The skill's first load in a trajectory (SPEC §5): a sidecar's
-/// `loaded_skills` is authoritative; otherwise the first `SkillLoad` event,
-/// weak or not.
+/// The skill's first load in a trajectory (SPEC §5), from
+/// [`decode::skills::first_load`]: a session-retro sidecar's `loaded_skills`
+/// is authoritative; otherwise the first load event, weak or not. `index` is
+/// `None` when only the sidecar says the skill was loaded.
 pub fn first_load(traj: &Trajectory, skill: &str) -> Option<Load> {
-    let event = traj.events.iter().position(
-        |e| matches!(&e.action, Action::SkillLoad { name, .. } if names_skill(name, skill)),
-    );
-    let via = |i: usize| match &traj.events[i].action {
-        Action::SkillLoad { via, .. } => *via,
-        _ => LoadVia::Retro,
-    };
-    if let Some(listed) = traj.retro.as_ref().and_then(|r| r.loaded_skills.as_ref()) {
-        if !listed.iter().any(|n| names_skill(n, skill)) {
-            return None;
-        }
-        return Some(match event {
-            Some(i) => Load {
-                index: Some(i),
-                via: via(i),
-            },
-            None => Load {
-                index: None,
-                via: LoadVia::Retro,
-            },
-        });
-    }
-    event.map(|i| Load {
-        index: Some(i),
-        via: via(i),
+    decode::skills::first_load(traj, skill).map(|lp| Load {
+        index: (lp.via != LoadVia::Retro && lp.index < traj.events.len()).then_some(lp.index),
+        via: lp.via,
+        weak: lp.weak,
     })
 }
 
@@ -190,12 +166,15 @@ fn roots_for(skill_path: &Path, options: &GateOptions, config: &Config) -> Vec<R
     }
 }
 
-/// Files under a root: the file itself, or the transcripts discovered below a folder.
-fn files_of(root: &Root, cwd: &Path) -> Result<Vec<PathBuf>, GateError> {
+/// Files under a root: the file itself, or the transcripts discovered below a
+/// folder, with what discovery left out (and why).
+fn files_of(root: &Root, cwd: &Path) -> Result<Found, GateError> {
     let abs = absolute(&root.path, cwd);
     let meta = match std::fs::metadata(&abs) {
         Ok(m) => m,
-        Err(e) if !root.named && e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if !root.named && e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Found::default())
+        }
         Err(e) => {
             return Err(GateError::Io {
                 path: root.path.clone(),
@@ -204,13 +183,26 @@ fn files_of(root: &Root, cwd: &Path) -> Result<Vec<PathBuf>, GateError> {
         }
     };
     if meta.is_file() {
-        return Ok(vec![root.path.clone()]);
+        return Ok(Found {
+            files: vec![root.path.clone()],
+            skipped: Vec::new(),
+        });
     }
-    let found = decode::discover::discover(&root.path).map_err(|e| GateError::Io {
+    let found = decode::discover::discover_all(&root.path).map_err(|e| GateError::Io {
         path: root.path.clone(),
         message: format!("cannot list trajectories: {e}"),
     })?;
-    Ok(found)
+    Ok(Found {
+        files: found.files,
+        skipped: found.skipped,
+    })
+}
+
+/// What a root holds.
+#[derive(Debug, Clone, Default)]
+struct Found {
+    files: Vec<PathBuf>,
+    skipped: Vec<(PathBuf, String)>,
 }
 
 /// One decoded file (or why it could not be).
@@ -266,7 +258,7 @@ pub fn run_gate(
     }
 
     // Every trajectory file once, decoded in parallel, in a fixed order.
-    let mut files_by_root: BTreeMap<Root, Vec<PathBuf>> = BTreeMap::new();
+    let mut files_by_root: BTreeMap<Root, Found> = BTreeMap::new();
     for p in &prepared {
         for r in &p.roots {
             if !files_by_root.contains_key(r) {
@@ -275,8 +267,8 @@ pub fn run_gate(
         }
     }
     let mut all: Vec<(PathBuf, bool)> = Vec::new();
-    for (root, files) in &files_by_root {
-        for f in files {
+    for (root, found) in &files_by_root {
+        for f in &found.files {
             let named = root.named && normalize(f) == normalize(&root.path);
             if let Some(existing) = all.iter_mut().find(|(p, _)| p == f) {
                 existing.1 |= named;
@@ -291,10 +283,18 @@ pub fn run_gate(
         .map(|(p, _)| decode::decode_path(&absolute(p, cwd), None, &opts))
         .collect();
     for ((path, named), d) in all.iter().zip(&decoded) {
-        if let (true, Err(e)) = (named, d) {
-            let mut e = e.clone();
-            e.path = path.clone();
-            return Err(GateError::Trajectory(e));
+        match d {
+            // A bad session-retro sidecar is an input error wherever it is:
+            // ignoring it would change which trajectories count.
+            Err(e) if decode::retro::is_sidecar(&e.path) => {
+                return Err(GateError::Trajectory(e.clone()))
+            }
+            Err(e) if *named => {
+                let mut e = e.clone();
+                e.path = path.clone();
+                return Err(GateError::Trajectory(e));
+            }
+            _ => {}
         }
     }
     let index: BTreeMap<&PathBuf, &Decoded> = all.iter().map(|(p, _)| p).zip(&decoded).collect();
@@ -303,15 +303,22 @@ pub fn run_gate(
     for p in &prepared {
         let name = p.skill.name();
         let mut files: Vec<&PathBuf> = Vec::new();
+        let mut set = TrajectorySet::default();
         for r in &p.roots {
-            for f in &files_by_root[r] {
+            let found = &files_by_root[r];
+            for f in &found.files {
                 if !files.contains(&f) {
                     files.push(f);
                 }
             }
+            for (path, why) in &found.skipped {
+                set.discarded.push(Discarded {
+                    path: display_path(path, cwd),
+                    reason: format!("not read: {why}"),
+                });
+            }
         }
         let mut valid: Vec<(&Trajectory, ScopeStart)> = Vec::new();
-        let mut set = TrajectorySet::default();
         for f in files {
             let shown = display_path(f, cwd);
             match index[f] {
@@ -332,7 +339,7 @@ pub fn run_gate(
                             event: ev.map(|e| e.index),
                             line: ev.and_then(|e| e.location.line),
                             via: via_name(load.via),
-                            weak: load.via.is_weak(),
+                            weak: load.weak,
                             complete: t.complete && !t.truncated,
                             undecodable: t.undecodable_count(),
                         });
@@ -461,10 +468,8 @@ mod tests {
     }
 
     #[test]
-    fn plugin_names_and_sidecars() {
-        use crate::decode::{Event, Harness, Location, Retro, Role};
-        assert!(names_skill("superpowers:brainstorming", "brainstorming"));
-        assert!(!names_skill("brainstorming-x", "brainstorming"));
+    fn sidecar_only_loads_put_every_event_in_scope() {
+        use crate::decode::{Action, Event, Harness, Location, Retro, Role};
         let mut t = Trajectory::new("t".into(), Harness::ClaudeCode, "x");
         t.events.push(Event::new(
             Location::line(1),
@@ -475,28 +480,19 @@ mod tests {
             Location::line(2),
             Role::Assistant,
             Action::SkillLoad {
-                name: "s".into(),
+                name: "plugin:s".into(),
                 via: LoadVia::SkillTool,
             },
         ));
-        assert_eq!(
-            first_load(&t, "s"),
-            Some(Load {
-                index: Some(1),
-                via: LoadVia::SkillTool
-            })
-        );
+        assert_eq!(first_load(&t, "s").map(|l| l.index), Some(Some(1)));
         assert_eq!(first_load(&t, "other"), None);
         t.retro = Some(Retro {
             loaded_skills: Some(vec!["other".into()]),
             ..Default::default()
         });
         assert_eq!(
-            first_load(&t, "other"),
-            Some(Load {
-                index: None,
-                via: LoadVia::Retro
-            })
+            first_load(&t, "other").map(|l| (l.index, l.via)),
+            Some((None, LoadVia::Retro))
         );
         assert_eq!(first_load(&t, "s"), None);
     }

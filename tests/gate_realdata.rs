@@ -1,0 +1,127 @@
+//! The gate over the real corpus: every real skill against every real
+//! transcript (none of which loads one of them), through the binary.
+
+mod gate_common;
+
+use gate_common::*;
+
+const ARGS: [&str; 7] = [
+    "gate",
+    "../shared/realdata/skills",
+    "--trajectories",
+    "../shared/realdata/transcripts",
+    "--format",
+    "json",
+    "--no-report",
+];
+
+#[test]
+fn real_skills_over_real_transcripts_report_every_discard_with_a_reason() {
+    let r = run_in(&repo(), &ARGS);
+    assert_ne!(r.code, 2, "{}", r.stderr);
+    let v = r.json();
+    let skills = v.as_array().expect("an array: several skills");
+    let expected = walk_count(&repo().join("../shared/realdata/skills"));
+    assert_eq!(skills.len(), expected);
+    for s in skills {
+        let t = &s["trajectories"];
+        let seen = t["valid"].as_array().unwrap().len() + t["discarded"].as_array().unwrap().len();
+        assert!(
+            seen >= 20,
+            "{}: {seen} trajectories considered",
+            s["skill"]["name"]
+        );
+        for d in t["discarded"].as_array().unwrap() {
+            assert!(
+                d["path"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("../shared/realdata/transcripts/"),
+                "{d}"
+            );
+            assert!(!d["reason"].as_str().unwrap().is_empty(), "{d}");
+        }
+        for key in [
+            "skill",
+            "verdict",
+            "flags",
+            "numbers",
+            "trajectories",
+            "constraints",
+            "proposals",
+        ] {
+            assert!(s.get(key).is_some(), "missing {key}");
+        }
+    }
+    // No real transcript loads one of these skills: nothing to measure.
+    assert_eq!(r.code, 3, "{}", r.stderr);
+}
+
+fn walk_count(dir: &std::path::Path) -> usize {
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            n += walk_count(&p);
+        } else if p.file_name().is_some_and(|f| f == "SKILL.md") {
+            n += 1;
+        }
+    }
+    n
+}
+
+#[test]
+fn results_do_not_depend_on_the_thread_count() {
+    let one = run_env(&repo(), &ARGS, &[("RAYON_NUM_THREADS", "1")]);
+    let four = run_env(&repo(), &ARGS, &[("RAYON_NUM_THREADS", "4")]);
+    assert_eq!(one.code, four.code);
+    assert!(!one.stdout.is_empty());
+    assert_eq!(one.stdout, four.stdout);
+}
+
+#[test]
+fn labels_do_not_depend_on_the_thread_count_over_many_trajectories() {
+    let d = tempfile::tempdir().unwrap();
+    let rules = "  - id: no-force-push\n    text: \"x\"\n    lines: [8, 8]\n    modality: must-not\n    scope: [shared-repo-state]\n    forbid: {git: push, args: [\"--force\"]}\n  - id: commit-review\n    text: \"x\"\n    lines: [8, 8]\n    modality: must\n    when: {git: commit}\n    require: {command: \"cargo test*\"}\n";
+    write_skill(
+        &d.path().join("skills"),
+        "demo",
+        "Rules.",
+        Some(rules),
+        false,
+    );
+    for i in 0..40 {
+        let fmt = if i % 2 == 0 { Fmt::Claude } else { Fmt::Codex };
+        let mut t = Tx::new(fmt);
+        if i % 7 != 0 {
+            t.load_skill("demo", "x");
+        }
+        if i % 3 == 0 {
+            t.shell("git commit -m x", "", false, None);
+        }
+        if i % 5 == 0 {
+            t.shell("git push -f", "", false, None);
+        }
+        if i % 4 == 0 {
+            t.shell("cargo test", "", false, None);
+        }
+        t.end("Done.");
+        t.write(&d.path().join(format!("runs/{i:02}.jsonl")));
+    }
+    let args = [
+        "gate",
+        "skills/demo",
+        "--trajectories",
+        "runs",
+        "--format",
+        "json",
+        "--no-report",
+    ];
+    let one = run_env(d.path(), &args, &[("RAYON_NUM_THREADS", "1")]);
+    let four = run_env(d.path(), &args, &[("RAYON_NUM_THREADS", "4")]);
+    assert_eq!(one.code, 1, "{}", one.stderr);
+    assert_eq!(one.stdout, four.stdout);
+    let v = one.json();
+    assert_eq!(v["trajectories"]["valid"].as_array().unwrap().len(), 34);
+    assert_eq!(v["trajectories"]["discarded"].as_array().unwrap().len(), 6);
+}
