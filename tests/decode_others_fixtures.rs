@@ -743,3 +743,81 @@ fn content_is_kept_only_when_asked() {
         .unwrap()
         .starts_with("I'll rename it in both files."));
 }
+
+// ---------------------------------------------------------------- robustness
+
+/// Every file of these formats, cut at many points (a torn write, a partial
+/// copy) and with bytes flipped, decodes to a trajectory or a DecodeError with
+/// its decoder forced: never a panic.
+#[test]
+fn torn_and_corrupted_files_never_panic() {
+    let files: &[(&str, &str)] = &[
+        ("../shared/realdata/transcripts/swe-agent/function_calling_simple.traj", "swe-agent"),
+        ("../shared/realdata/transcripts/openhands/wrong_initial_state.json", "openhands"),
+        ("../shared/realdata/transcripts/inspect-ai/2025-05-12T20-27-36-04-00_browser.json", "inspect-ai"),
+        ("../shared/realdata/transcripts/aider/zen-mcp-server__.aider.chat.history.md", "aider"),
+        ("fixtures/decode-others/gemini/activate_skill.jsonl", "gemini-chat"),
+        ("fixtures/decode-others/gemini/stream.jsonl", "gemini-chat"),
+        ("../shared/realdata/transcripts/synthetic-schema-fixtures/agent-sessions__gemini_large.json", "gemini-chat"),
+        ("fixtures/decode-others/openhands/malformed_output.jsonl", "openhands"),
+        ("fixtures/decode-others/openai-chat/conversation.json", "openai-chat"),
+        ("fixtures/decode-others/anthropic-messages/request.json", "anthropic-messages"),
+        ("fixtures/decode-others/swe-agent/v0_text_actions.traj", "swe-agent"),
+        ("fixtures/decode-others/aider/session.aider.chat.history.md", "aider"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for (src, format) in files {
+        let bytes = std::fs::read(src).unwrap();
+        for k in 0..40 {
+            let mut b = bytes.clone();
+            let cut = (next() as usize) % (b.len() + 1);
+            b.truncate(cut);
+            if k % 2 == 1 && !b.is_empty() {
+                for _ in 0..4 {
+                    let i = (next() as usize) % b.len();
+                    b[i] = (next() & 0xFF) as u8;
+                }
+            }
+            let p = dir.path().join(format!("case-{k}"));
+            std::fs::write(&p, &b).unwrap();
+            for forced in [Some(*format), None] {
+                if let Ok(t) = decode::decode_path(
+                    &p,
+                    forced,
+                    &DecodeOptions {
+                        keep_content: k % 3 == 0,
+                    },
+                ) {
+                    // Whatever survives is internally consistent.
+                    for (i, e) in t.events.iter().enumerate() {
+                        assert_eq!(e.index, i);
+                        assert!(
+                            e.location.line.is_some() || e.location.pointer.is_some(),
+                            "{src} cut {cut}: event without location"
+                        );
+                    }
+                    if cut < bytes.len() && k % 2 == 0 && !t.truncated && *format != "aider" {
+                        // A torn JSON document or JSONL file says so (or lost only whitespace).
+                        let rest = &bytes[cut..];
+                        assert!(
+                            rest.iter().all(|c| c.is_ascii_whitespace())
+                                || t.problems
+                                    .iter()
+                                    .any(|p| p.kind != ProblemKind::UnknownRecordType)
+                                || bytes[..cut].ends_with(b"\n"),
+                            "{src} cut at {cut}/{} not reported as truncated",
+                            bytes.len()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

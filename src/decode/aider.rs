@@ -581,8 +581,8 @@ impl Parser {
         let (word, args) = if let Some(rest) = first.strip_prefix('!') {
             ("run".to_string(), rest.to_string())
         } else if let Some(rest) = first.strip_prefix('/') {
-            let w = rest.split_whitespace().next().unwrap_or("");
-            (resolve_command(w), rest[w.len()..].trim().to_string())
+            let (w, args) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+            (resolve_command(w), args.trim().to_string())
         } else {
             let text = self.opts.keep_content.then(|| lines.join("\n"));
             traj.events.push(message_event(
