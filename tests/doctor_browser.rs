@@ -546,3 +546,59 @@ fn every_kind_of_report_renders_offline_with_its_sections() {
         &["No conversation history found"],
     );
 }
+
+#[test]
+fn real_claude_and_codex_reports_render_offline() {
+    let Some(chromium) = chromium() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/realdata/transcripts");
+    let claude = via_binary(
+        d,
+        "claude-real",
+        &root.join("claude-code/sniffly__ba79134d-b6e9-4867-af0c-6941038c9e4b.jsonl"),
+        0,
+    );
+    check(
+        &chromium,
+        &claude,
+        "claude-real",
+        &[
+            "<span class=\"total\">7/10</span>",
+            "<span class=\"total\">8/10</span>",
+            "id=\"finding-unnecessary-exploration\"",
+            "<li class=\"suggestion\">",
+        ],
+    );
+    let codex = via_binary(
+        d,
+        "codex-real",
+        &root.join(
+            "codex/codex-session-view__rollout-2025-11-17T15-30-28-019a93b9-f380-7600-98ff-940e6b99603c.jsonl",
+        ),
+        0,
+    );
+    check(
+        &chromium,
+        &codex,
+        "codex-real",
+        &[
+            "<span class=\"total\">5/10</span>",
+            "id=\"finding-task-completion\"",
+            "codex (codex-rollout)",
+        ],
+    );
+    let injected = via_binary(
+        d,
+        "script-injection",
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/doctor/claude-script-injection.jsonl"),
+        0,
+    );
+    check(
+        &chromium,
+        &injected,
+        "script-injection",
+        &["&lt;script&gt;alert(4)&lt;/script&gt;"],
+    );
+}

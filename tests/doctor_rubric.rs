@@ -332,14 +332,16 @@ fn file_identification_counts_wrong_targets() {
         .edit("/repo/src/b.rs", "x = 2", "x = 1", false) // 8 reverts 7
         .say("Fixed a.rs.");
     let r = s.report();
-    // 3 files attempted (a.rs, tmp.rs, b.rs): tmp.rs and b.rs are wrong
-    // files (nothing of their changes stands) → 1; a.rs has a missed
-    // target (a failed edit before the one that landed) → −1 → 0.
-    assert_eq!(sub(&r.code_quality, "file-identification"), (0, 3));
+    // tmp.rs is a scratch file (created and deleted): not counted. Of the
+    // 2 files attempted, b.rs is a wrong file (its edit was reverted) → 2;
+    // a.rs has a missed target (a failed edit before the one that landed)
+    // → −1 → 1.
+    assert_eq!(sub(&r.code_quality, "file-identification"), (1, 3));
     assert_eq!(
         evidence_turns(&r.code_quality, "file-identification"),
-        vec![2, 6, 8]
+        vec![2, 8]
     );
+    assert_eq!(r.facts.as_ref().unwrap().scratch_files, 1);
 }
 
 #[test]

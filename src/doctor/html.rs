@@ -423,8 +423,11 @@ fn full_body(out: &mut String, report: &Report) {
         row("Turns", f.turns.to_string());
         row("User requests", f.user_requests.to_string());
         row("User interrupts", f.interrupts.to_string());
-        row("Agent turns (main agent)", f.agent_turns.to_string());
-        row("Subagent turns", f.subagent_turns.to_string());
+        row(
+            "Agent turns (assistant messages and tool calls)",
+            f.agent_turns.to_string(),
+        );
+        row("Turns of subagents", f.subagent_turns.to_string());
         row("Tool calls", f.tool_calls.to_string());
         row("Failed tool calls", f.failed_calls.to_string());
         row("Rejected tool calls", f.rejected_calls.to_string());
@@ -433,6 +436,10 @@ fn full_body(out: &mut String, report: &Report) {
         row("Blind retries", f.blind_retries.to_string());
         row("Files read", f.files_read.to_string());
         row("Files changed", f.files_changed.to_string());
+        row(
+            "Scratch files (created and deleted)",
+            f.scratch_files.to_string(),
+        );
         row("Code files changed", f.code_files_changed.to_string());
         row(
             "Last code change",

@@ -156,8 +156,9 @@ pub struct Facts {
     pub turns: usize,
     pub user_requests: usize,
     pub interrupts: usize,
-    /// Assistant messages + tool calls of the main agent.
+    /// Assistant messages + tool calls (subagents included).
     pub agent_turns: usize,
+    /// Turns of subagents (any role).
     pub subagent_turns: usize,
     pub tool_calls: usize,
     pub failed_calls: usize,
@@ -166,7 +167,10 @@ pub struct Facts {
     pub wasted_exploration: usize,
     pub blind_retries: usize,
     pub files_read: usize,
+    /// Files changed (scratch files excluded).
     pub files_changed: usize,
+    /// Files created and deleted again within the session.
+    pub scratch_files: usize,
     pub code_files_changed: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_code_change_turn: Option<usize>,

@@ -9,6 +9,10 @@ use super::{DoctorOptions, Evidence, Facts, Finding, Score, SubScore, Suggestion
 use crate::decode::Action;
 use std::collections::{BTreeSet, HashMap};
 
+/// Tools whose successful call ends a task (SWE-agent `submit`, OpenHands
+/// `finish`, Cline-style `attempt_completion`): a final answer.
+pub const COMPLETION_TOOLS: &[&str] = &["submit", "finish", "attempt_completion", "task_complete"];
+
 /// Evidence items that carry an excerpt, per sub-score (the rest cite turn numbers).
 pub const EXCERPTS_PER_SCORE: usize = 5;
 
@@ -66,7 +70,9 @@ fn input_summary(t: &Turn) -> Option<String> {
 
 /// A redacted excerpt (≤ 240 characters) of one turn.
 pub fn turn_excerpt(t: &Turn, focus: Focus) -> Option<String> {
-    let message = !t.is_tool();
+    // Messages, and tool turns known only by their text (plain-text logs).
+    let message = !t.is_tool()
+        || (t.tool_input.is_none() && !matches!(t.action, Action::Shell(_)) && t.text.is_some());
     if message {
         let text = t.text.as_deref()?;
         let e = shorten(&redact_collapsed(text), EXCERPT_CHARS);
@@ -127,6 +133,11 @@ struct Ctx<'a> {
     excerpts: bool,
     requests: Vec<usize>,
     interrupts: Vec<usize>,
+    /// Normalised paths each turn reads.
+    reads: Vec<Vec<String>>,
+    /// Files created and deleted within the session (left out of code quality).
+    scratch: Vec<String>,
+    /// Change attempts on files other than scratch files.
     changes: Vec<Change>,
     /// Distinct keys of successfully changed files, in first-change order.
     changed: Vec<String>,
@@ -143,11 +154,13 @@ impl<'a> Ctx<'a> {
             .filter(|&i| signals::is_user_request(&turns[i]))
             .collect();
         let interrupts = interrupts(turns);
-        let mut changes = Vec::new();
+        // Raw keys: paths normalised against the turn's working directory.
+        let mut raw_changes = Vec::new();
+        let mut raw_reads: Vec<Vec<String>> = Vec::with_capacity(turns.len());
         for (i, t) in turns.iter().enumerate() {
             let wd = signals::turn_workdir(t, cwd);
             for (path, op) in signals::changed_paths(t) {
-                changes.push(Change {
+                raw_changes.push(Change {
                     idx: i,
                     key: signals::normalize_path(&path, wd),
                     op,
@@ -155,7 +168,67 @@ impl<'a> Ctx<'a> {
                     rejected: t.rejected,
                 });
             }
+            raw_reads.push(
+                signals::read_paths(t)
+                    .iter()
+                    .map(|p| signals::normalize_path(p, wd))
+                    .collect(),
+            );
         }
+        // One key per file: a relative path names the absolute path seen in
+        // the session that ends with it (`reproduce.py` = `/testbed/reproduce.py`).
+        let absolute: BTreeSet<String> = raw_changes
+            .iter()
+            .map(|c| c.key.clone())
+            .chain(raw_reads.iter().flatten().cloned())
+            .filter(|k| k.starts_with('/'))
+            .collect();
+        let unify = |k: &str| -> String {
+            if k.starts_with('/') {
+                return k.to_string();
+            }
+            let suffix = format!("/{k}");
+            absolute
+                .iter()
+                .find(|a| a.ends_with(&suffix))
+                .cloned()
+                .unwrap_or_else(|| k.to_string())
+        };
+        for c in raw_changes.iter_mut() {
+            c.key = unify(&c.key);
+        }
+        let reads: Vec<Vec<String>> = raw_reads
+            .iter()
+            .map(|r| r.iter().map(|k| unify(k)).collect())
+            .collect();
+        // Scratch files: created in the session and deleted again.
+        let mut scratch: Vec<String> = Vec::new();
+        for c in raw_changes.iter().filter(|c| c.ok) {
+            if scratch.contains(&c.key) {
+                continue;
+            }
+            let ok: Vec<&Change> = raw_changes
+                .iter()
+                .filter(|x| x.ok && x.key == c.key)
+                .collect();
+            let first = ok[0];
+            let created = first.op == ChangeOp::Write
+                && !existed(turns, &reads, &raw_changes, first.idx, &c.key);
+            let deleted = ok
+                .iter()
+                .any(|x| x.op == ChangeOp::Delete && x.idx > first.idx);
+            if created && deleted {
+                scratch.push(c.key.clone());
+            }
+        }
+        let scratch_names: Vec<String> = scratch
+            .iter()
+            .map(|k| signals::file_name(k).to_string())
+            .collect();
+        let changes: Vec<Change> = raw_changes
+            .into_iter()
+            .filter(|c| !scratch.contains(&c.key))
+            .collect();
         let mut changed: Vec<String> = Vec::new();
         for c in changes.iter().filter(|c| c.ok) {
             if !changed.contains(&c.key) {
@@ -172,9 +245,11 @@ impl<'a> Ctx<'a> {
             .filter(|c| c.ok && !signals::is_documentation(&c.key))
             .map(|c| c.idx)
             .max();
+        // Running a changed file or a scratch script counts as a test run.
         let changed_names: Vec<String> = changed
             .iter()
             .map(|k| signals::file_name(k).to_string())
+            .chain(scratch_names)
             .collect();
         let mut checks = Vec::new();
         for (i, t) in turns.iter().enumerate() {
@@ -213,6 +288,8 @@ impl<'a> Ctx<'a> {
             excerpts,
             requests,
             interrupts,
+            reads,
+            scratch,
             changes,
             changed,
             code_changed,
@@ -277,13 +354,8 @@ impl<'a> Ctx<'a> {
             .collect()
     }
 
-    fn read_keys(&self, idx: usize) -> Vec<String> {
-        let t = &self.turns[idx];
-        let wd = signals::turn_workdir(t, self.cwd);
-        signals::read_paths(t)
-            .iter()
-            .map(|p| signals::normalize_path(p, wd))
-            .collect()
+    fn read_keys(&self, idx: usize) -> &[String] {
+        &self.reads[idx]
     }
 }
 
@@ -411,11 +483,24 @@ fn task_completion(c: &Ctx) -> SubScore {
         };
     }
     let last = c.main_turns().last().unwrap_or(c.turns.len() - 1);
-    let ended_on_answer = c.turns[last].is_assistant_message() && !c.truncated;
+    let lt = &c.turns[last];
+    let finished_by_tool = lt.is_tool()
+        && !lt.failed
+        && lt
+            .tool_name
+            .as_deref()
+            .is_some_and(|n| COMPLETION_TOOLS.contains(&n));
+    let ended_on_answer = (lt.is_assistant_message() || finished_by_tool) && !c.truncated;
     let mut parts = Vec::new();
     let mut gaps = 0u8;
     let mut suggestion = None;
-    if ended_on_answer {
+    if ended_on_answer && finished_by_tool {
+        parts.push(format!(
+            "the session ends with a successful completion call (turn {})",
+            c.num(last)
+        ));
+        evidence.push(c.ev(last, "completion call", Focus::Call));
+    } else if ended_on_answer {
         parts.push(format!(
             "the session ends with an assistant answer (turn {})",
             c.num(last)
@@ -743,8 +828,8 @@ fn retry_waste(c: &Ctx) -> (SubScore, usize, usize) {
 
 fn turn_economy(c: &Ctx) -> (SubScore, usize) {
     let (code, category, max) = ("turn-economy", "Turn economy", 2);
-    let agent: Vec<usize> = c
-        .main_turns()
+    // Main agent and subagents alike: delegated turns are turns spent on the task.
+    let agent: Vec<usize> = (0..c.turns.len())
         .filter(|&i| c.turns[i].is_tool() || c.turns[i].is_assistant_message())
         .collect();
     let a = agent.len();
@@ -761,7 +846,7 @@ fn turn_economy(c: &Ctx) -> (SubScore, usize) {
     let i = c.interrupts.len();
     let score = base.saturating_sub(i.min(2) as u8);
     let basis = format!(
-        "{a} agent turn(s) (main-agent assistant messages and tool calls) against a budget of \
+        "{a} agent turn(s) (assistant messages and tool calls, subagents included) against a budget of \
          {TURNS_PER_REQUEST} × {r} request(s) + {TURNS_PER_CHANGED_FILE} × {f} changed file(s) = {budget}: {} → {base}; \
          − {} for {i} user interrupt(s) → {score}/2.",
         if base == 2 {
@@ -858,9 +943,19 @@ fn keyed_text_changes(c: &Ctx) -> Vec<(usize, String, TextChange)> {
 /// Did the file exist before turn `idx`: read or changed earlier, or the
 /// write's output says it updated / overwrote a file.
 fn existed_before(c: &Ctx, idx: usize, key: &str) -> bool {
-    let earlier_read = (0..idx).any(|j| c.read_keys(j).iter().any(|k| k == key));
-    let earlier_change = c.changes.iter().any(|ch| ch.idx < idx && ch.key == key);
-    let says_updated = c.turns[idx].tool_output.as_deref().is_some_and(|o| {
+    existed(c.turns, &c.reads, &c.changes, idx, key)
+}
+
+fn existed(
+    turns: &[Turn],
+    reads: &[Vec<String>],
+    changes: &[Change],
+    idx: usize,
+    key: &str,
+) -> bool {
+    let earlier_read = (0..idx).any(|j| reads[j].iter().any(|k| k == key));
+    let earlier_change = changes.iter().any(|ch| ch.idx < idx && ch.key == key);
+    let says_updated = turns[idx].tool_output.as_deref().is_some_and(|o| {
         let o = o.to_ascii_lowercase();
         o.contains("has been updated") || o.contains("overwrote") || o.contains("overwritten")
     });
@@ -951,15 +1046,6 @@ fn correct_files(c: &Ctx) -> SubScore {
         let ok: Vec<&Change> = all.iter().copied().filter(|ch| ch.ok).collect();
         let failed: Vec<&Change> = all.iter().copied().filter(|ch| !ch.ok).collect();
         let last_ok = ok.iter().map(|ch| ch.idx).max();
-        let created_then_deleted =
-            match (ok.first(), ok.iter().find(|ch| ch.op == ChangeOp::Delete)) {
-                (Some(first), Some(del)) => {
-                    first.op == ChangeOp::Write
-                        && del.idx > first.idx
-                        && !existed_before(c, first.idx, key)
-                }
-                _ => false,
-            };
         let file_reverts: Vec<&(String, usize, usize)> =
             reverts.iter().filter(|(k, _, _)| k == key).collect();
         let all_reverted = !ok.is_empty()
@@ -986,16 +1072,6 @@ fn correct_files(c: &Ctx) -> SubScore {
                     "wrong file: every change attempt failed; {}",
                     why_failed(first)
                 ),
-            ));
-        } else if created_then_deleted {
-            let del = ok
-                .iter()
-                .rev()
-                .find(|ch| ch.op == ChangeOp::Delete)
-                .unwrap();
-            wrong.push((
-                del.idx,
-                "wrong file: created in the session, then deleted".into(),
             ));
         } else if let Some((_, i)) = restored {
             wrong.push((
@@ -1032,10 +1108,11 @@ fn correct_files(c: &Ctx) -> SubScore {
     let miss_loss = u8::from(m > 0 && base > 0);
     let score = base - miss_loss;
     let basis = format!(
-        "{total} file(s) with change attempts; {w} wrong file(s) (no change to it stands: every attempt failed or \
-         was rejected, it was created then deleted, its edits were reverted, or git discarded them) → {} = {base}; \
-         {m} missed target(s) on files that were changed (a failed or rejected change, an edit reverted later) \
-         (−{miss_loss}) → {score}/3.",
+        "{total} file(s) with change attempts ({} scratch file(s) created and deleted in the session not \
+         counted); {w} wrong file(s) (no change to it stands: every attempt failed or was rejected, its edits were \
+         reverted, or git discarded them) → {} = {base}; {m} missed target(s) on files that were changed (a failed \
+         or rejected change, an edit reverted later) (−{miss_loss}) → {score}/3.",
+        c.scratch.len(),
         match base {
             3 => "all correct",
             2 => "one wrong file",
@@ -1223,6 +1300,9 @@ fn pattern_adherence(c: &Ctx) -> SubScore {
     let lints = c.checks_after_last_change(&[CheckKind::Lint]);
     let last = c.last_code_change.map(|i| c.num(i)).unwrap_or(0);
     let mut evidence = Vec::new();
+    if let Some(i) = c.last_code_change {
+        evidence.push(c.ev(i, "last code change", Focus::Call));
+    }
     let (base, why) = match lints.last() {
         Some(l) if l.passed => {
             evidence.push(c.ev(l.idx, "lint/format run after the last code change passed", Focus::Call));
@@ -1398,6 +1478,7 @@ pub fn assess(
         blind_retries: retries,
         files_read,
         files_changed: c.changed.len(),
+        scratch_files: c.scratch.len(),
         code_files_changed: c.code_changed.len(),
         last_code_change_turn: c.last_code_change.map(|i| c.num(i)),
         checks_after_last_change: c

@@ -620,7 +620,8 @@ const PATH_KEYS: &[&str] = &[
 ];
 
 /// Text changes a turn's tool input shows: Edit/replace/str_replace inputs
-/// (`old_string`/`new_string`, `old_str`/`new_str`), MultiEdit `edits`,
+/// (`old_string`/`new_string`, `old_str`/`new_str`, SWE-agent `search`/`replace`;
+/// insertions with only `new_str` or `text`), MultiEdit `edits`,
 /// Write/write_file/create content (`content`, `file_text`), apply_patch
 /// patches (a `*** Begin Patch` text anywhere in the input) and aider
 /// SEARCH/REPLACE blocks.
@@ -633,16 +634,36 @@ pub fn text_changes(t: &Turn) -> Vec<TextChange> {
         return out;
     };
     let path = str_field(input, PATH_KEYS).map(str::to_string);
-    if let (Some(old), Some(new)) = (
-        str_field(input, &["old_string", "old_str"]),
-        str_field(input, &["new_string", "new_str"]),
-    ) {
-        out.push(TextChange::Replace {
+    let edits_file = match &t.action {
+        Action::File { effects } => effects.iter().any(|e| matches!(e, FileEffect::Edit { .. })),
+        _ => false,
+    };
+    let old = str_field(input, &["old_string", "old_str", "search"]);
+    let new = str_field(input, &["new_string", "new_str", "replace"]);
+    match (old, new) {
+        (Some(old), Some(new)) => out.push(TextChange::Replace {
             path: path.clone(),
             old: old.into(),
             new: new.into(),
-        });
+        }),
+        // An insertion (`insert` with `text` / `new_str`): added lines only.
+        (None, Some(new)) if edits_file => out.push(TextChange::Replace {
+            path: path.clone(),
+            old: String::new(),
+            new: new.into(),
+        }),
+        (None, None) if edits_file => {
+            if let Some(text) = str_field(input, &["text"]) {
+                out.push(TextChange::Replace {
+                    path: path.clone(),
+                    old: String::new(),
+                    new: text.into(),
+                });
+            }
+        }
+        _ => {}
     }
+
     if let Some(edits) = input.get("edits").and_then(Value::as_array) {
         for e in edits {
             if let (Some(old), Some(new)) = (

@@ -77,6 +77,15 @@ fn turn_role(e: &Event) -> TurnRole {
         e.action,
         Action::File { .. } | Action::Shell(_) | Action::Fetch { .. } | Action::Subagent { .. }
     );
+    // A decoder may name the tool of a message-like action (OpenHands
+    // `finish`, a `message` action): it stays a message of its role.
+    if matches!(e.action, Action::Message) && matches!(e.role, Role::User | Role::Assistant) {
+        return if e.role == Role::User {
+            TurnRole::User
+        } else {
+            TurnRole::Assistant
+        };
+    }
     if e.tool.is_some() || e.role == Role::Tool || tool_action {
         return TurnRole::Tool;
     }
