@@ -30,6 +30,10 @@ pub struct Args {
     /// Create or refresh SKILL.constraints.yaml beside SKILL.md.
     #[arg(long)]
     pub write: bool,
+    /// Configuration file whose `lexicon:` extends the built-in one (default:
+    /// `.skillgate.yaml` found walking up from the working directory).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
@@ -41,7 +45,20 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             return Ok(Exit::Error);
         }
     };
-    let lexicon = Lexicon::builtin();
+    let cwd = std::env::current_dir()?;
+    let config = super::gate::load_config(args.config.as_deref(), &cwd)?;
+    let lexicon = match Lexicon::with_overrides(&config.lexicon) {
+        Ok(l) => l,
+        Err(m) => {
+            let at = config
+                .file
+                .as_ref()
+                .map(|f| format!("{}: ", f.display()))
+                .unwrap_or_default();
+            eprintln!("error: {at}invalid lexicon: {m}");
+            return Ok(Exit::Error);
+        }
+    };
     let extracted = extract(&skill, &lexicon);
     let lockfile = if args.write {
         let lock_path = skill.dir().join(LOCKFILE_NAME);

@@ -973,6 +973,10 @@ struct Analysis {
     scope_text: Vec<String>,
     /// The main clause may become a `forbid`.
     forbid_ok: bool,
+    /// "Prefer X over Y": Y.
+    avoided: Option<String>,
+    /// The main verb chooses a means ("use", "prefer"): not an act required on its own.
+    chooses: bool,
 }
 
 fn analyse(
@@ -991,10 +995,44 @@ fn analyse(
     {
         return None;
     }
+    // "❌ Bad: …" / "✅ Good: …": an example, not a rule.
+    let unmarked = s.trim_start_matches(['❌', '✅', '✓', '✗', ' ']);
+    if unmarked.len() != s.len() {
+        let first = words(unmarked)
+            .first()
+            .map(|w| w.text.clone())
+            .unwrap_or_default();
+        if matches!(
+            first.as_str(),
+            "bad" | "good" | "wrong" | "right" | "correct" | "incorrect" | "example"
+        ) {
+            return None;
+        }
+    }
     let mut conditions: Vec<(String, Order)> = Vec::new();
     if let Some(q) = question {
         conditions.push((q.trim_end_matches('?').to_string(), Order::After));
     }
+    // "No lockfile → run X": the left side is the condition.
+    let arrowed;
+    let s = match find_outside_code(s, "→").or_else(|| find_outside_code(s, " -> ")) {
+        Some(i) => {
+            let arrow_len = if s[i..].starts_with('→') {
+                '→'.len_utf8()
+            } else {
+                4
+            };
+            let (left, right) = (s[..i].trim(), s[i + arrow_len..].trim());
+            if left.is_empty() || right.is_empty() {
+                s
+            } else {
+                conditions.push((left.to_string(), Order::After));
+                arrowed = right.to_string();
+                arrowed.as_str()
+            }
+        }
+        None => s,
+    };
     // A label before a colon: "Core principle: …", "If NOT ignored: …".
     let mut rest = s.to_string();
     let mut label_text = String::new();
@@ -1037,6 +1075,27 @@ fn analyse(
             rest = String::new();
         }
     }
+    // A leading context or purpose phrase: "To test web apps, write …",
+    // "Throughout the workflow, operate …", "During review, run …".
+    let rw = words(&mask(&rest).0);
+    if rw.first().is_some_and(|w| {
+        matches!(
+            w.text.as_str(),
+            "to" | "throughout" | "for" | "in" | "during" | "within" | "on" | "at" | "with"
+        )
+    }) {
+        if let Some((ctx_text, main)) = split_leading_condition(&rest) {
+            let mw = words(&mask(&main).0);
+            let starts_rule =
+                main_verb(&mw).is_some_and(|v| lex.is_imperative(&v)) || own_modal(&mw).is_some();
+            if starts_rule && ctx_text.split_whitespace().count() <= 10 {
+                if rw[0].text == "during" {
+                    conditions.push((ctx_text, Order::After));
+                }
+                rest = main;
+            }
+        }
+    }
     // Condition the lead-in states, or that the items are.
     let mut item_is_condition = false;
     if let Some(lead) = ctx.lead {
@@ -1077,7 +1136,9 @@ fn analyse(
             }
         })
         .or_else(|| {
-            if ctx.in_list {
+            // A lead-in of its own ("Key principles:") speaks for its items
+            // before the heading does.
+            if ctx.in_list && lead_rule.is_none() {
                 heading_rule.flatten()
             } else {
                 None
@@ -1105,8 +1166,19 @@ fn analyse(
     };
     let mut without = None;
     let mut negative_before = None;
+    let mut avoided = None;
+    let chooses = verb
+        .as_deref()
+        .is_some_and(|v| matches!(v, "prefer" | "use" | "choose" | "favor" | "favour"));
     if !main.is_empty() {
         main = first_clause(&main);
+        // "Prefer X over Y", "Use X instead of Y": Y is what the rule avoids.
+        if chooses {
+            if let Some((head, tail)) = split_alternative(&main) {
+                avoided = Some(tail);
+                main = head;
+            }
+        }
         if let Some((head, kw, tail)) = split_trailing(&main) {
             match kw.as_str() {
                 "without" => {
@@ -1135,6 +1207,7 @@ fn analyse(
         scope_text.push(main.clone());
         scope_text.extend(without.iter().cloned());
         scope_text.extend(negative_before.iter().cloned());
+        scope_text.extend(avoided.iter().cloned());
     }
     Some(Analysis {
         modality,
@@ -1146,6 +1219,8 @@ fn analyse(
         negative_before,
         scope_text,
         forbid_ok,
+        avoided,
+        chooses,
     })
 }
 
@@ -1247,6 +1322,31 @@ fn first_clause(s: &str) -> String {
         }
     }
     s.trim().to_string()
+}
+
+/// "X over Y" / "X instead of Y" / "X rather than Y" → (X, Y), outside code.
+fn split_alternative(s: &str) -> Option<(String, String)> {
+    let mut in_code = false;
+    let lower = s.to_lowercase();
+    for (i, c) in s.char_indices() {
+        if c == '`' {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code || c != ' ' {
+            continue;
+        }
+        for kw in [" over ", " instead of ", " rather than "] {
+            if lower[i..].starts_with(kw) {
+                let head = s[..i].trim();
+                let tail = s[i + kw.len()..].trim();
+                if !head.is_empty() && !tail.is_empty() {
+                    return Some((head.to_string(), tail.to_string()));
+                }
+            }
+        }
+    }
+    None
 }
 
 /// Split a main clause at its first trailing condition keyword outside code
@@ -1372,9 +1472,31 @@ impl Analysis {
                     any_of(mods).expect("non-empty"),
                 ]));
             }
+        } else if let Some(y) = self
+            .avoided
+            .as_deref()
+            .map(|y| clause_info(y, lex))
+            .and_then(|i| i.avoided())
+        {
+            // "Prefer `gh` over `curl`": the alternative is what is avoided.
+            d.when = when_actions;
+            if d.when.is_none() {
+                d.forbid = Some(y);
+                d.modality = if matches!(d.modality, Modality::Should) {
+                    Modality::ShouldNot
+                } else {
+                    Modality::MustNot
+                };
+            }
         } else {
             d.when = when_actions;
-            let req = main.behavior_with(&mods, true);
+            // "Use X for Y" chooses a means: it requires nothing on its own.
+            // Using a skill is loading it: that is an act.
+            let req = if self.chooses && d.when.is_none() {
+                main.skills_only().behavior_with(&mods, true)
+            } else {
+                main.behavior_with(&mods, true)
+            };
             if d.when.is_some() {
                 d.require = req;
                 if d.require.is_some() && cond_order == Some(Order::Before) {
@@ -1383,6 +1505,10 @@ impl Analysis {
             } else if !ctx.section.conditional() {
                 d.require = req;
             }
+        }
+        if d.require.is_some() && d.require == d.when {
+            d.require = None;
+            d.order = None;
         }
         add_predicate_scopes(&mut d, lex);
         // A rule that acts, under a heading about a scoped act ("Create the
@@ -1460,6 +1586,19 @@ struct ClauseInfo {
 impl ClauseInfo {
     fn behavior(&self, for_require: bool) -> Option<Predicate> {
         self.behavior_with(&self.modifiers, for_require)
+    }
+
+    /// The same clause with only its skill loads as actions.
+    fn skills_only(&self) -> ClauseInfo {
+        ClauseInfo {
+            actions: self
+                .actions
+                .iter()
+                .filter(|(p, _)| matches!(p, Predicate::Skill(_)))
+                .cloned()
+                .collect(),
+            ..ClauseInfo::default()
+        }
     }
 
     /// What a rule that avoids this clause forbids: its actions, else the
@@ -1551,9 +1690,19 @@ fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
         }
         info.scope.extend(ph.scope.iter().copied());
     }
-    // Scope words.
+    // Scope words, unless a stop phrase holds them.
+    let stops: Vec<(usize, usize)> = hits
+        .iter()
+        .filter(|(_, _, pi)| lex.phrases[*pi].is_stop())
+        .map(|(a, b, _)| (*a, *b))
+        .collect();
     for s in &lex.scopes {
-        if s.words.iter().any(|p| !p.find_all(&w).is_empty()) {
+        let hit = s.words.iter().any(|p| {
+            p.find_all(&w)
+                .into_iter()
+                .any(|(a, b)| !stops.iter().any(|(c, d)| *c <= a && b <= *d))
+        });
+        if hit {
             info.scope.insert(s.tag);
         }
     }
@@ -1564,18 +1713,39 @@ fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
         if c.is_empty() {
             continue;
         }
-        if let Some(p) = command_predicate(c, lex) {
-            let mut cmds = Vec::new();
-            let mut paths = Vec::new();
-            samples(&p, &mut cmds, &mut paths);
-            for s in &lex.scopes {
-                if cmds.iter().any(|x| s.commands.is_match(x)) {
-                    info.scope.insert(s.tag);
+        let simple = simple_commands(c);
+        let preds: Vec<Predicate> = simple
+            .iter()
+            .filter_map(|sc| command_predicate(sc, lex))
+            .collect();
+        if !preds.is_empty() {
+            for p in preds {
+                let mut cmds = Vec::new();
+                let mut paths = Vec::new();
+                samples(&p, &mut cmds, &mut paths);
+                for s in &lex.scopes {
+                    if cmds.iter().any(|x| s.commands.is_match(x)) {
+                        info.scope.insert(s.tag);
+                    }
                 }
+                info.actions.push((p, true));
             }
-            info.actions.push((p, true));
         } else if is_tool_name(c) {
             info.actions.push((Predicate::Tool(c.to_string()), true));
+        } else if !c.contains(char::is_whitespace)
+            && (lex.is_program_word(&c.to_lowercase()) || lex.is_command_word(&c.to_lowercase()))
+        {
+            let re = format!(
+                r"^(uv run |uvx |npx |python3? -m |pipx run )?{}(\s|$)",
+                regex::escape(&c.to_lowercase())
+            );
+            let p = Predicate::CommandRe(re);
+            if !info.programs.contains(&p) {
+                info.programs.push(p);
+            }
+        } else if let Some(host) = domain(c) {
+            info.actions
+                .push((Predicate::Fetch(format!("*{host}*")), true));
         } else if let Some(g) = path_glob(c) {
             path_mention(&g, verb_action, lex, &mut info);
         }
@@ -1718,6 +1888,40 @@ fn nearest_path_verb(w: &[Word], lex: &Lexicon) -> Option<PathAction> {
         .find_map(|x| lex.path_action(&x.text))
 }
 
+/// The simple commands of a shell line: split at `&&`, `||`, `;` and `|`
+/// (predicates match one simple command at a time).
+fn simple_commands(c: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let chars: Vec<char> = c.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let ch = chars[i];
+        match quote {
+            Some(q) if ch == q => quote = None,
+            Some(_) => {}
+            None if ch == '"' || ch == '\'' => quote = Some(ch),
+            None if ch == ';' || ch == '|' || (ch == '&' && chars.get(i + 1) == Some(&'&')) => {
+                out.push(std::mem::take(&mut cur));
+                if chars.get(i + 1) == Some(&ch) {
+                    i += 1;
+                }
+                i += 1;
+                continue;
+            }
+            None => {}
+        }
+        cur.push(ch);
+        i += 1;
+    }
+    out.push(cur);
+    out.into_iter()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
 /// A backticked command → predicate: `git SUB --flags` → `{git, args}`,
 /// anything else → a command glob (placeholders become `*`).
 fn command_predicate(c: &str, lex: &Lexicon) -> Option<Predicate> {
@@ -1780,6 +1984,25 @@ fn is_placeholder(t: &str) -> bool {
         || t == "…"
         || (t.starts_with('{') && t.ends_with('}'))
         || t.chars().all(|c| c.is_ascii_uppercase() || c == '_') && t.len() > 2
+}
+
+/// `raw.githubusercontent.com`, `api.example.org/v1`: a host to fetch from.
+fn domain(c: &str) -> Option<String> {
+    let c = c
+        .trim_start_matches("https://")
+        .trim_start_matches("http://");
+    let host = c.split('/').next()?;
+    let parts: Vec<&str> = host.split('.').collect();
+    let tld = parts.last()?;
+    let ok = parts.len() >= 2
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-'))
+        && matches!(
+            *tld,
+            "com" | "org" | "net" | "io" | "dev" | "ai" | "app" | "co" | "gov" | "edu" | "sh"
+        );
+    ok.then(|| host.to_lowercase())
 }
 
 /// `EnterWorktree`, `TodoWrite`, `AskUserQuestion`: a harness tool name.
@@ -1849,6 +2072,18 @@ fn path_glob(c: &str) -> Option<String> {
         || c.starts_with('-')
         || c.starts_with('[')
         || c.contains(['(', ')', '=', '"', '\'', ',', '|'])
+    {
+        return None;
+    }
+    // An absolute path outside the usual roots is more likely a URL path
+    // (`/contents/` of an API) than a file.
+    if c.starts_with('/')
+        && ![
+            "/etc/", "/tmp/", "/var/", "/usr/", "/home/", "/opt/", "/root/", "/dev/", "/proc/",
+            "/Users/",
+        ]
+        .iter()
+        .any(|r| c.starts_with(r))
     {
         return None;
     }

@@ -52,7 +52,9 @@ pub struct LexiconFile {
 /// One phrase entry: when any pattern of `match` occurs in a rule, the rule
 /// is about `action` (an action predicate) or, for `modifier`, about actions
 /// done under a condition (`{branch: main}`) that is combined with the rule's
-/// action by `all`.
+/// action by `all`. An entry with only `match` is a stop phrase: it means
+/// nothing, and hides the shorter phrases and scope words inside it
+/// ("push back" is not a push).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PhraseEntry {
@@ -345,6 +347,13 @@ pub struct Phrase {
     pub scope: Vec<ScopeTag>,
 }
 
+impl Phrase {
+    /// A stop phrase: it only hides what it contains.
+    pub fn is_stop(&self) -> bool {
+        self.action.is_none() && self.modifier.is_none() && self.scope.is_empty()
+    }
+}
+
 /// A compiled scope entry.
 #[derive(Debug, Clone)]
 pub struct Scope {
@@ -420,9 +429,6 @@ impl Lexicon {
                 .iter()
                 .map(|p| Pattern::parse(p).map_err(|m| format!("{at}: {m}")))
                 .collect::<Result<Vec<_>, _>>()?;
-            if e.action.is_none() && e.modifier.is_none() && e.scope.is_empty() {
-                return Err(format!("{at}: give an `action`, a `modifier` or a `scope`"));
-            }
             if let Some(a) = &e.action {
                 a.validate().map_err(|m| format!("{at}.action: {m}"))?;
             }
