@@ -58,7 +58,7 @@ fn explain_without_a_database_shows_zero_usage() {
         .clone();
     let md = String::from_utf8(out).unwrap();
     assert!(
-        md.starts_with("## shell.exec\n\n**Description:** Run a shell command"),
+        md.starts_with("## Bash (shell.exec)\n\n**Description:** Run a shell command"),
         "{md}"
     );
     assert!(md.contains("- `command` (string, required): The command line to run.\n"));
@@ -90,7 +90,7 @@ fn refine_without_a_database_emits_an_empty_proposal() {
     ]));
     assert_eq!(
         v,
-        json!({"proposal": {"toolName": "shell.exec", "issues": [], "proposedPatchHints": [],
+        json!({"proposal": {"toolName": "Bash", "issues": [], "proposedPatchHints": [],
                "sourceFileFound": false, "sourceFilePath": null, "dryRun": true,
                "generatedAt": "2026-04-13T10:00:00.000Z"}})
     );
@@ -126,10 +126,7 @@ fn refine_no_dry_run_records_the_intent_only() {
             Ok((r.get(0)?, r.get(1)?))
         })
         .unwrap();
-    assert_eq!(
-        (kind.as_str(), tool.as_str()),
-        ("refine.intent", "file.edit")
-    );
+    assert_eq!((kind.as_str(), tool.as_str()), ("refine.intent", "Edit"));
 }
 
 #[test]
@@ -244,7 +241,11 @@ fn the_configuration_sets_database_roots_and_endpoint() {
     let root = dir.path();
     std::fs::create_dir(root.join(".git")).unwrap();
     std::fs::create_dir(root.join("logs")).unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     std::fs::write(
         root.join(".skillgate.yaml"),
         format!(
@@ -265,7 +266,13 @@ fn the_configuration_sets_database_roots_and_endpoint() {
     assert_eq!(v["stats"][0]["totalCalls"], 2);
     // The endpoint from the configuration: nobody listens there.
     let v = json_out(sg(root).args(["federate", "--action", "fetch"]));
-    assert!(v["reason"].as_str().unwrap().starts_with("peer unavailable: "), "{v}");
+    assert!(
+        v["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("peer unavailable: "),
+        "{v}"
+    );
 
     std::fs::write(root.join(".skillgate.yaml"), "audit:\n  database: x.db\n").unwrap();
     sg(root)

@@ -312,7 +312,7 @@ fn refine_finds_the_planted_patterns() {
     let f = fixture();
     let p = refine::propose(
         Some(&f.conn),
-        "Bash",
+        "shell.exec",
         true,
         "2025-06-11T00:00:00.000Z",
         None,
@@ -342,6 +342,23 @@ fn refine_finds_the_planted_patterns() {
             "generatedAt": "2025-06-11T00:00:00.000Z"
         })
     );
+    // A raw name: only that harness name's calls (Bash: 3 of the 5 shell calls).
+    let p = refine::propose(Some(&f.conn), "Bash", true, "t", None).unwrap();
+    assert_eq!(p.tool_name, "Bash");
+    let patterns: Vec<&str> = p.issues.iter().map(|i| i.pattern.as_str()).collect();
+    assert_eq!(
+        patterns,
+        vec![
+            "failed calls running `cargo` (2)",
+            "recurring nonzero_exit failures (2 of 3 calls)",
+            "retry loop: a failed call repeated at once with identical input (1 time)"
+        ]
+    );
+    assert_eq!(
+        p.proposed_patch_hints[0],
+        "Add to the description of `Bash (shell.exec)`: how to run `cargo` here."
+    );
+
     let p = refine::propose(Some(&f.conn), "Edit", true, "t", None).unwrap();
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].pattern, "user vetoed 1 of 1 calls");
@@ -356,10 +373,7 @@ fn refine_finds_the_planted_patterns() {
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .unwrap();
-    assert_eq!(
-        (kind.as_str(), tool.as_str()),
-        ("refine.intent", "file.edit")
-    );
+    assert_eq!((kind.as_str(), tool.as_str()), ("refine.intent", "Edit"));
 }
 
 #[test]
@@ -418,7 +432,7 @@ fn failures_clustered_after_a_skill_load() {
 #[test]
 fn explain_shows_observed_parameters_usage_and_failures() {
     let f = fixture();
-    let md = explain::explain(Some(&f.conn), "Bash", Window::all_time()).unwrap();
+    let md = explain::explain(Some(&f.conn), "shell.exec", Window::all_time()).unwrap();
     assert_eq!(
         md,
         "## shell.exec\n\n\
@@ -430,6 +444,14 @@ fn explain_shows_observed_parameters_usage_and_failures() {
          **Seen as:** `Bash` (3), `shell` (2)\n\n\
          **Common failures:**\n- nonzero_exit\n- timeout\n"
     );
+    // A raw name: only its calls.
+    let md = explain::explain(Some(&f.conn), "Bash", Window::all_time()).unwrap();
+    assert!(md.starts_with("## Bash (shell.exec)\n"), "{md}");
+    assert!(md.contains(
+        "- `command` (string, required): The command line to run. (seen in 3 of 3 calls)\n"
+    ));
+    assert!(md.contains("**Usage (all time):** 3 calls, 33.3% success\n\n"));
+    assert!(md.ends_with("**Common failures:**\n- nonzero_exit\n"));
     // A tool only the database knows: not in the registry, parameters observed.
     let md = explain::explain(
         Some(&f.conn),
@@ -438,7 +460,7 @@ fn explain_shows_observed_parameters_usage_and_failures() {
     )
     .unwrap();
     assert!(md.starts_with(
-        "## mcp.exa.web_fetch_exa\n\n**Description:** (Tool not found in active registry)\n"
+        "## mcp__exa__web_fetch_exa (mcp.exa.web_fetch_exa)\n\n**Description:** (Tool not found in active registry)\n"
     ));
     assert!(md.contains("- `query` (string, required): seen in 1 of 1 calls\n"));
     assert!(md.contains("**Usage (last 7d):** 1 calls, 100% success\n"));

@@ -144,6 +144,8 @@ pub fn classify(f: &FailureFacts<'_>) -> ErrorKind {
             "sandbox denied",
             "http 403",
             "403 forbidden",
+            "requested permissions to",
+            "haven't granted it",
         ])
     {
         return ErrorKind::PermissionDenied;
@@ -168,6 +170,8 @@ pub fn classify(f: &FailureFacts<'_>) -> ErrorKind {
         "searchreplacenoexactmatch",
         "failed to exactly match",
         "failed to match",
+        "eisdir",
+        "illegal operation on a directory",
         "old_string not found",
         "has not been read yet",
         "failed to parse",
@@ -198,7 +202,11 @@ pub fn classify(f: &FailureFacts<'_>) -> ErrorKind {
     {
         return ErrorKind::NotFound;
     }
-    if matches!(f.exit_code, Some(c) if c != 0) || exit_code_in_text(&text) {
+    // An uncaught Python exception ends the process with status 1.
+    if matches!(f.exit_code, Some(c) if c != 0)
+        || exit_code_in_text(&text)
+        || text.contains("traceback (most recent call last)")
+    {
         return ErrorKind::NonzeroExit;
     }
     // aider marks a SEARCH/REPLACE block failed only when its SEARCH text does
@@ -305,6 +313,27 @@ mod tests {
         );
         assert_eq!(
             out("/bin/sh: 1: cd: can't cd to /workspace/build\nmake: *** [Makefile:192: build] Error 2"),
+            ErrorKind::NotFound
+        );
+    }
+
+    #[test]
+    fn claude_code_tool_errors() {
+        // Real result texts from the corpus (CC 1.0.x and 2.1.x), cut.
+        assert_eq!(
+            out("Claude requested permissions to write to /p/CLAUDE.md, but you haven't granted it yet."),
+            ErrorKind::PermissionDenied
+        );
+        assert_eq!(
+            out("EISDIR: illegal operation on a directory, read"),
+            ErrorKind::InvalidInput
+        );
+        assert_eq!(
+            out("Traceback (most recent call last):\n  File \"x.py\", line 3\nKeyError: 'a'"),
+            ErrorKind::NonzeroExit
+        );
+        assert_eq!(
+            out("Exit code 127\n(eval):1: command not found: a-sdlc"),
             ErrorKind::NotFound
         );
     }

@@ -13,33 +13,69 @@ use std::collections::BTreeMap;
 pub struct Resolved {
     /// The dot names it covers (one for a tool; several for a category such as `mcp.github`).
     pub dot_names: Vec<String>,
+    /// When the name is a raw harness name (`Bash`): only calls with exactly this raw name.
+    pub raw: Option<String>,
     /// The catalog entry, when the (single) tool is in the catalog.
     pub catalog: Option<&'static CatalogTool>,
 }
 
 impl Resolved {
-    /// The name to show: the single dot name, or the query for a category.
-    pub fn display(&self, query: &str) -> String {
-        match self.dot_names.as_slice() {
-            [one] => one.clone(),
+    /// The name for JSON: the raw name asked for, else the single dot name, else the query.
+    pub fn name(&self, query: &str) -> String {
+        match (&self.raw, self.dot_names.as_slice()) {
+            (Some(r), _) => r.clone(),
+            (None, [one]) => one.clone(),
             _ => query.to_string(),
+        }
+    }
+
+    /// The markdown title: `Bash (shell.exec)` for a raw name, else as [`Resolved::name`].
+    pub fn title(&self, query: &str) -> String {
+        match (&self.raw, self.dot_names.as_slice()) {
+            (Some(r), [one]) => format!("{r} ({one})"),
+            _ => self.name(query),
+        }
+    }
+
+    /// Whether a call (dot name, raw name) is covered.
+    pub fn covers(&self, dot: &str, raw: &str) -> bool {
+        self.dot_names.iter().any(|d| d == dot) && self.raw.as_deref().is_none_or(|r| r == raw)
+    }
+
+    /// The stats filter for the covered calls.
+    pub fn filter(&self) -> ToolFilter {
+        match &self.raw {
+            Some(r) => ToolFilter::RawName(r.clone()),
+            None => ToolFilter::DotNames(self.dot_names.clone()),
         }
     }
 }
 
-/// Resolve a tool name given by a user: a dot name, a raw harness name
-/// (`Bash`), or a category prefix (`file`, `mcp.github`).
+/// Resolve a tool name given by a user: a dot name (`shell.exec`), a raw
+/// harness name (`Bash`: then only the calls with exactly that raw name), or
+/// a category prefix (`file`, `mcp.github`).
 ///
 /// Order: a catalog dot name; a dot name seen in the database; a raw name seen
-/// in the database (exact, then case-insensitive); the mapping table; a
-/// category prefix of names seen in the database; else the name itself.
+/// in the database (exact); a raw name of the mapping table (exact); a dot or
+/// raw name in the database, ignoring case (all its calls); the mapping
+/// table, ignoring case; a category prefix of names seen in the database;
+/// else the name itself.
 pub fn resolve(conn: Option<&Connection>, name: &str) -> rusqlite::Result<Resolved> {
-    let one = |dot: String| Resolved {
+    let dot = |dot: String| Resolved {
         catalog: catalog::lookup(&dot),
         dot_names: vec![dot],
+        raw: None,
+    };
+    let raw = |dots: Vec<String>| Resolved {
+        catalog: match dots.as_slice() {
+            [one] => catalog::lookup(one),
+            _ => None,
+        },
+        dot_names: dots,
+        raw: Some(name.to_string()),
     };
     if catalog::lookup(name).is_some() {
-        return Ok(one(name.to_string()));
+        return Ok(dot(name.to_string()));
     }
     if let Some(conn) = conn {
         let seen: Option<String> = conn
@@ -49,25 +85,43 @@ pub fn resolve(conn: Option<&Connection>, name: &str) -> rusqlite::Result<Resolv
                 |r| r.get(0),
             )
             .optional()?;
-        if let Some(dot) = seen {
-            return Ok(one(dot));
+        if let Some(d) = seen {
+            return Ok(dot(d));
         }
-        for sql in [
+        let dots = distinct(
+            conn,
             "SELECT DISTINCT tool FROM tool_calls WHERE raw_tool = ?1 ORDER BY tool",
-            "SELECT DISTINCT tool FROM tool_calls WHERE lower(raw_tool) = lower(?1) OR lower(tool) = lower(?1) ORDER BY tool",
-        ] {
-            let dots = distinct(conn, sql, name)?;
-            if dots.len() == 1 {
-                return Ok(one(dots.into_iter().next().unwrap_or_default()));
-            }
-            if !dots.is_empty() {
-                return Ok(Resolved { dot_names: dots, catalog: None });
-            }
+            name,
+        )?;
+        if !dots.is_empty() {
+            return Ok(raw(dots));
         }
     }
     let mapped = names::dot_name(name, &crate::decode::Action::Other);
+    let known_raw = name.starts_with("mcp__") && mapped.starts_with("mcp.")
+        || names::MAPPING.iter().any(|(r, _)| *r == name);
+    if known_raw {
+        return Ok(raw(vec![mapped]));
+    }
+    if let Some(conn) = conn {
+        let dots = distinct(
+            conn,
+            "SELECT DISTINCT tool FROM tool_calls WHERE lower(raw_tool) = lower(?1) OR lower(tool) = lower(?1) ORDER BY tool",
+            name,
+        )?;
+        if !dots.is_empty() {
+            return Ok(Resolved {
+                catalog: match dots.as_slice() {
+                    [one] => catalog::lookup(one),
+                    _ => None,
+                },
+                dot_names: dots,
+                raw: None,
+            });
+        }
+    }
     if !mapped.starts_with("other.") {
-        return Ok(one(mapped));
+        return Ok(dot(mapped));
     }
     if let Some(conn) = conn {
         let prefix = format!("{name}.");
@@ -79,21 +133,12 @@ pub fn resolve(conn: Option<&Connection>, name: &str) -> rusqlite::Result<Resolv
         if !dots.is_empty() {
             return Ok(Resolved {
                 dot_names: dots,
+                raw: None,
                 catalog: None,
             });
         }
-        if mapped != name {
-            let seen = distinct(
-                conn,
-                "SELECT DISTINCT tool FROM tool_calls WHERE tool = ?1",
-                &mapped,
-            )?;
-            if !seen.is_empty() {
-                return Ok(one(mapped));
-            }
-        }
     }
-    Ok(one(name.to_string()))
+    Ok(dot(name.to_string()))
 }
 
 fn distinct(conn: &Connection, sql: &str, arg: &str) -> rusqlite::Result<Vec<String>> {
@@ -105,18 +150,23 @@ fn distinct(conn: &Connection, sql: &str, arg: &str) -> rusqlite::Result<Vec<Str
 /// Input key → (JSON types seen, calls that had it).
 pub type ObservedParams = BTreeMap<String, (Vec<String>, u64)>;
 
-/// Observed parameters of the given dot names (all time): key → (types, calls with it), and the call count.
+/// Observed parameters of the resolved calls (all time): key → (types, calls with it), and the call count.
 pub fn observed_params(
     conn: &Connection,
-    dot_names: &[String],
+    resolved: &Resolved,
 ) -> rusqlite::Result<(ObservedParams, u64)> {
     let mut out: ObservedParams = BTreeMap::new();
     let mut calls = 0u64;
-    let mut st = conn.prepare_cached("SELECT input_keys FROM tool_calls WHERE tool = ?1")?;
-    for dot in dot_names {
+    let mut st =
+        conn.prepare_cached("SELECT raw_tool, input_keys FROM tool_calls WHERE tool = ?1")?;
+    for dot in &resolved.dot_names {
         let mut rows = st.query([dot])?;
         while let Some(r) = rows.next()? {
-            let keys: String = r.get(0)?;
+            let raw: String = r.get(0)?;
+            if !resolved.covers(dot, &raw) {
+                continue;
+            }
+            let keys: String = r.get(1)?;
             let Ok(serde_json::Value::Object(map)) =
                 serde_json::from_str::<serde_json::Value>(&keys)
             else {
@@ -145,7 +195,7 @@ pub fn observed_params(
 /// The markdown block. With no database: 0 calls, 0% success (fail open).
 pub fn explain(conn: Option<&Connection>, name: &str, window: Window) -> rusqlite::Result<String> {
     let resolved = resolve(conn, name)?;
-    let title = resolved.display(name);
+    let title = resolved.title(name);
     let mut md = format!("## {title}\n\n");
     let description = resolved
         .catalog
@@ -154,7 +204,7 @@ pub fn explain(conn: Option<&Connection>, name: &str, window: Window) -> rusqlit
     md.push_str(&format!("**Description:** {description}\n\n"));
 
     let stats = match conn {
-        Some(c) => aggregate(c, &ToolFilter::DotNames(resolved.dot_names.clone()), window)?,
+        Some(c) => aggregate(c, &resolved.filter(), window)?,
         None => Vec::new(),
     };
     let total: u64 = stats.iter().map(|s| s.total_calls).sum();
@@ -162,7 +212,7 @@ pub fn explain(conn: Option<&Connection>, name: &str, window: Window) -> rusqlit
 
     md.push_str("**Parameters:**\n");
     let (observed, observed_calls) = match conn {
-        Some(c) => observed_params(c, &resolved.dot_names)?,
+        Some(c) => observed_params(c, &resolved)?,
         None => (BTreeMap::new(), 0),
     };
     let catalog_params = resolved.catalog.map(|c| c.params).unwrap_or(&[]);
@@ -214,7 +264,7 @@ pub fn explain(conn: Option<&Connection>, name: &str, window: Window) -> rusqlit
             *raw.entry(r.clone()).or_default() += n;
         }
     }
-    if !raw.is_empty() {
+    if raw.len() > 1 {
         let list: Vec<String> = raw.iter().map(|(r, n)| format!("`{r}` ({n})")).collect();
         md.push_str(&format!("**Seen as:** {}\n", list.join(", ")));
     }
@@ -291,9 +341,19 @@ mod tests {
     fn raw_names_resolve_through_the_mapping_without_a_database() {
         let r = resolve(None, "Bash").unwrap();
         assert_eq!(r.dot_names, vec!["shell.exec".to_string()]);
+        assert_eq!(r.raw.as_deref(), Some("Bash"));
         assert_eq!(r.catalog.unwrap().name, "shell.exec");
+        assert_eq!(r.title("Bash"), "Bash (shell.exec)");
+        assert_eq!(r.name("Bash"), "Bash");
+        assert!(r.covers("shell.exec", "Bash") && !r.covers("shell.exec", "shell"));
         let r = resolve(None, "mcp__exa__search").unwrap();
         assert_eq!(r.dot_names, vec!["mcp.exa.search".to_string()]);
         assert!(r.catalog.is_none());
+        // Case-insensitive: the whole dot name.
+        let r = resolve(None, "BASH").unwrap();
+        assert_eq!(
+            (r.dot_names[0].as_str(), r.raw.as_deref()),
+            ("shell.exec", None)
+        );
     }
 }

@@ -111,6 +111,7 @@ pub const MAPPING: &[(&str, &str)] = &[
     ("AskUserQuestion", "user.ask"),
     ("ToolSearch", "tool.search"),
     ("tool_search_call", "tool.search"),
+    ("tool_search", "tool.search"),
     ("save_memory", "memory.save"),
     ("ScheduleWakeup", "agent.schedule"),
 ];

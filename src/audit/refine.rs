@@ -11,12 +11,13 @@
 //!   same session) by a call of the same tool with the identical input;
 //! - failures clustered after a skill's load: at least [`MIN_RECURRING`]
 //!   failures with skill S loaded, and a failure rate with S at least
-//!   [`CLUSTER_MARGIN`] above the rate without it;
+//!   [`CLUSTER_MARGIN`] above the rate of the calls made without it (there
+//!   must be some);
 //! - failures concentrated in one program of a shell line: at least
 //!   [`MIN_RECURRING`] failed calls running it.
 
 use super::errors::ErrorKind;
-use super::explain::resolve;
+use super::explain::{resolve, Resolved};
 use rusqlite::{params, Connection};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -50,6 +51,7 @@ pub struct Proposal {
 struct Call {
     session: i64,
     tool: String,
+    raw: String,
     success: bool,
     vetoed: bool,
     error_kind: Option<String>,
@@ -68,9 +70,9 @@ pub fn propose(
     repo_root: Option<&Path>,
 ) -> rusqlite::Result<Proposal> {
     let resolved = resolve(conn, tool)?;
-    let tool_name = resolved.display(tool);
+    let tool_name = resolved.name(tool);
     let mut issues = match conn {
-        Some(c) => find_issues(c, &resolved.dot_names)?,
+        Some(c) => find_issues(c, &resolved)?,
         None => Vec::new(),
     };
     issues.sort_by(|a, b| {
@@ -81,7 +83,7 @@ pub fn propose(
 
     let mut raw_names: BTreeSet<String> = BTreeSet::new();
     raw_names.insert(tool.to_string());
-    if let Some(c) = conn {
+    if let (Some(c), None) = (conn, &resolved.raw) {
         let mut st =
             c.prepare_cached("SELECT DISTINCT raw_tool FROM tool_calls WHERE tool = ?1")?;
         for dot in &resolved.dot_names {
@@ -93,7 +95,7 @@ pub fn propose(
     let source = repo_root.and_then(|root| find_source(root, &resolved.dot_names, &raw_names));
     let target = match &source {
         Some(p) => format!("`{p}`"),
-        None => format!("the description of `{tool_name}`"),
+        None => format!("the description of `{}`", resolved.title(tool)),
     };
     let mut hints: Vec<String> = Vec::new();
     for i in &issues {
@@ -125,7 +127,7 @@ pub fn record_intent(conn: &Connection, at: &str, proposal: &Proposal) -> rusqli
 
 fn load_calls(conn: &Connection) -> rusqlite::Result<Vec<Call>> {
     let mut st = conn.prepare_cached(
-        "SELECT session, tool, success, vetoed, error_kind, input_hash, skills, programs
+        "SELECT session, tool, success, vetoed, error_kind, input_hash, skills, programs, raw_tool
          FROM tool_calls ORDER BY session, event_index, id",
     )?;
     let rows = st.query_map([], |r| {
@@ -134,6 +136,7 @@ fn load_calls(conn: &Connection) -> rusqlite::Result<Vec<Call>> {
         Ok(Call {
             session: r.get(0)?,
             tool: r.get(1)?,
+            raw: r.get(8)?,
             success: r.get(2)?,
             vetoed: r.get(3)?,
             error_kind: r.get(4)?,
@@ -145,9 +148,9 @@ fn load_calls(conn: &Connection) -> rusqlite::Result<Vec<Call>> {
     rows.collect()
 }
 
-fn find_issues(conn: &Connection, dots: &[String]) -> rusqlite::Result<Vec<Issue>> {
+fn find_issues(conn: &Connection, resolved: &Resolved) -> rusqlite::Result<Vec<Issue>> {
     let all = load_calls(conn)?;
-    let mine = |c: &Call| dots.contains(&c.tool);
+    let mine = |c: &Call| resolved.covers(&c.tool, &c.raw);
     let calls: Vec<&Call> = all.iter().filter(|c| mine(c)).collect();
     let total = calls.len() as u64;
     let mut issues = Vec::new();
@@ -189,6 +192,7 @@ fn find_issues(conn: &Connection, dots: &[String]) -> rusqlite::Result<Vec<Issue
         if a.session == b.session
             && mine(a)
             && a.tool == b.tool
+            && a.raw == b.raw
             && !a.success
             && !a.vetoed
             && a.input_hash.is_some()
@@ -233,7 +237,8 @@ fn find_issues(conn: &Connection, dots: &[String]) -> rusqlite::Result<Vec<Issue
         } else {
             fail_without as f64 / without as f64
         };
-        if fail_with >= MIN_RECURRING && rate_with >= rate_without + CLUSTER_MARGIN {
+        // Without calls lacking the skill there is nothing to compare with.
+        if without > 0 && fail_with >= MIN_RECURRING && rate_with >= rate_without + CLUSTER_MARGIN {
             issues.push(Issue {
                 pattern: format!(
                     "failures cluster after skill `{s}` loads ({fail_with} of {with} calls fail with it, {fail_without} of {without} without)"

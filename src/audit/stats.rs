@@ -25,6 +25,8 @@ pub enum ToolFilter {
     Substring(String),
     /// Exactly these dot names.
     DotNames(Vec<String>),
+    /// Exactly this raw name.
+    RawName(String),
 }
 
 impl ToolFilter {
@@ -36,6 +38,7 @@ impl ToolFilter {
                 dot.to_lowercase().contains(&s) || raw.to_lowercase().contains(&s)
             }
             ToolFilter::DotNames(names) => names.iter().any(|n| n == dot),
+            ToolFilter::RawName(r) => r == raw,
         }
     }
 }
@@ -96,6 +99,7 @@ pub fn usage(
         ToolFilter::All => None,
         ToolFilter::Substring(s) => Some(s.clone()),
         ToolFilter::DotNames(n) => n.first().cloned(),
+        ToolFilter::RawName(r) => Some(r.clone()),
     };
     let mut report = StatsReport {
         stats: Vec::new(),
