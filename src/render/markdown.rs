@@ -12,21 +12,29 @@ pub struct MarkdownTable;
 /// At most this many evidence locations per table cell.
 const CELL_EVIDENCE: usize = 2;
 
-/// The evidence cell of a constraint row.
+/// The evidence cell of a constraint row: the locations behind its label
+/// first (a violated rule shows where it was broken).
 pub fn evidence_cell(c: &ConstraintVerdict) -> String {
-    let shown: Vec<String> = c
-        .evidence
+    let primary: Vec<_> = c.evidence.iter().filter(|e| e.label == c.label).collect();
+    let (list, total) = if primary.is_empty() {
+        let total: usize = c.per_trajectory.iter().map(|p| p.events).sum();
+        (c.evidence.iter().collect::<Vec<_>>(), total)
+    } else {
+        let total: usize = c
+            .per_trajectory
+            .iter()
+            .filter(|p| p.label == c.label)
+            .map(|p| p.events)
+            .sum();
+        (primary, total)
+    };
+    let shown: Vec<String> = list
         .iter()
         .take(CELL_EVIDENCE)
         .map(|e| cell(&location(e)))
         .collect();
     let mut s = shown.join("<br>");
-    let total: usize = c
-        .per_trajectory
-        .iter()
-        .map(|p| p.events)
-        .sum::<usize>()
-        .max(c.evidence.len());
+    let total = total.max(list.len());
     if total > shown.len() {
         let _ = write!(s, " (+{} more)", total - shown.len());
     }

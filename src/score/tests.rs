@@ -247,3 +247,65 @@ fn no_valid_trajectory_is_nothing_to_measure() {
     assert_eq!(v.exit_code, 3);
     assert_eq!(v.constraints[0].label, Label::Untested);
 }
+
+#[test]
+fn every_code_is_kebab_case_unique_and_matches_its_serde_name() {
+    use crate::label::{Cite, Reason};
+    fn check<T: serde::Serialize>(items: &[(T, &str)]) {
+        let mut seen = std::collections::HashSet::new();
+        for (v, s) in items {
+            assert_eq!(serde_json::to_value(v).unwrap(), serde_json::json!(s));
+            assert!(s.chars().all(|c| c.is_ascii_lowercase() || c == '-'), "{s}");
+            assert!(seen.insert(s.to_string()), "duplicate code {s}");
+        }
+    }
+    check(&Label::ALL.map(|l| (l, l.as_str())));
+    check(&Flag::ALL.map(|f| (f, f.as_str())));
+    let verdicts = [
+        Verdict::Pass,
+        Verdict::UnderExercised,
+        Verdict::NeedsReview,
+        Verdict::ComplianceGap,
+        Verdict::FailClosed,
+    ];
+    check(&verdicts.map(|v| (v, v.as_str())));
+    let outcomes = [
+        Outcome::Ok,
+        Outcome::FailClosed,
+        Outcome::NeedsReview,
+        Outcome::CheckedByPeople,
+        Outcome::ComplianceGap,
+        Outcome::Waived,
+    ];
+    check(&outcomes.map(|o| (o, o.as_str())));
+    let reasons = [
+        Reason::NotFired,
+        Reason::Complied,
+        Reason::Satisfied,
+        Reason::ForbiddenAction,
+        Reason::RequirementUnmet,
+        Reason::OpenAtEnd,
+        Reason::UndecodableRecords,
+        Reason::BranchUnknown,
+        Reason::Undecidable,
+        Reason::NoPredicate,
+    ];
+    check(&reasons.map(|r| (r, r.as_str())));
+    assert!(reasons.iter().all(|r| !r.describe().is_empty()));
+    let cites = [
+        Cite::SkillLoad,
+        Cite::WhenMatched,
+        Cite::ForbidMatched,
+        Cite::ForbidMaybe,
+        Cite::RequireMatched,
+        Cite::RequireMaybe,
+        Cite::RequirementUnmet,
+        Cite::RequirementOpen,
+        Cite::UndecodableRecord,
+    ];
+    check(&cites.map(|c| (c, c.as_str())));
+    // Verdict severity follows SPEC §6.
+    let mut sorted = verdicts;
+    sorted.sort();
+    assert_eq!(sorted, verdicts);
+}
