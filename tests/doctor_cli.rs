@@ -337,6 +337,31 @@ fn an_unrecognised_file_gets_a_parsing_error_report_with_partial_turns() {
 }
 
 #[test]
+fn a_corrupt_record_mid_file_gives_a_parsing_error_report_with_the_decoded_turns() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = fs::read_to_string(fixture("claude-script-injection.jsonl")).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[5] = "{\"type\": \"assistant\", \"message\": {not json";
+    let session = tmp.path().join("corrupt.jsonl");
+    fs::write(&session, lines.join("\n") + "\n").unwrap();
+    let out = tmp.path().join("r");
+    doctor(tmp.path(), tmp.path())
+        .arg(&session)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("record(s) could not be decoded"));
+    let page = fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(
+        page.contains("could not be decoded (line 6)"),
+        "no line cited"
+    );
+    assert!(page.contains("id=\"turns\""));
+    assert_eq!(page.matches("<strong>N/A</strong>").count(), 2);
+}
+
+#[test]
 fn a_write_failure_exits_nonzero_and_leaves_nothing_behind() {
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("a-file");

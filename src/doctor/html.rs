@@ -555,6 +555,29 @@ mod tests {
     }
 
     #[test]
+    fn the_final_check_names_missing_sections() {
+        let report = crate::doctor::diagnose(
+            &crate::doctor::SessionInput::NoHistory { searched: vec![] },
+            &crate::doctor::DoctorOptions::default(),
+        );
+        let ctx = RenderContext {
+            generated_at: "t",
+            version: "v",
+        };
+        let page = render(&report, &ctx);
+        assert_eq!(verify(&page, &report), Ok(()));
+        let broken = page.replace("<h2>No conversation history found</h2>", "");
+        assert_eq!(
+            verify(&broken, &report),
+            Err(vec!["<h2>No conversation history found</h2>".to_string()])
+        );
+        let truncated = &page[..page.len() / 2];
+        assert!(verify(truncated, &report)
+            .unwrap_err()
+            .contains(&"</html>".to_string()));
+    }
+
+    #[test]
     fn percentages_are_compact() {
         assert_eq!(pct(2, 3), "66.7");
         assert_eq!(pct(3, 3), "100");
