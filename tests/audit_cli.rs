@@ -282,3 +282,63 @@ fn the_configuration_sets_database_roots_and_endpoint() {
         .stderr(predicates::str::contains(".skillgate.yaml:2"))
         .stderr(predicates::str::contains("database"));
 }
+
+#[test]
+fn ingest_without_paths_reads_the_default_harness_folders() {
+    let home = tempfile::tempdir().unwrap();
+    let project = home.path().join("work/proj");
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let real = Path::new("../shared/realdata/transcripts");
+    let put = |from: &str, to: &Path| {
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(real.join(from), to).unwrap();
+    };
+    put(
+        "claude-code/claude-code-viewer__1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl",
+        &home
+            .path()
+            .join(".claude/projects/-work-proj/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl"),
+    );
+    put(
+        "codex/codex-session-view__rollout-2025-11-17T15-30-28-019a93b9-f380-7600-98ff-940e6b99603c.jsonl",
+        &home
+            .path()
+            .join(".codex/sessions/2025/11/17/rollout-2025-11-17T15-30-28-019a93b9-f380-7600-98ff-940e6b99603c.jsonl"),
+    );
+    put(
+        "synthetic-schema-fixtures/agent-sessions__gemini_jsonl_v040.jsonl",
+        &project.join(".planning/patterns/gemini-session.jsonl"),
+    );
+    // A symlink out of the tree is reported, not followed.
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(
+        home.path().join(".codex"),
+        project.join(".planning/patterns/escape"),
+    )
+    .unwrap();
+
+    let mut c = sg(&project);
+    c.env("HOME", home.path()).arg("ingest");
+    let assert = c.assert().success();
+    let v: Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+    assert_eq!(
+        v["db"],
+        project.join(".skillgate/audit.db").display().to_string()
+    );
+    assert_eq!(v["files"]["new"], 3, "{v}");
+    assert_eq!(v["files"]["failed"], 0, "{v}");
+    #[cfg(unix)]
+    assert_eq!(
+        v["skipped"][0]["reason"],
+        "symlink pointing out of the tree, not followed"
+    );
+    assert!(project.join(".skillgate/audit.db").exists());
+    let v = json_out(sg(&project).args(["stats", "--window-days", "0"]));
+    let harness_tools: Vec<&str> = v["stats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["toolName"].as_str().unwrap())
+        .collect();
+    assert!(harness_tools.contains(&"shell.exec"), "{harness_tools:?}");
+}

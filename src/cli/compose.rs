@@ -25,9 +25,9 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let conn = schema::open_existing(&db)?;
     let proposal = compose::compose(conn.as_ref(), &args.goal, args.max_chain_length as usize)
         .with_context(|| format!("{}: cannot read the audit database", db.display()))?;
-    println!(
-        "{}",
+    super::stats::print_out(&format!(
+        "{}\n",
         serde_json::to_string_pretty(&json!({ "proposal": proposal }))?
-    );
+    ))?;
     Ok(Exit::Ok)
 }

@@ -27,6 +27,6 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         Window::new(args.window_days, now),
     )
     .with_context(|| format!("{}: cannot read the audit database", db.display()))?;
-    print!("{md}");
+    super::stats::print_out(&md)?;
     Ok(Exit::Ok)
 }

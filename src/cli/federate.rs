@@ -79,6 +79,6 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         Duration::from_secs(args.timeout_secs.max(1)),
         &req,
     );
-    println!("{}", serde_json::to_string_pretty(&answer)?);
+    super::stats::print_out(&format!("{}\n", serde_json::to_string_pretty(&answer)?))?;
     Ok(Exit::Ok)
 }

@@ -9,6 +9,7 @@ use serde_json::json;
 use skillgate::audit::ingest::{self, FileStatus, IngestOptions};
 use skillgate::audit::{calibration, format_timestamp, schema, AuditDefaults};
 use skillgate::config::Config;
+use skillgate::decode::discover::Discovery;
 use skillgate::exit::Exit;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -36,6 +37,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     };
 
     let mut files: Vec<PathBuf> = Vec::new();
+    let mut skipped: Vec<(PathBuf, String)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for root in &roots {
         let found = match collect(root) {
@@ -46,7 +48,8 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
                 continue;
             }
         };
-        for f in found {
+        skipped.extend(found.skipped);
+        for f in found.files {
             let key = f.canonicalize().unwrap_or_else(|_| f.clone());
             if seen.insert(key) {
                 files.push(f);
@@ -87,6 +90,9 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         .filter(|r| r.status == FileStatus::Failed)
         .map(|r| json!({"path": r.path, "reason": r.reason}))
         .collect();
+    for (p, why) in &skipped {
+        eprintln!("skipped {}: {why}", p.display());
+    }
     for r in reports.iter().filter(|r| r.status == FileStatus::Failed) {
         eprintln!(
             "skipped {}: {}",
@@ -110,10 +116,11 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         "db": db,
         "files": counts,
         "failed": failed,
+        "skipped": skipped.iter().map(|(p, why)| json!({"path": p, "reason": why})).collect::<Vec<_>>(),
         "calibrationRows": calibration_rows,
         "totals": totals,
     });
-    println!("{}", serde_json::to_string_pretty(&out)?);
+    super::stats::print_out(&format!("{}\n", serde_json::to_string_pretty(&out)?))?;
     Ok(Exit::Ok)
 }
 
@@ -148,15 +155,15 @@ fn default_roots(cfg: &Config) -> anyhow::Result<Vec<PathBuf>> {
 }
 
 /// A file is itself; a folder is the transcripts found under it.
-fn collect(root: &Path) -> std::io::Result<Vec<PathBuf>> {
+/// (Discovery skips sidecars, symlinks out of the tree, unreadable folders: they are reported.)
+fn collect(root: &Path) -> std::io::Result<Discovery> {
     let meta = std::fs::metadata(root)?;
     if meta.is_dir() {
         std::fs::read_dir(root)?;
-        skillgate::decode::discover::discover(root)
     } else {
         std::fs::File::open(root)?;
-        Ok(vec![root.to_path_buf()])
     }
+    skillgate::decode::discover::discover_all(root)
 }
 
 /// A progress bar on a terminal, none in CI or when stderr is redirected.

@@ -45,6 +45,6 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             .with_context(|| format!("{}: cannot record the refinement intent", db.display()))?;
         out["intentRecorded"] = json!({ "auditLogId": id });
     }
-    println!("{}", serde_json::to_string_pretty(&out)?);
+    super::stats::print_out(&format!("{}\n", serde_json::to_string_pretty(&out)?))?;
     Ok(Exit::Ok)
 }

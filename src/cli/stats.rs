@@ -89,8 +89,8 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     )
     .with_context(|| format!("{}: cannot read the audit database", db.display()))?;
     match args.format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&report)?),
-        Format::Table => print!("{}", stats::render_table(&report)),
+        Format::Json => print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?,
+        Format::Table => print_out(&stats::render_table(&report))?,
     }
     Ok(Exit::Ok)
 }
@@ -103,6 +103,16 @@ pub fn project_root() -> anyhow::Result<PathBuf> {
         .find(|d| d.join(".git").exists())
         .unwrap_or(&cwd)
         .to_path_buf())
+}
+
+/// Write to stdout; a closed pipe (`| head`) ends the output quietly instead of panicking.
+pub fn print_out(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
 }
 
 /// `--now`, else the clock.
