@@ -66,21 +66,24 @@ fn lockfile_where(c: &Constraint, skill: &SkillRef, source: &SourceInfo) -> Stri
     }
 }
 
-/// A plausible predicate for the constraint, from its modality and scope.
+/// A plausible predicate line for the constraint, from its modality and
+/// scope (one valid lockfile line; add a `when:` line to narrow when it applies).
 pub fn example_predicate(c: &Constraint) -> String {
     let negative = matches!(c.modality, Modality::MustNot | Modality::ShouldNot);
     let tag = c.scope.first().copied();
     match (negative, tag) {
         (true, Some(ScopeTag::SensitiveMemory)) => r#"forbid: {read: "**/.env*"}"#.into(),
-        (true, Some(ScopeTag::SelfModification)) => r#"forbid: {touch: ".claude/skills/**"}"#.into(),
+        (true, Some(ScopeTag::SelfModification)) => {
+            r#"forbid: {touch: ".claude/skills/**"}"#.into()
+        }
         (true, _) => r#"forbid: {git: push, args: ["--force"]}"#.into(),
         (false, Some(ScopeTag::SensitiveMemory)) => {
-            r#"when: {read: "**/.env*"}, require: {command: "git check-ignore*"}, order: before"#.into()
+            r#"require: {command: "git check-ignore*"}"#.into()
         }
         (false, Some(ScopeTag::SelfModification)) => {
-            r#"when: {touch: ".claude/skills/**"}, require: {command: "skillgate validate*"}, order: after"#.into()
+            r#"require: {command: "skillgate validate*"}"#.into()
         }
-        (false, _) => r#"when: {git: push}, require: {command: "cargo test*"}, order: before"#.into(),
+        (false, _) => r#"require: {command: "cargo test*"}"#.into(),
     }
 }
 
@@ -160,7 +163,7 @@ pub fn resolutions(
                     c,
                     skill,
                     source,
-                    "a `when` and a `forbid` or `require` predicate",
+                    "a `forbid` or `require` predicate (and a `when` line if it applies only after some action)",
                 ));
                 out.push(mark_manual(c, skill, source));
                 out.push(waive(c, skill));
