@@ -754,7 +754,10 @@ fn retry_waste(c: &Ctx) -> (SubScore, usize, usize) {
         }
         let key = c.call_key(f);
         if let Some(&g) = tools[n + 1..].iter().find(|&&g| c.call_key(g) == key) {
-            if !c.changed_between(f, g) && !retries.iter().any(|&(_, x)| x == g) {
+            // Blind: nothing in between succeeded (no read of the error's
+            // cause, no fix) — only failed calls, if any.
+            let acted = tools.iter().any(|&k| k > f && k < g && !c.turns[k].failed);
+            if !acted && !retries.iter().any(|&(_, x)| x == g) {
                 retries.push((f, g));
             }
         }
@@ -783,7 +786,7 @@ fn retry_waste(c: &Ctx) -> (SubScore, usize, usize) {
     }
     evidence.sort_by_key(|e| e.turn);
     let basis = format!(
-        "{} blind retr{} (a failed call repeated with identical input and no file change in between) + {} call(s) \
+        "{} blind retr{} (a failed call repeated with identical input and no successful call in between) + {} call(s) \
          rejected by the user = {w}; {} → {score}/2.",
         retries.len(),
         if retries.len() == 1 { "y" } else { "ies" },
