@@ -827,14 +827,17 @@ fn negation(w: &[Word]) -> (bool, bool) {
     let weak = head.first() == Some(&"avoid")
         || head.windows(2).any(|p| p == ["should", "not"])
         || head.contains(&"shouldn't");
-    let strong = head.iter().any(|x| {
-        matches!(
-            *x,
-            "never" | "don't" | "dont" | "cannot" | "can't" | "mustn't"
-        )
-    }) || head
+    // "cannot" / "can't" only as an instruction ("you cannot claim it passes").
+    let you_cannot = head
         .windows(2)
-        .any(|p| matches!(p[0], "do" | "does" | "must" | "shall" | "may" | "can") && p[1] == "not")
+        .any(|p| p[0] == "you" && matches!(p[1], "cannot" | "can't"));
+    let strong = head
+        .iter()
+        .any(|x| matches!(*x, "never" | "don't" | "dont" | "mustn't"))
+        || you_cannot
+        || head
+            .windows(2)
+            .any(|p| matches!(p[0], "do" | "must" | "shall") && p[1] == "not")
         || t.first() == Some(&"no")
         || t.windows(2)
             .any(|p| matches!(p[0], "must" | "shall") && p[1] == "not");
@@ -1124,6 +1127,10 @@ fn analyse(
     if !normative {
         return None;
     }
+    // A template or quotation alone ("`Task <N>: complete`"): no words of its own.
+    if mw.iter().all(|w| w.barrier) && label_text.is_empty() && conditions.is_empty() {
+        return None;
+    }
     if !ctx.in_list && own.is_none() && !imperative && !caps {
         return None;
     }
@@ -1145,7 +1152,30 @@ fn analyse(
             }
         })
         .unwrap_or(Modality::Must);
-    let negative = matches!(modality, Modality::MustNot | Modality::ShouldNot);
+    let mut modality = modality;
+    let mut negative = matches!(modality, Modality::MustNot | Modality::ShouldNot);
+    // "Never skip X", "Don't forget X": a double negative, X is required.
+    if negative
+        && verb
+            .as_deref()
+            .is_some_and(|v| matches!(v, "skip" | "omit" | "forget" | "neglect"))
+    {
+        negative = false;
+        modality = if matches!(modality, Modality::ShouldNot) {
+            Modality::Should
+        } else {
+            Modality::Must
+        };
+    }
+    // A rule with no words of its own beyond its modal ("MANDATORY.",
+    // "Never skip.") is about what its heading names ("Verify RED - Watch It Fail").
+    let contentless = mw.iter().filter(|w| !w.barrier).all(|w| {
+        is_filler(&w.text)
+            || matches!(
+                w.text.as_str(),
+                "mandatory" | "required" | "skip" | "period" | "this" | "it" | "step"
+            )
+    });
     // A negative inherited from a lead-in or heading ("Red Flags": "Test
     // passes immediately") forbids only what the item names as an act.
     let acts = verb.as_deref().is_some_and(|v| {
@@ -1161,6 +1191,8 @@ fn analyse(
     // Trailing clauses of the main part.
     let mut main = if item_is_condition {
         String::new()
+    } else if contentless && conditions.is_empty() && !ctx.in_list {
+        ctx.section.nearest().to_string()
     } else {
         rest.clone()
     };
@@ -2384,10 +2416,21 @@ mod tests {
 
     #[test]
     fn lists_inherit_their_lead_in() {
-        let c = ex("**Never:**\n- Push to main\n- Skip the hooks\n");
-        assert_eq!(c.len(), 2, "{c:#?}");
-        assert!(c.iter().all(|c| c.modality == Modality::MustNot));
+        let c =
+            ex("**Never:**\n- Push to main\n- Rebase shared branches\n- Skip running the tests\n");
+        assert_eq!(c.len(), 3, "{c:#?}");
+        assert!(c[..2].iter().all(|c| c.modality == Modality::MustNot));
         assert_eq!(c[0].scope, vec![ScopeTag::SharedRepoState]);
+        assert_eq!(
+            c[1].forbid,
+            Some(Predicate::Git {
+                subcommand: "rebase".into(),
+                args: vec![]
+            })
+        );
+        // "Never skip X" requires X.
+        assert_eq!(c[2].modality, Modality::Must);
+        assert!(matches!(c[2].require, Some(Predicate::CommandRe(_))));
         let c = ex("ALWAYS before:\n- Committing, PR creation\n");
         assert_eq!(c.len(), 1, "{c:#?}");
         assert!(c[0].when.is_some() && c[0].behavior().is_none());

@@ -390,8 +390,11 @@ impl Lexicon {
 
     /// The built-in lexicon extended (or replaced) by a configured one.
     pub fn with_overrides(file: &LexiconFile) -> Result<Self, String> {
+        // Validate the configured entries alone first, so an error names
+        // the entry's index in the configuration, not in the merged list.
+        let own = Lexicon::compile(file)?;
         if file.replace {
-            return Lexicon::compile(file);
+            return Ok(own);
         }
         let mut merged = Self::builtin_file();
         merged.phrases.extend(file.phrases.iter().cloned());
