@@ -528,3 +528,57 @@ fn gate_results_join_tool_calls_in_stats() {
         2
     );
 }
+
+/// Item 7 end to end through the library: the gate judges a real-shaped
+/// force-push session (fixtures/gate/force-push, a Claude Code 2.1 session),
+/// its results are recorded, the session is ingested, and `stats` attributes
+/// the scope-tagged violation to the shell tool.
+#[test]
+fn gate_verdicts_recorded_then_joined_in_stats() {
+    use skillgate::audit::gate_results::rows_from_verdicts;
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fixture = repo.join("fixtures/gate/force-push");
+    let options = skillgate::gate::GateOptions {
+        trajectories: vec![fixture.join("transcripts/forced.jsonl")],
+        cwd: repo.to_path_buf(),
+    };
+    let verdicts = skillgate::gate::run_gate(
+        &[fixture.join("skills/release-helper/SKILL.md")],
+        &options,
+        &skillgate::config::Config::default(),
+    )
+    .unwrap();
+    let rows = rows_from_verdicts(&verdicts, "2026-01-01T00:00:00.000Z", repo);
+    let violated: Vec<&GateResultRow> = rows.iter().filter(|r| r.label == "violated").collect();
+    assert_eq!(violated.len(), 1, "{rows:?}");
+    assert_eq!(violated[0].constraint_id, "no-force-push");
+    assert_eq!(violated[0].scope, vec!["shared-repo-state".to_string()]);
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("audit.db");
+    record_gate_results(&db, &rows).unwrap();
+    let mut conn = schema::open_rw(&db).unwrap();
+    let opts = IngestOptions {
+        now: "2026-01-01T00:00:00.000Z".into(),
+        fail_after_rows: None,
+    };
+    skillgate::audit::ingest::ingest_file(
+        &mut conn,
+        &db,
+        &fixture.join("transcripts/forced.jsonl"),
+        &opts,
+    )
+    .unwrap();
+    let r = usage(Some(&conn), &ToolFilter::All, Window::all_time(), 20).unwrap();
+    let shell = r
+        .stats
+        .iter()
+        .find(|s| s.tool_name == "shell.exec")
+        .unwrap();
+    assert_eq!(shell.scope_violations, Some(1));
+    assert!(r
+        .stats
+        .iter()
+        .filter(|s| s.tool_name != "shell.exec")
+        .all(|s| s.scope_violations == Some(0)));
+}

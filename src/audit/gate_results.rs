@@ -6,7 +6,8 @@
 //! trajectory, evidence event). `stats` joins a row to the tool call at the
 //! same trajectory path and event index (both come from `decode_path`, so the
 //! numbering agrees); a row naming a raw tool but no ingested call still counts
-//! for that tool's dot name.
+//! for that tool's dot name. [`rows_from_verdicts`] turns the gate's verdicts
+//! into rows.
 
 use super::{names, schema, AuditError, Result};
 use rusqlite::params;
@@ -29,6 +30,58 @@ pub struct GateResultRow {
     pub event_index: Option<usize>,
     /// The evidence event's raw tool name, when it has one.
     pub raw_tool: Option<String>,
+}
+
+/// The rows of gate verdicts, ready for [`record_gate_results`]: for each
+/// constraint, one row per cited event (the evidence, with its label), and
+/// one row (no event) per valid trajectory whose label cites no event.
+/// Trajectory paths in a verdict are shown relative to `cwd`; they are made
+/// absolute here. Raw tool names are left for the `stats` join to find (the
+/// trajectories must be ingested for their violations to count per tool).
+pub fn rows_from_verdicts(
+    verdicts: &[crate::score::verdict::SkillVerdict],
+    recorded_at: &str,
+    cwd: &Path,
+) -> Vec<GateResultRow> {
+    let text = |v: serde_json::Value| v.as_str().unwrap_or_default().to_string();
+    let mut rows = Vec::new();
+    for v in verdicts {
+        for c in &v.constraints {
+            let scope: Vec<String> = c
+                .scope
+                .iter()
+                .map(|t| text(serde_json::to_value(t).unwrap_or_default()))
+                .collect();
+            let row =
+                |trajectory: &str, event: Option<usize>, label: serde_json::Value| GateResultRow {
+                    recorded_at: recorded_at.to_string(),
+                    skill: v.skill.name.clone(),
+                    constraint_id: c.id.clone(),
+                    scope: scope.clone(),
+                    label: text(label),
+                    trajectory: Some(cwd.join(trajectory)),
+                    event_index: event,
+                    raw_tool: None,
+                };
+            for e in &c.evidence {
+                rows.push(row(
+                    &e.trajectory,
+                    e.event,
+                    serde_json::to_value(e.label).unwrap_or_default(),
+                ));
+            }
+            for p in &c.per_trajectory {
+                if !c.evidence.iter().any(|e| e.trajectory == p.trajectory) {
+                    rows.push(row(
+                        &p.trajectory,
+                        None,
+                        serde_json::to_value(p.label).unwrap_or_default(),
+                    ));
+                }
+            }
+        }
+    }
+    rows
 }
 
 /// Append gate results to the database at `db` (created and migrated if needed),
