@@ -99,6 +99,50 @@ fn the_real_corpus_end_to_end() {
     insta::assert_snapshot!("compose_fix_test_push", compose);
 }
 
+/// Calibration rows make `brierForTool` a number for the tools their tags
+/// match, and leave it null elsewhere.
+#[test]
+fn calibration_gives_brier_scores_on_the_real_corpus() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("audit.db");
+    let cal = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/audit/calibration.jsonl");
+    let v: Value = serde_json::from_str(&stdout(
+        sg(dir.path(), &db)
+            .arg("ingest")
+            .arg(corpus())
+            .arg("--calibration")
+            .arg(&cal),
+    ))
+    .unwrap();
+    assert_eq!(v["calibrationRows"], 7);
+    let v: Value = serde_json::from_str(&stdout(sg(dir.path(), &db).args([
+        "stats",
+        "--window-days",
+        "0",
+    ])))
+    .unwrap();
+    let brier = |tool: &str| {
+        v["stats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["toolName"] == tool)
+            .unwrap()["brierForTool"]
+            .clone()
+    };
+    // shell.exec: its dot name (0.9→1, 0.8→0) and its raw name Bash (0.7→1):
+    // (0.01 + 0.64 + 0.09) / 3 = 0.2467.
+    assert_eq!(brier("shell.exec"), serde_json::json!(0.247));
+    // file.edit: the `file` prefix (0.95→1) and its own tag (0.6→0): (0.0025 + 0.36) / 2.
+    assert_eq!(brier("file.edit"), serde_json::json!(0.181));
+    // file.read: only the prefix.
+    assert_eq!(brier("file.read"), serde_json::json!(0.003));
+    // browser.navigate: its own tag (0.5→1).
+    assert_eq!(brier("browser.navigate"), serde_json::json!(0.25));
+    // No tag matches: null.
+    assert_eq!(brier("plan.todo"), Value::Null);
+}
+
 /// Recount from the file itself: Bash tool_use blocks in a Claude Code JSONL.
 #[test]
 fn bash_calls_recount_from_the_file() {
