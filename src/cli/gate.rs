@@ -6,8 +6,10 @@ use skillgate::config::Config;
 use skillgate::exit::Exit;
 use skillgate::gate::{self, GateOptions};
 use skillgate::render::json::Json;
+use skillgate::render::junit::Junit;
 use skillgate::render::markdown::MarkdownTable;
 use skillgate::render::report::Report;
+use skillgate::render::sarif::Sarif;
 use skillgate::render::Renderer;
 use skillgate::score::worst_exit;
 use std::path::{Path, PathBuf};
@@ -19,13 +21,23 @@ pub enum Format {
     Md,
     /// The JSON of SPEC §7 (an object for one skill, an array for several).
     Json,
+    /// SARIF 2.1.0 for code scanning (docs/integrations.md).
+    Sarif,
+    /// GitHub workflow-command annotations; the Markdown summary is appended to $GITHUB_STEP_SUMMARY when set.
+    Github,
+    /// JUnit XML: one test case per constraint.
+    Junit,
 }
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// SKILL.md files, skill folders, or trees holding skills.
-    #[arg(required = true, value_name = "SKILL.md|DIR")]
+    #[arg(required_unless_present = "changed_since", value_name = "SKILL.md|DIR")]
     pub skills: Vec<PathBuf>,
+    /// Only the skills touched between the merge base with REV and HEAD
+    /// (pull requests); the SKILL.md|DIR arguments, if any, narrow them.
+    #[arg(long, value_name = "REV")]
+    pub changed_since: Option<String>,
     /// Trajectory files or folders (repeatable); replaces the configured roots.
     #[arg(long, value_name = "DIR")]
     pub trajectories: Vec<PathBuf>,
@@ -59,7 +71,11 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         trajectories: args.trajectories.clone(),
         cwd: cwd.clone(),
     };
-    let verdicts = gate::run_gate(&args.skills, &options, &config)?;
+    let skills = match &args.changed_since {
+        Some(rev) => super::hook::changed_skills(rev, &args.skills, &config, &cwd)?,
+        None => args.skills.clone(),
+    };
+    let verdicts = gate::run_gate(&skills, &options, &config)?;
 
     // The clock is read here, never in the stages.
     let now = time::OffsetDateTime::now_utc();
@@ -88,6 +104,9 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let out = match args.format {
         Format::Md => MarkdownTable.render(&verdicts),
         Format::Json => Json.render(&verdicts),
+        Format::Sarif => Sarif.render(&verdicts),
+        Format::Github => super::github::github_format(&verdicts)?,
+        Format::Junit => Junit.render(&verdicts),
     };
     print!("{out}");
     for v in verdicts.iter().filter(|v| v.trajectories.valid.is_empty()) {

@@ -1,10 +1,143 @@
-//! `skillgate ship`.
+//! `skillgate ship SKILL_DIR`: the release step of a skill-forge loop —
+//! validate + gate one skill, print one JSON verdict object on stdout (also
+//! on errors), and exit 0 (ship), 1 (blocked: validation errors or
+//! fail-closed), 2 (input error), 3 (nothing to measure). Any nonzero code
+//! blocks the publish (docs/integrations.md).
 
 use skillgate::exit::Exit;
+use skillgate::gate::{self, GateOptions};
+use skillgate::parse::walk::walk_path;
+use skillgate::parse::{validate, Skill};
+use skillgate::release::ship::{decide, ShipVerdict, Validation};
+use skillgate::render::report::Report;
+use std::path::{Path, PathBuf};
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The skill's folder (or its SKILL.md).
+    #[arg(value_name = "SKILL_DIR")]
+    pub skill: PathBuf,
+    /// Trajectory files or folders (repeatable); replaces the configured roots.
+    #[arg(long, value_name = "DIR")]
+    pub trajectories: Vec<PathBuf>,
+    /// Configuration file (default: `.skillgate.yaml` found walking up from the working directory).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Folder for the Markdown report (default: as `gate`).
+    #[arg(long, value_name = "DIR")]
+    pub report_dir: Option<PathBuf>,
+    /// Do not write the Markdown report.
+    #[arg(long)]
+    pub no_report: bool,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<Exit> {
-    anyhow::bail!("`skillgate ship` is pending in this build")
+fn folder_name(path: &Path) -> Option<String> {
+    let parent = path.parent()?;
+    if let Some(n) = parent.file_name() {
+        return Some(n.to_string_lossy().into_owned());
+    }
+    let dir = if parent.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        parent
+    };
+    std::fs::canonicalize(dir)
+        .ok()?
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+}
+
+fn emit(s: &ShipVerdict) -> anyhow::Result<Exit> {
+    println!("{}", serde_json::to_string_pretty(s)?);
+    eprintln!(
+        "skillgate ship: {} (exit {}): {}",
+        if s.ship { "ship" } else { "blocked" },
+        s.exit_code,
+        s.reasons.join("; ")
+    );
+    Ok(s.exit())
+}
+
+pub fn run(args: Args) -> anyhow::Result<Exit> {
+    let cwd = std::env::current_dir()?;
+    let fail = |message: String, validation: Validation| {
+        emit(&decide(validation, None, Some(message), None))
+    };
+
+    let walk = match walk_path(&args.skill) {
+        Ok(w) => w,
+        Err(e) => return fail(e.to_string(), Validation::default()),
+    };
+    let path = match walk.skills.as_slice() {
+        [one] => one.clone(),
+        [] => {
+            return fail(
+                format!("{}: no SKILL.md", args.skill.display()),
+                Validation::default(),
+            )
+        }
+        many => {
+            return fail(
+                format!(
+                    "{}: holds {} skills; ship takes one skill folder",
+                    args.skill.display(),
+                    many.len()
+                ),
+                Validation::default(),
+            )
+        }
+    };
+    let skill = match Skill::read(&path) {
+        Ok(s) => s,
+        Err(e) => return fail(e.to_string(), Validation::default()),
+    };
+    let validation = Validation::new(validate::validate_in(&skill, folder_name(&path).as_deref()));
+
+    let config = match super::gate::load_config(args.config.as_deref(), &cwd) {
+        Ok(c) => c,
+        Err(e) => return fail(format!("{e:#}"), validation),
+    };
+    let options = GateOptions {
+        trajectories: args.trajectories.clone(),
+        cwd: cwd.clone(),
+    };
+    let verdict = match gate::run_gate(std::slice::from_ref(&path), &options, &config) {
+        Ok(mut v) if v.len() == 1 => v.remove(0),
+        Ok(v) => {
+            return fail(
+                format!("the gate judged {} skills, expected one", v.len()),
+                validation,
+            )
+        }
+        Err(e) => return fail(e.to_string(), validation),
+    };
+
+    let mut report = None;
+    if !args.no_report && !verdict.trajectories.valid.is_empty() {
+        let now = time::OffsetDateTime::now_utc();
+        let stamp = now
+            .format(time::macros::format_description!(
+                "[year][month][day]T[hour][minute][second]Z"
+            ))
+            .unwrap_or_default();
+        let r = Report {
+            generated_at: now
+                .format(&time::format_description::well_known::Rfc3339)
+                .unwrap_or_default(),
+        };
+        let dir = match &args.report_dir {
+            Some(d) => cwd.join(d),
+            None => gate::report_dir_for(Path::new(&verdict.skill.path), &config, &cwd),
+        };
+        match gate::write_report(&dir, &verdict.skill.name, &stamp, &r.render_one(&verdict)) {
+            Ok(p) => report = Some(gate::display_path(&p, &cwd)),
+            Err(e) => {
+                return fail(
+                    format!("{}: cannot write the report: {e}", dir.display()),
+                    validation,
+                )
+            }
+        }
+    }
+    emit(&decide(validation, Some(verdict), None, report))
 }

@@ -4,9 +4,12 @@
 //! A renderer reads only the [`SkillVerdict`] value, which holds locations,
 //! never trajectory content: nothing a renderer writes can leak a session.
 
+pub mod github;
 pub mod json;
+pub mod junit;
 pub mod markdown;
 pub mod report;
+pub mod sarif;
 
 use crate::score::SkillVerdict;
 
