@@ -207,6 +207,25 @@ fn a_growing_real_session_adds_only_its_new_calls() {
     // Rows stored before keep their ids and keys.
     let after = ids(&db);
     assert_eq!(after[..before.len()], before[..]);
+    // And the grown database says exactly what the whole file says.
+    assert_eq!(facts(&db), facts(&whole_db));
+}
+
+/// Every stored fact of every call but its row id, in key order.
+fn facts(db: &Path) -> Vec<String> {
+    let conn = Connection::open(db).unwrap();
+    let mut st = conn
+        .prepare(
+            "SELECT record_key || '|' || event_index || '|' || raw_tool || '|' || tool || '|' || success
+                 || '|' || vetoed || '|' || ifnull(duration_ms, '-') || '|' || ifnull(error_kind, '-')
+                 || '|' || ifnull(called_at, '-') || '|' || input_keys || '|' || skills || '|' || agent
+             FROM tool_calls ORDER BY record_key",
+        )
+        .unwrap();
+    st.query_map([], |r| r.get(0))
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect()
 }
 
 fn ids(db: &Path) -> Vec<(i64, String)> {
@@ -264,4 +283,43 @@ fn an_interrupted_ingest_of_a_real_session_leaves_the_database_intact() {
     let r = ingest_file(&mut conn, &db, &file, &opts).unwrap();
     assert_eq!(r.status, FileStatus::Grown);
     assert!(r.added > 5);
+}
+
+/// Growth at many cut points of every real Claude Code and Codex JSONL ends in
+/// exactly the rows of a one-shot ingest.
+#[test]
+fn growth_at_any_cut_matches_a_one_shot_ingest() {
+    let root = corpus();
+    let files = [
+        "claude-code/claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl",
+        "claude-code/claude-code-viewer__5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl",
+        "claude-code/sniffly__d3ad4cdc-5657-435d-98fa-0035d53e383d.jsonl",
+        "codex/codex-session-view__rollout-2025-11-17T15-30-28-019a93b9-f380-7600-98ff-940e6b99603c.jsonl",
+    ];
+    let opts = IngestOptions {
+        now: "2026-01-01T00:00:00.000Z".into(),
+        fail_after_rows: None,
+    };
+    for name in files {
+        let text = std::fs::read_to_string(root.join(name)).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let dir = tempfile::tempdir().unwrap();
+        let whole_db = dir.path().join("whole.db");
+        let file = dir.path().join("s.jsonl");
+        write_lines(&file, &lines);
+        let mut conn = schema::open_rw(&whole_db).unwrap();
+        ingest_file(&mut conn, &whole_db, &file, &opts).unwrap();
+        let expected = facts(&whole_db);
+        for fifth in 1..5 {
+            let cut = lines.len() * fifth / 5;
+            let db = dir.path().join(format!("cut{fifth}.db"));
+            let mut conn = schema::open_rw(&db).unwrap();
+            write_lines(&file, &lines[..cut]);
+            ingest_file(&mut conn, &db, &file, &opts).unwrap();
+            write_lines(&file, &lines);
+            let r = ingest_file(&mut conn, &db, &file, &opts).unwrap();
+            assert_eq!(r.status, FileStatus::Grown, "{name} cut at {cut}");
+            assert_eq!(facts(&db), expected, "{name} cut at line {cut}");
+        }
+    }
 }

@@ -339,8 +339,9 @@ fn load_stored(conn: &Connection, db_path: &Path, key: &str) -> Result<Option<St
     }))
 }
 
-/// The stored outcome columns of a call: success, vetoed, duration, exit code, error kind.
-type StoredOutcome = (bool, bool, Option<i64>, Option<i64>, Option<String>);
+/// The stored columns of a call a later ingest may change: event index,
+/// success, vetoed, duration, exit code, error kind.
+type StoredOutcome = (i64, bool, bool, Option<i64>, Option<i64>, Option<String>);
 
 /// One `tool_calls` row, before it has a session id.
 #[derive(Debug, Clone, PartialEq)]
@@ -369,14 +370,17 @@ pub struct CallRow {
 }
 
 impl CallRow {
-    /// The columns a later ingest may legitimately change (a result that arrived).
-    fn outcome(&self) -> (bool, bool, Option<i64>, Option<i64>, Option<&'static str>) {
+    /// The columns a later ingest may legitimately change: a result that
+    /// arrived, and the event index (a decoder may place events that arrived
+    /// later, such as subagent records, before earlier ones).
+    fn outcome(&self) -> StoredOutcome {
         (
+            self.event_index as i64,
             self.success,
             self.vetoed,
             self.duration_ms,
             self.exit_code,
-            self.error_kind,
+            self.error_kind.map(str::to_string),
         )
     }
 }
@@ -654,7 +658,7 @@ fn write_session(
     if status == FileStatus::Grown {
         let mut st = tx
             .prepare(
-                "SELECT record_key, success, vetoed, duration_ms, exit_code, error_kind
+                "SELECT record_key, event_index, success, vetoed, duration_ms, exit_code, error_kind
                  FROM tool_calls WHERE session = ?1",
             )
             .map_err(db)?;
@@ -662,7 +666,14 @@ fn write_session(
             .query_map([session], |r| {
                 Ok((
                     r.get::<_, String>(0)?,
-                    (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?),
+                    (
+                        r.get(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get(4)?,
+                        r.get(5)?,
+                        r.get(6)?,
+                    ),
                 ))
             })
             .map_err(db)?;
@@ -690,20 +701,11 @@ fn write_session(
     let (mut added, mut updated) = (0, 0);
     for r in rows {
         if let Some(old) = existing.get(&r.record_key) {
-            let (s, v, d, x, k) = r.outcome();
-            let now = (s, v, d, x, k.map(str::to_string));
+            let now = r.outcome();
             if *old != now {
+                let (i, s, v, d, x, k) = now;
                 update
-                    .execute(params![
-                        session,
-                        r.record_key,
-                        r.event_index as i64,
-                        s,
-                        v,
-                        d,
-                        x,
-                        k
-                    ])
+                    .execute(params![session, r.record_key, i, s, v, d, x, k])
                     .map_err(db)?;
                 updated += 1;
                 tick(&mut writes)?;
