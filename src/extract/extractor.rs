@@ -1112,7 +1112,15 @@ fn analyse(
     }
     let (masked_main, _, _) = mask(&rest);
     let mw = words(&masked_main);
-    let own = own_modal(&mw).or_else(|| own_modal(&words(&mask(&label_text).0)));
+    let own = own_modal(&mw)
+        .or_else(|| own_modal(&words(&mask(&label_text).0)))
+        .or_else(|| {
+            // "Done when: the PR is merged": a completion criterion.
+            label_text
+                .to_lowercase()
+                .contains("done when")
+                .then_some(Modality::Must)
+        });
     let verb = main_verb(&mw);
     let imperative =
         verb.as_deref().is_some_and(|v| lex.is_imperative(v)) && !starts_with_third_person(&mw);
@@ -1417,6 +1425,37 @@ fn split_trailing(s: &str) -> Option<(String, String, String)> {
 }
 
 impl Analysis {
+    /// The rule holds only under a condition about the user or the
+    /// conversation ("When the user asks for a release, …"), which no action
+    /// shows: a `require` would wrongly bind every session.
+    fn unseen_condition(&self, lex: &Lexicon) -> bool {
+        self.conditions.iter().any(|(c, _)| {
+            let info = clause_info(c, lex);
+            let w = words(&mask(c).0);
+            info.actions.is_empty()
+                && w.iter().any(|x| {
+                    matches!(
+                        x.text.as_str(),
+                        "user"
+                            | "users"
+                            | "partner"
+                            | "human"
+                            | "asks"
+                            | "asked"
+                            | "requests"
+                            | "requested"
+                            | "wants"
+                            | "prefers"
+                            | "declines"
+                            | "approves"
+                            | "approved"
+                            | "says"
+                            | "explicitly"
+                    )
+                })
+        })
+    }
+
     fn into_draft(self, ctx: &Ctx, lex: &Lexicon) -> Draft {
         let mut d = Draft {
             text: String::new(),
@@ -1534,7 +1573,7 @@ impl Analysis {
                 if d.require.is_some() && cond_order == Some(Order::Before) {
                     d.order = Some(Order::Before);
                 }
-            } else if !ctx.section.conditional() {
+            } else if !ctx.section.conditional() && !self.unseen_condition(lex) {
                 d.require = req;
             }
         }
@@ -1675,7 +1714,15 @@ fn dedup(v: &mut Vec<Predicate>) {
     });
 }
 
-fn any_of(mut v: Vec<Predicate>) -> Option<Predicate> {
+fn any_of(v: Vec<Predicate>) -> Option<Predicate> {
+    // `any` inside `any` is one `any`.
+    let mut v: Vec<Predicate> = v
+        .into_iter()
+        .flat_map(|p| match p {
+            Predicate::Any(inner) => inner,
+            p => vec![p],
+        })
+        .collect();
     dedup(&mut v);
     match v.len() {
         0 => None,
@@ -2460,6 +2507,56 @@ mod tests {
                 "always-run-tests-2"
             ]
         );
+    }
+
+    #[test]
+    fn done_when_criteria_are_rules() {
+        let c = ex("## Done when\n\n- The branch is pushed\n\nDone when: the PR is merged.\n");
+        assert_eq!(c.len(), 2, "{c:#?}");
+        assert_eq!(c[0].require, Some(p("{git: push}")));
+        assert_eq!(c[1].modality, Modality::Must);
+        assert!(c[1].require.is_some());
+        assert!(c.iter().all(|c| c.scope == vec![ScopeTag::SharedRepoState]));
+    }
+
+    #[test]
+    fn a_condition_about_the_user_blocks_a_require() {
+        let c = one("When the user asks for a release, create a tag.\n");
+        assert!(c.require.is_none() && c.when.is_none(), "{c:#?}");
+        assert_eq!(c.scope, vec![ScopeTag::SharedRepoState]);
+        let c = one("After pushing, open a pull request.\n");
+        assert_eq!(c.when, Some(p("{git: push}")));
+        assert_eq!(c.require, Some(p("{command: \"gh pr create*\"}")));
+    }
+
+    #[test]
+    fn a_bare_modal_rule_is_about_its_heading() {
+        let c = one("### Verify RED - Watch It Fail\n\n**MANDATORY. Never skip.**\n");
+        assert_eq!(c.modality, Modality::Must);
+        assert!(
+            matches!(&c.require, Some(Predicate::All(v)) if v.contains(&Predicate::Failed(true))),
+            "{c:#?}"
+        );
+    }
+
+    #[test]
+    fn prefer_x_over_y_forbids_y() {
+        let c = one("Prefer `gh pr view` over unauthenticated `curl` or `wget`.\n");
+        assert_eq!(c.modality, Modality::ShouldNot);
+        assert!(
+            matches!(&c.forbid, Some(Predicate::Any(v)) if v.len() == 2),
+            "{c:#?}"
+        );
+    }
+
+    #[test]
+    fn stop_phrases_hide_false_actions() {
+        let c = one("Push back with technical reasoning if the reviewer is wrong.\n");
+        assert!(c.require.is_none() && c.scope.is_empty(), "{c:#?}");
+        let c = one("Never rewrite the commit list by hand.\n");
+        assert!(c.scope.is_empty(), "{c:#?}");
+        let c = one("Install the hooks with `prek`, never with pre-commit.\n");
+        assert!(c.scope.is_empty(), "{c:#?}");
     }
 
     #[test]
