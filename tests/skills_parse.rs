@@ -100,3 +100,60 @@ fn real_frontmatter_shapes() {
         .collect();
     assert_eq!(extra, ["effort"]);
 }
+
+mod robustness {
+    use proptest::prelude::*;
+    use skillgate::parse::validate::validate;
+    use skillgate::parse::Skill;
+    use std::path::Path;
+
+    /// Pieces of frontmatter and markdown, so generated files look like skills
+    /// often enough to reach the YAML and lint code, not only the byte checks.
+    fn piece() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("---\n".to_string()),
+            Just("name: a-b\n".to_string()),
+            Just("description: >\n  x\n".to_string()),
+            Just("metadata:\n  k: [1, {a: b}]\n".to_string()),
+            Just("allowed-tools:\n  - Read\n".to_string()),
+            Just("a: &x [1, 2]\nb: *x\n".to_string()),
+            Just("\t".to_string()),
+            Just("```\n".to_string()),
+            Just("~~~~\n".to_string()),
+            Just("[{".to_string()),
+            Just("\"".to_string()),
+            Just("<b>".to_string()),
+            "[ -~]{0,20}\n",
+            "\\PC{0,10}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+            if let Ok(s) = Skill::parse_bytes(Path::new("p/SKILL.md"), &bytes) {
+                let _ = validate(&s);
+            }
+        }
+
+        #[test]
+        fn skill_shaped_text_never_panics_and_locates_errors(parts in proptest::collection::vec(piece(), 0..16)) {
+            let text = parts.concat();
+            match Skill::parse_bytes(Path::new("p/SKILL.md"), text.as_bytes()) {
+                Ok(s) => {
+                    let lines = text.lines().count().max(1) as u32;
+                    for d in validate(&s) {
+                        prop_assert!(d.line >= 1 && d.line <= lines + 1, "{d} in {lines} lines");
+                        prop_assert!(d.col >= 1);
+                    }
+                }
+                Err(e) => {
+                    prop_assert!(e.line >= 1, "{e}");
+                    prop_assert!(e.line as usize <= text.lines().count().max(1), "{e}");
+                }
+            }
+        }
+    }
+}
