@@ -72,16 +72,23 @@ fn the_real_corpus_end_to_end() {
     let table =
         stdout(sg(dir.path(), &db).args(["stats", "--window-days", "0", "--format", "table"]));
     insta::assert_snapshot!("stats_table", table);
-    // The corpus is from 2025-2026: the default 7-day window before a 2030 clock is empty.
-    let recent: Value = serde_json::from_str(&stdout(sg(dir.path(), &db).args([
-        "stats",
-        "--now",
-        "2030-01-01T00:00:00Z",
-    ])))
-    .unwrap();
+    // The corpus is from 2025-2026: the default 7-day window before a 2030
+    // clock is empty, and stderr says when the newest call was.
+    let assert = sg(dir.path(), &db)
+        .args(["stats", "--now", "2030-01-01T00:00:00Z"])
+        .assert()
+        .success();
+    let recent: Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
     assert_eq!(
         recent,
         serde_json::json!({"stats": [], "windowDays": 7, "toolName": null})
+    );
+    let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert!(
+        err.starts_with(
+            "note: no calls in the last 7 days; the database's newest call is from 2026-"
+        ),
+        "{err}"
     );
 
     let explain = stdout(sg(dir.path(), &db).args(["explain", "Bash", "--window-days", "0"]));

@@ -12,7 +12,7 @@
 use super::calibration;
 use super::errors::ErrorKind;
 use super::{parse_timestamp, round_to, unix_ms, Window};
-use rusqlite::Connection;
+use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
@@ -112,6 +112,17 @@ pub fn usage(
         report.stats.truncate(top_n);
     }
     Ok(report)
+}
+
+/// The time of the newest recorded call (RFC 3339), if any: the CLI names it
+/// when a window holds no call, so an old corpus is not mistaken for an empty one.
+pub fn newest_call(conn: &Connection) -> rusqlite::Result<Option<String>> {
+    conn.query_row(
+        "SELECT called_at FROM tool_calls WHERE called_at_ms IS NOT NULL ORDER BY called_at_ms DESC LIMIT 1",
+        [],
+        |r| r.get(0),
+    )
+    .optional()
 }
 
 /// Every tool matching `filter` in the window, most called first.

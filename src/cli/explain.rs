@@ -27,6 +27,9 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         Window::new(args.window_days, now),
     )
     .with_context(|| format!("{}: cannot read the audit database", db.display()))?;
+    if args.window_days > 0 && md.contains(" 0 calls, 0% success") {
+        super::stats::window_note(conn.as_ref(), args.window_days);
+    }
     super::stats::print_out(&md)?;
     Ok(Exit::Ok)
 }

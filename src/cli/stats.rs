@@ -88,6 +88,9 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         AuditDefaults::default().top_n,
     )
     .with_context(|| format!("{}: cannot read the audit database", db.display()))?;
+    if report.stats.is_empty() && args.window_days > 0 {
+        window_note(conn.as_ref(), args.window_days);
+    }
     match args.format {
         Format::Json => print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?,
         Format::Table => print_out(&stats::render_table(&report))?,
@@ -103,6 +106,16 @@ pub fn project_root() -> anyhow::Result<PathBuf> {
         .find(|d| d.join(".git").exists())
         .unwrap_or(&cwd)
         .to_path_buf())
+}
+
+/// On stderr, when a window is empty but the database is not: say when the
+/// newest call was, and how to see all time.
+pub fn window_note(conn: Option<&rusqlite::Connection>, days: u32) {
+    if let Some(Ok(Some(newest))) = conn.map(stats::newest_call) {
+        eprintln!(
+            "note: no calls in the last {days} days; the database's newest call is from {newest} (--window-days 0 covers all time)"
+        );
+    }
 }
 
 /// Write to stdout; a closed pipe (`| head`) ends the output quietly instead of panicking.
