@@ -10,7 +10,7 @@ table lists R1..R<requirements>. The output is deterministic for a given
     scripts/gen-findings.py /tmp/assess-bench            # 200,000 findings
     scripts/gen-findings.py /tmp/assess-bench -n 1000 --malformed 10
 
-Then (see docs/assess.md, "Speed"):
+Then (see docs/assess.md, "Streaming and speed"):
 
     cargo build --release
     time target/release/skillgate assess /tmp/assess-bench

@@ -245,9 +245,8 @@ pub(crate) struct Parsed<'a> {
 
 /// Check one line (without its newline) as a finding.
 pub(crate) fn parse_line(bytes: &[u8]) -> Result<Parsed<'_>, SkipReason> {
-    // serde would also accept a JSON array for a struct (fields by position).
+    // Anything but an object: say whether it is other JSON or not JSON at all.
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-        // Valid JSON of another type, or invalid JSON: say which.
         return match serde_json::from_slice::<Checked>(bytes) {
             Ok(_) => Err(SkipReason::NotAnObject),
             Err(e) => Err(json_error(&e)),
