@@ -51,6 +51,9 @@ pub struct Args {
     /// Do not write the Markdown report.
     #[arg(long)]
     pub no_report: bool,
+    /// Write one `.patch` file per proposal into DIR (docs/proposals.md).
+    #[arg(long, value_name = "DIR")]
+    pub proposals: Option<PathBuf>,
     /// Configuration file (default: `.skillgate.yaml` found walking up from the working directory).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -75,7 +78,8 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         Some(rev) => super::hook::changed_skills(rev, &args.skills, &config, &cwd)?,
         None => args.skills.clone(),
     };
-    let verdicts = gate::run_gate(&skills, &options, &config)?;
+    let mut verdicts = gate::run_gate(&skills, &options, &config)?;
+    crate::cli::propose::attach_and_write(&mut verdicts, &cwd, &config, args.proposals.as_deref())?;
 
     // The clock is read here, never in the stages.
     let now = time::OffsetDateTime::now_utc();

@@ -1,10 +1,123 @@
-//! `skillgate propose`.
+//! `skillgate propose SKILL.md [--apply ID]`: re-run the gate, list the
+//! proposals (docs/proposals.md), and apply one only when asked, atomically.
+//! Also the `--proposals DIR` helper of `skillgate gate`.
 
+use skillgate::config::Config;
 use skillgate::exit::Exit;
+use skillgate::gate::{self, GateOptions};
+use skillgate::score::SkillVerdict;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// One line per proposal, then its diff.
+    Text,
+    /// The proposals as a JSON array.
+    Json,
+}
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The SKILL.md (or skill folder) to propose changes for.
+    #[arg(value_name = "SKILL.md|DIR")]
+    pub skill: PathBuf,
+    /// Trajectory files or folders (repeatable); replaces the configured roots.
+    #[arg(long, value_name = "DIR")]
+    pub trajectories: Vec<PathBuf>,
+    /// Apply the proposal with this id (atomically). Without it, nothing is written.
+    #[arg(long, value_name = "ID")]
+    pub apply: Option<String>,
+    /// Output format of the listing.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// Configuration file (default: `.skillgate.yaml` found walking up from the working directory).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<Exit> {
-    anyhow::bail!("`skillgate propose` is pending in this build")
+/// Fill the proposals of every verdict and, with `dir`, write one `.patch` per proposal.
+pub fn attach_and_write(
+    verdicts: &mut [SkillVerdict],
+    cwd: &Path,
+    config: &Config,
+    dir: Option<&Path>,
+) -> anyhow::Result<()> {
+    skillgate::propose::attach(verdicts, cwd, config)?;
+    let Some(dir) = dir else {
+        return Ok(());
+    };
+    let dir = cwd.join(dir);
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| anyhow::anyhow!("{}: cannot create the folder: {e}", dir.display()))?;
+    for v in verdicts.iter() {
+        for p in &v.proposals {
+            let name = format!(
+                "{}--{}.patch",
+                gate::sanitize_name(&v.skill.name),
+                gate::sanitize_name(&p.id)
+            );
+            let path = dir.join(name);
+            skillgate::fsutil::atomic_write(&path, p.patch.as_bytes())
+                .map_err(|e| anyhow::anyhow!("{}: cannot write the patch: {e}", path.display()))?;
+            eprintln!("proposal: {}", gate::display_path(&path, cwd));
+        }
+    }
+    Ok(())
+}
+
+pub fn run(args: Args) -> anyhow::Result<Exit> {
+    let cwd = std::env::current_dir()?;
+    let config = crate::cli::gate::load_config(args.config.as_deref(), &cwd)?;
+    let options = GateOptions {
+        trajectories: args.trajectories.clone(),
+        cwd: cwd.clone(),
+    };
+    let mut verdicts = gate::run_gate(std::slice::from_ref(&args.skill), &options, &config)?;
+    skillgate::propose::attach(&mut verdicts, &cwd, &config)?;
+    let all: Vec<&skillgate::score::Proposal> =
+        verdicts.iter().flat_map(|v| v.proposals.iter()).collect();
+
+    if let Some(id) = &args.apply {
+        let Some(p) = all.iter().find(|p| &p.id == id) else {
+            let ids: Vec<&str> = all.iter().map(|p| p.id.as_str()).collect();
+            anyhow::bail!(
+                "{}: no proposal `{id}` (the gate proposes: {})",
+                args.skill.display(),
+                if ids.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    ids.join(", ")
+                }
+            );
+        };
+        let path = skillgate::propose::apply(p, &cwd)?;
+        eprintln!("applied `{}` to {}", p.id, gate::display_path(&path, &cwd));
+        if p.kind == "mark-manual" {
+            eprintln!(
+                "complete the `manual` reason in {} (the gate rejects a TODO reason)",
+                gate::display_path(&path, &cwd)
+            );
+        }
+        return Ok(Exit::Ok);
+    }
+
+    match args.format {
+        Format::Json => println!("{}", serde_json::to_string_pretty(&all)?),
+        Format::Text => {
+            if all.is_empty() {
+                println!("no proposals");
+            }
+            for p in &all {
+                println!(
+                    "{}\t{}\t{}\t{} ({})",
+                    p.id, p.kind, p.target, p.constraint, p.trace.trigger
+                );
+                for l in &p.trace.locations {
+                    println!("  at {l}");
+                }
+                print!("{}", p.patch);
+            }
+        }
+    }
+    Ok(Exit::Ok)
 }

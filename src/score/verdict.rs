@@ -244,12 +244,40 @@ pub struct ConstraintVerdict {
     pub resolution: Vec<Resolution>,
 }
 
-/// A proposed SKILL.md patch (filled by the proposals stage).
+/// A proposed patch (filled by the proposals stage, `crate::propose`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Proposal {
     pub constraint: String,
-    /// A unified diff against SKILL.md.
+    /// A unified diff against `target` (SKILL.md or its lockfile).
     pub patch: String,
+    /// Stable id within the skill: `<kind>-<constraint id>`.
+    #[serde(default)]
+    pub id: String,
+    /// `strengthen-rule` | `add-constraint` | `pin-predicate` | `mark-manual`.
+    #[serde(default)]
+    pub kind: String,
+    /// The rule as proposed (skill or lockfile text, never trajectory text).
+    #[serde(default)]
+    pub rule: String,
+    /// The file the patch applies to, as shown in outputs (relative to the working directory).
+    #[serde(default)]
+    pub target: String,
+    /// Why: the constraint and the trajectory locations (never content).
+    #[serde(default)]
+    pub trace: ProposalTrace,
+    /// The full new text of `target` (not serialized: used by `propose --apply`).
+    #[serde(skip)]
+    pub new_text: Option<String>,
+}
+
+/// The trace of a proposal: constraint id → trajectory locations.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ProposalTrace {
+    pub constraint: String,
+    /// Why the proposal was made (`violated in 2 trajectories`, …).
+    pub trigger: String,
+    /// `path event N (line L)` locations.
+    pub locations: Vec<String>,
 }
 
 /// Where the constraints came from.
