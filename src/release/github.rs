@@ -186,7 +186,8 @@ pub fn check_annotations(
 ) -> Vec<CheckAnnotation> {
     let mut out = Vec::new();
     for v in verdicts {
-        for c in &v.constraints {
+        let measured = !v.trajectories.valid.is_empty();
+        for c in v.constraints.iter().filter(|_| measured) {
             let Some(sev) = severity(c) else { continue };
             let start = c.lines[0].max(1);
             out.push(CheckAnnotation {

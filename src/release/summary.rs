@@ -6,7 +6,7 @@
 
 use crate::label::Label;
 pub use crate::render::sarif::{deciding_evidence, rule_location};
-use crate::score::{ConstraintVerdict, SkillVerdict};
+use crate::score::{ConstraintVerdict, Outcome, SkillVerdict};
 use std::fmt::Write;
 
 /// Skills listed before "and N more".
@@ -116,7 +116,18 @@ pub fn push_summary(verdicts: &[SkillVerdict], checked: &[String]) -> String {
             continue;
         }
         if blocking.is_empty() {
-            let _ = writeln!(out, "ok      {} — {}", v.skill.name, v.verdict);
+            let waived: Vec<&str> = v
+                .constraints
+                .iter()
+                .filter(|c| c.outcome == Outcome::Waived)
+                .map(|c| c.id.as_str())
+                .collect();
+            let waived = if waived.is_empty() {
+                String::new()
+            } else {
+                format!(" (waived: {})", waived.join(", "))
+            };
+            let _ = writeln!(out, "ok      {} — {}{waived}", v.skill.name, v.verdict);
             continue;
         }
         let _ = writeln!(

@@ -89,7 +89,8 @@ pub fn constraint_message(v: &SkillVerdict, c: &ConstraintVerdict) -> String {
 pub fn annotations(verdicts: &[SkillVerdict]) -> Vec<Annotation> {
     let mut out = Vec::new();
     for v in verdicts {
-        for c in &v.constraints {
+        let measured = !v.trajectories.valid.is_empty();
+        for c in v.constraints.iter().filter(|_| measured) {
             if let Some(sev) = severity(c) {
                 out.push(Annotation {
                     severity: sev,
@@ -211,14 +212,14 @@ fn blocking_list(out: &mut String, v: &SkillVerdict) {
         let scope: Vec<&str> = c.scope.iter().map(|s| s.as_str()).collect();
         let _ = writeln!(
             out,
-            "- {mark} `{}` — {} ({}), scope {} — `{}`",
+            "- {mark} `{}` — {} ({}), {} — `{}`",
             cell(&c.id),
             c.label,
             c.outcome.as_str(),
             if scope.is_empty() {
-                "-".to_string()
+                "no scope tag".to_string()
             } else {
-                scope.join(", ")
+                format!("scope {}", scope.join(", "))
             },
             cell(&rule_location(v, c))
         );

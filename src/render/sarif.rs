@@ -274,7 +274,9 @@ fn result(v: &SkillVerdict, c: &ConstraintVerdict, index: usize, sev: Severity) 
             "justification": c.waiver_reason.clone().unwrap_or_default()
         }]);
     }
-    if c.outcome == Outcome::CheckedByPeople || c.outcome == Outcome::NeedsReview {
+    if matches!(c.outcome, Outcome::CheckedByPeople | Outcome::NeedsReview)
+        || (c.outcome == Outcome::Ok && c.label == Label::Unverifiable)
+    {
         r["kind"] = json!("review");
     }
     r
@@ -297,7 +299,8 @@ pub fn sarif_value(verdicts: &[SkillVerdict]) -> Value {
         for c in &v.constraints {
             let index = rules.len();
             rules.push(rule(v, c));
-            if let Some(sev) = severity(c) {
+            // An unmeasured skill gets one nothing-to-measure result, not per-rule ones.
+            if let Some(sev) = severity(c).filter(|_| !v.trajectories.valid.is_empty()) {
                 results.push(result(v, c, index, sev));
             }
         }
