@@ -173,7 +173,12 @@ fn files_of(root: &Root, cwd: &Path) -> Result<Found, GateError> {
     let meta = match std::fs::metadata(&abs) {
         Ok(m) => m,
         Err(e) if !root.named && e.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(Found::default())
+            // A default or configured root that does not exist holds nothing;
+            // say so rather than stay silent.
+            return Ok(Found {
+                files: Vec::new(),
+                skipped: vec![(root.path.clone(), "no such trajectory folder".to_string())],
+            });
         }
         Err(e) => {
             return Err(GateError::Io {

@@ -971,3 +971,17 @@ fn a_real_slash_command_skill_load_is_judged() {
         .unwrap()
         .is_empty());
 }
+
+#[test]
+fn a_missing_default_folder_is_reported_and_nothing_is_measured() {
+    let d = tempfile::tempdir().unwrap();
+    simple_skill(d.path(), NO_FORCE);
+    let r = run_in(d.path(), &["gate", "skills/demo", "--format", "json"]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    let v = r.json();
+    assert_eq!(
+        v["trajectories"]["discarded"],
+        serde_json::json!([{"path": ".planning/patterns", "reason": "not read: no such trajectory folder"}])
+    );
+    assert!(r.stderr.contains("capture a run first"), "{}", r.stderr);
+}
