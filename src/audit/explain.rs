@@ -278,7 +278,13 @@ pub fn explain(conn: Option<&Connection>, name: &str, window: Window) -> rusqlit
         }
     }
     let mut kinds: Vec<(String, u64)> = kinds.into_iter().collect();
-    kinds.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    // Ties in the order of the error-kind table, as in `stats`.
+    let rank = |k: &str| {
+        super::ErrorKind::parse(k)
+            .map(|k| k as usize)
+            .unwrap_or(usize::MAX)
+    };
+    kinds.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| rank(&a.0).cmp(&rank(&b.0))));
     if kinds.is_empty() {
         md.push_str("- none observed\n");
     }
