@@ -240,12 +240,14 @@ impl Extractor<'_> {
         let groups = sentence_groups(body, self.lex);
         let mut lead = None;
         let last = groups.len().saturating_sub(1);
+        let shared = groups.first().and_then(|g| opening_condition(&g.full_text));
         for (i, g) in groups.iter().enumerate() {
             let ctx = Ctx {
                 lead: None,
                 section,
                 in_list: false,
                 checkbox: false,
+                para_condition: if i > 0 { shared.clone() } else { None },
             };
             if i == last && g.text_of(body).trim_end().ends_with(':') {
                 let l = lead_of(&g.text_of(body), self.lex);
@@ -272,12 +274,7 @@ impl Extractor<'_> {
         section: &Section,
     ) -> Option<Lead> {
         let groups = sentence_groups(body, self.lex);
-        let ctx = Ctx {
-            lead,
-            section,
-            in_list: true,
-            checkbox,
-        };
+        let shared = groups.first().and_then(|g| opening_condition(&g.full_text));
         let text = strip_emphasis(&body.text);
         let own = text
             .trim_end()
@@ -292,6 +289,13 @@ impl Extractor<'_> {
                         || words(&g.full_text).len() <= 3
                 });
             if !bare {
+                let ctx = Ctx {
+                    lead,
+                    section,
+                    in_list: true,
+                    checkbox,
+                    para_condition: if i > 0 { shared.clone() } else { None },
+                };
                 self.group(g, &ctx);
             }
         }
@@ -433,6 +437,7 @@ impl Extractor<'_> {
             section,
             in_list: false,
             checkbox: false,
+            para_condition: None,
         };
         let first_text = first.1.trim();
         let mut d = match analyse(first_text, None, &ctx, true, self.lex) {
@@ -520,6 +525,24 @@ struct Ctx<'a> {
     section: &'a Section,
     in_list: bool,
     checkbox: bool,
+    /// "**If X:** A. B.": the condition the paragraph's first sentence
+    /// opens with, which its later sentences share.
+    para_condition: Option<(String, Order)>,
+}
+
+/// The condition a sentence opens with ("If X: …", "**If X:** …", "When X, …").
+fn opening_condition(s: &str) -> Option<(String, Order)> {
+    let w = words(&mask(s).0);
+    let first = w.first()?;
+    if !is_condition_word(&first.text) {
+        return None;
+    }
+    let order = if first.text == "before" {
+        Order::Before
+    } else {
+        Order::After
+    };
+    split_leading_condition(s).map(|(c, _)| (c, order))
 }
 
 /// Sentences of a paragraph or item, grouped: a question opens a group as
@@ -663,7 +686,13 @@ fn split_sentences(text: &str) -> Vec<(usize, usize)> {
                 ) || (c == b'.'
                     && word_before.chars().all(|x| x.is_ascii_digit())
                     && !word_before.is_empty());
-                let starts_new = nc.is_uppercase()
+                // A lowercase start ends a sentence too after a plain word
+                // ("… any other skill. writing-plans is next."), never after
+                // an abbreviation or a number.
+                let plain_word =
+                    word_before.len() >= 3 && word_before.chars().all(|x| x.is_alphabetic());
+                let starts_new = (nc.is_lowercase() && plain_word)
+                    || nc.is_uppercase()
                     || nc.is_ascii_digit()
                     || matches!(nc, '*' | '`' | '"' | '[' | '“' | '(');
                 if starts_new && !abbrev {
@@ -1099,6 +1128,9 @@ fn analyse(
             }
         }
     }
+    if let Some(c) = &ctx.para_condition {
+        conditions.push(c.clone());
+    }
     // Condition the lead-in states, or that the items are.
     let mut item_is_condition = false;
     if let Some(lead) = ctx.lead {
@@ -1211,7 +1243,11 @@ fn analyse(
         .as_deref()
         .is_some_and(|v| matches!(v, "prefer" | "use" | "choose" | "favor" | "favour"));
     if !main.is_empty() {
-        main = first_clause(&main);
+        main = if negative {
+            first_clause(&main)
+        } else {
+            positive_clauses(&main)
+        };
         // "Prefer X over Y", "Use X instead of Y": Y is what the rule avoids.
         if chooses {
             if let Some((head, tail)) = split_alternative(&main) {
@@ -1364,6 +1400,65 @@ fn first_clause(s: &str) -> String {
     s.trim().to_string()
 }
 
+/// The clauses of a positive main part that still instruct: the first, and
+/// each later one (after an em dash or semicolon) without a negation or an
+/// alternative ("Write design doc — save it and commit" keeps "commit";
+/// "Use X — not Y" drops "not Y").
+fn positive_clauses(s: &str) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut rest = s.trim().to_string();
+    loop {
+        let head = first_clause(&rest);
+        if head.len() >= rest.len() {
+            parts.push(rest.clone());
+            break;
+        }
+        parts.push(head.clone());
+        rest = rest[head.len()..]
+            .trim_start_matches(|c: char| matches!(c, '—' | ';' | '-' | '–' | ' '))
+            .to_string();
+        if rest.is_empty() {
+            break;
+        }
+    }
+    let mut out = vec![parts[0].clone()];
+    for p in parts.iter().skip(1) {
+        let w = words(&mask(p).0);
+        let negated = w.iter().any(|x| {
+            matches!(
+                x.text.as_str(),
+                "not"
+                    | "never"
+                    | "don't"
+                    | "no"
+                    | "instead"
+                    | "rather"
+                    | "avoid"
+                    | "without"
+                    | "unless"
+            )
+        });
+        if !negated {
+            out.push(p.clone());
+        }
+    }
+    out.join(" ; ")
+}
+
+/// Words of consent or approval by a person.
+fn mentions_consent(text: &str) -> bool {
+    words(&mask(text).0).iter().any(|w| {
+        w.text.starts_with("approv")
+            || w.text.starts_with("consent")
+            || w.text.starts_with("permission")
+            || w.text.starts_with("agree")
+            || matches!(
+                w.text.as_str(),
+                "user" | "partner" | "human" | "confirms" | "confirmed" | "says"
+            )
+    })
+}
+
 /// "X over Y" / "X instead of Y" / "X rather than Y" → (X, Y), outside code.
 fn split_alternative(s: &str) -> Option<(String, String)> {
     let mut in_code = false;
@@ -1428,11 +1523,10 @@ impl Analysis {
     /// The rule holds only under a condition about the user or the
     /// conversation ("When the user asks for a release, …"), which no action
     /// shows: a `require` would wrongly bind every session.
-    fn unseen_condition(&self, lex: &Lexicon) -> bool {
+    fn user_condition(&self, lex: &Lexicon) -> bool {
         self.conditions.iter().any(|(c, _)| {
-            let info = clause_info(c, lex);
             let w = words(&mask(c).0);
-            info.actions.is_empty()
+            clause_info(c, lex).actions.is_empty()
                 && w.iter().any(|x| {
                     matches!(
                         x.text.as_str(),
@@ -1453,6 +1547,16 @@ impl Analysis {
                             | "explicitly"
                     )
                 })
+        })
+    }
+
+    /// Any condition no predicate expresses ("If `GIT_DIR != GIT_COMMON`:
+    /// … Do NOT create another worktree"): a `forbid` ignores `when`, so it
+    /// would forbid the act everywhere; the rule keeps no behavior.
+    fn unseen_condition(&self, lex: &Lexicon) -> bool {
+        self.conditions.iter().any(|(c, _)| {
+            let info = clause_info(c, lex);
+            info.actions.is_empty() && info.modifiers.is_empty() && !c.trim().is_empty()
         })
     }
 
@@ -1528,6 +1632,10 @@ impl Analysis {
                         d.require = Some(y);
                         d.order = Some(Order::Before);
                     }
+                    // "until the user has approved it": consent lives in the
+                    // conversation; the act is visible (a consented session
+                    // needs a waiver).
+                    (Some(x), None) if mentions_consent(y) => d.forbid = Some(x),
                     (Some(x), None) => d.when = Some(x),
                     _ => d.when = when_actions,
                 }
@@ -1535,7 +1643,7 @@ impl Analysis {
                 // "If X, never Y": `forbid` ignores `when`, so the rule is
                 // judged only where X happened, by people.
                 d.when = when_actions;
-            } else if let Some(x) = main_pred {
+            } else if let Some(x) = main_pred.filter(|_| !self.unseen_condition(lex)) {
                 d.forbid = Some(x);
             } else if !mods.is_empty() && main.actions.is_empty() && main.mentions_work {
                 d.forbid = Some(Predicate::All(vec![
@@ -1573,7 +1681,7 @@ impl Analysis {
                 if d.require.is_some() && cond_order == Some(Order::Before) {
                     d.order = Some(Order::Before);
                 }
-            } else if !ctx.section.conditional() && !self.unseen_condition(lex) {
+            } else if !ctx.section.conditional() && !self.user_condition(lex) {
                 d.require = req;
             }
         }
@@ -1888,6 +1996,42 @@ fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             }
         }
     }
+    // Skills named as `kebab-name` beside "skill": "invoke writing-plans
+    // skill", "Do NOT invoke frontend-design, mcp-builder, or any other skill".
+    let names_skill = w.iter().any(|x| x.text == "skill" || x.text == "skills");
+    let invokes = w.iter().any(|x| {
+        matches!(
+            x.text.as_str(),
+            "invoke" | "invoking" | "use" | "using" | "load" | "run"
+        )
+    });
+    if names_skill && invokes {
+        let (unmasked, _, _) = (text.replace('`', " "), (), ());
+        for tok in unmasked
+            .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '"' | '.'))
+        {
+            let t = tok.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+            let kebab = t.contains('-')
+                && t.split('-').all(|p| {
+                    p.len() >= 2
+                        && p.chars()
+                            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+                })
+                && !matches!(
+                    t,
+                    "up-to-date"
+                        | "one-off"
+                        | "built-in"
+                        | "real-time"
+                        | "read-only"
+                        | "end-to-end"
+                        | "step-by-step"
+                );
+            if kebab && !tok.contains(':') {
+                info.actions.push((Predicate::Skill(t.to_string()), true));
+            }
+        }
+    }
     // A concrete path ("edit anything under `.claude/skills/`") makes the
     // generic "any file" reading of the same words redundant.
     if info
@@ -2084,6 +2228,22 @@ fn domain(c: &str) -> Option<String> {
     ok.then(|| host.to_lowercase())
 }
 
+/// `<topic>`, `YYYY`, `MM`, `DD` inside a path segment → `*`.
+fn placeholders_to_stars(seg: &str) -> String {
+    static PLACEHOLDER: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = PLACEHOLDER.get_or_init(|| {
+        regex::Regex::new(r"<[^<>]*>|\b(YYYY|YY|MM|DD|HH|NNN|NN|N|X+)\b").expect("a valid pattern")
+    });
+    let out = re.replace_all(seg, "*").into_owned();
+    let mut collapsed = String::with_capacity(out.len());
+    for ch in out.chars() {
+        if !(ch == '*' && collapsed.ends_with("**")) {
+            collapsed.push(ch);
+        }
+    }
+    collapsed.replace("**", "*")
+}
+
 /// `EnterWorktree`, `TodoWrite`, `AskUserQuestion`: a harness tool name.
 fn is_tool_name(c: &str) -> bool {
     let humps = c.chars().filter(|ch| ch.is_ascii_uppercase()).count();
@@ -2184,7 +2344,7 @@ fn path_glob(c: &str) -> Option<String> {
         if seg.starts_with('<') && seg.ends_with('>') || seg == "..." || seg.starts_with('$') {
             g.push('*');
         } else {
-            g.push_str(seg);
+            g.push_str(&placeholders_to_stars(seg));
         }
     }
     let mut g = g.replace("//", "/");
