@@ -1415,7 +1415,7 @@ fn positive_clauses(s: &str) -> String {
         }
         parts.push(head.clone());
         rest = rest[head.len()..]
-            .trim_start_matches(|c: char| matches!(c, '—' | ';' | '-' | '–' | ' '))
+            .trim_start_matches(['—', ';', '-', '–', ' '])
             .to_string();
         if rest.is_empty() {
             break;
