@@ -57,6 +57,18 @@ pub struct Args {
     /// Configuration file (default: `.skillgate.yaml` found walking up from the working directory).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Record the per-constraint results in the audit database, so `stats`
+    /// can show which tools' calls caused scope-tagged violations (docs/audit.md).
+    #[arg(long)]
+    pub record: bool,
+    /// The audit database for `--record` (default: as for `skillgate stats`).
+    #[arg(
+        long,
+        value_name = "FILE",
+        env = "SKILLGATE_AUDIT_DB",
+        requires = "record"
+    )]
+    pub db: Option<PathBuf>,
 }
 
 /// The configuration: `--config FILE`, else the first file found walking up from `cwd`.
@@ -91,6 +103,23 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let generated_at = now
         .format(&time::format_description::well_known::Rfc3339)
         .unwrap_or_default();
+
+    if args.record {
+        let db_args = super::stats::DbArgs {
+            db: args.db.clone(),
+            config: args.config.clone(),
+        };
+        let (_cfg, db) = db_args.resolve()?;
+        let rows =
+            skillgate::audit::gate_results::rows_from_verdicts(&verdicts, &generated_at, &cwd);
+        skillgate::audit::gate_results::record_gate_results(&db, &rows)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        eprintln!(
+            "recorded {} result(s) in {}",
+            rows.len(),
+            gate::display_path(&db, &cwd)
+        );
+    }
 
     if !args.no_report {
         let report = Report { generated_at };
