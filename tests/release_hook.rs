@@ -346,6 +346,15 @@ fn pre_commit_framework_variables_replace_stdin() {
         "{}",
         r.stderr
     );
+    // Run by pre-commit without a push range: the whole tree is checked.
+    let r = run(&t.work(), &["hook", "pre-push"], "", &[("PRE_COMMIT", "1")]);
+    refused_push_names_rule_line_and_location(&r);
+    assert!(
+        r.stderr
+            .contains("(no push range from pre-commit: whole tree)"),
+        "{}",
+        r.stderr
+    );
     // One of the two alone is an error.
     let r = run(&t.work(), &["hook", "pre-push"], "", &env[1..2]);
     assert_eq!(r.code, 2, "{}", r.stderr);

@@ -183,6 +183,13 @@ fn report(args: ReportArgs) -> anyhow::Result<Exit> {
         Ok(())
     };
 
+    if args.no_check_run && args.no_comment {
+        // Nothing to send: the annotations (when asked) and the job summary only.
+        if args.annotations {
+            print!("{}", GithubAnnotations.render(&verdicts));
+        }
+        return Ok(Exit::Ok);
+    }
     let Some(token) = env("GITHUB_TOKEN") else {
         fallback("GITHUB_TOKEN is not set: no check run and no PR comment; the results are in these annotations and the job summary")?;
         return Ok(Exit::Ok);

@@ -115,6 +115,18 @@ fn jobs(
             )
             .into())
         }
+        (None, None) if env_nonempty("PRE_COMMIT").is_some() => {
+            // Run by the pre-commit framework without a push
+            // (`pre-commit run --hook-stage pre-push`): check the whole tree.
+            let range = range::whole_tree(repo, "HEAD")?;
+            return Ok(vec![Job {
+                what: format!(
+                    "HEAD {} (no push range from pre-commit: whole tree)",
+                    range.describe()
+                ),
+                range,
+            }]);
+        }
         (None, None) => {}
     }
     let stdin = std::io::stdin();

@@ -30,6 +30,8 @@ pub enum Rule {
     Rewrite,
     /// `merge-base(from, to)..to` (pull requests, `PRE_COMMIT_FROM_REF`).
     MergeBase,
+    /// The whole tree of a commit (`pre-commit run --hook-stage pre-push` without a push).
+    WholeTree,
 }
 
 impl Rule {
@@ -39,6 +41,7 @@ impl Rule {
             Rule::NewBranch => "new branch",
             Rule::Rewrite => "force-push",
             Rule::MergeBase => "merge base",
+            Rule::WholeTree => "whole tree",
         }
     }
 }
@@ -228,6 +231,17 @@ pub fn merge_base_range(repo: &Repository, from: &str, to: &str) -> Result<Range
         to: t,
         commits: count(repo, t, &[base], None)?,
         rule: Rule::MergeBase,
+    })
+}
+
+/// Every file of `rev`'s tree, as if added from the empty tree.
+pub fn whole_tree(repo: &Repository, rev: &str) -> Result<Range, ReleaseError> {
+    let to = resolve(repo, rev)?;
+    Ok(Range {
+        from: None,
+        to,
+        commits: count(repo, to, &[], None)?,
+        rule: Rule::WholeTree,
     })
 }
 

@@ -164,6 +164,10 @@ impl Renderer for GithubAnnotations {
             out.push_str(&a.command());
             out.push('\n');
         }
+        if verdicts.is_empty() {
+            out.push_str("skillgate: no skill changed: nothing to gate\n");
+            return out;
+        }
         let blocking: usize = verdicts.iter().map(|v| v.blocking().count()).sum();
         let _ = writeln!(
             out,

@@ -162,6 +162,7 @@ pub fn run(dir: &Path, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Run 
         "PRE_COMMIT_FROM_REF",
         "PRE_COMMIT_TO_REF",
         "PRE_COMMIT_REMOTE_NAME",
+        "PRE_COMMIT",
         "GITHUB_STEP_SUMMARY",
         "GITHUB_TOKEN",
         "GITHUB_EVENT_PATH",

@@ -1,0 +1,367 @@
+//! The composite action (action.yml), the workflows and .pre-commit-hooks.yaml.
+//!
+//! The action's own shell steps (Gate, Report, Verdict) are executed here with
+//! bash the way a GitHub runner does (`bash --noprofile --norc -eo pipefail`,
+//! `${{ }}` expressions substituted, `$GITHUB_OUTPUT` read back) on a
+//! throwaway repository, with the binary under test on PATH.
+
+mod release_common;
+
+use release_common::*;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::Path;
+
+fn yaml(rel: &str) -> Value {
+    let text = std::fs::read_to_string(repo_root().join(rel)).unwrap();
+    yaml_serde::from_str(&text).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+fn steps() -> Vec<Value> {
+    yaml("action.yml")["runs"]["steps"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+fn step(name: &str) -> Value {
+    steps()
+        .into_iter()
+        .find(|s| s["name"] == name)
+        .unwrap_or_else(|| panic!("no step {name}"))
+}
+
+/// Replace every `${{ expr }}` by its value (unknown expressions are empty, as on GitHub).
+fn substitute(text: &str, ctx: &HashMap<String, String>) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("${{") {
+        out.push_str(&rest[..i]);
+        let end = rest[i..].find("}}").expect("closed expression") + i;
+        let expr = rest[i + 3..end].trim();
+        out.push_str(ctx.get(expr).map(String::as_str).unwrap_or(""));
+        rest = &rest[end + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
+struct Runner {
+    ctx: HashMap<String, String>,
+    temp: tempfile::TempDir,
+}
+
+struct StepRun {
+    code: i32,
+    stdout: String,
+    outputs: HashMap<String, String>,
+}
+
+impl Runner {
+    fn new(inputs: &[(&str, &str)], github: &[(&str, &str)]) -> Runner {
+        let mut ctx = HashMap::new();
+        for (k, v) in yaml("action.yml")["inputs"].as_object().unwrap() {
+            let d = v["default"].as_str().unwrap_or("").to_string();
+            ctx.insert(format!("inputs.{k}"), d);
+        }
+        for (k, v) in inputs {
+            ctx.insert(format!("inputs.{k}"), v.to_string());
+        }
+        for (k, v) in github {
+            ctx.insert(k.to_string(), v.to_string());
+        }
+        ctx.insert(
+            "github.action_path".into(),
+            repo_root().display().to_string(),
+        );
+        Runner {
+            ctx,
+            temp: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn run(&mut self, name: &str, cwd: &Path) -> StepRun {
+        let s = step(name);
+        assert_eq!(s["shell"], "bash", "{name}: every run step names its shell");
+        let script = substitute(s["run"].as_str().unwrap(), &self.ctx);
+        let output_file = self.temp.path().join(format!("output-{name}"));
+        std::fs::write(&output_file, "").unwrap();
+        let bin = assert_cmd::cargo::cargo_bin("skillgate");
+        let mut cmd = std::process::Command::new("bash");
+        cmd.args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &script])
+            .current_dir(cwd)
+            .env(
+                "PATH",
+                format!(
+                    "{}:{}",
+                    bin.parent().unwrap().display(),
+                    std::env::var("PATH").unwrap()
+                ),
+            )
+            .env("GITHUB_OUTPUT", &output_file)
+            .env("GITHUB_STEP_SUMMARY", self.temp.path().join("summary.md"))
+            .env("RUNNER_TEMP", self.temp.path())
+            .env_remove("GITHUB_TOKEN")
+            .env_remove("GITHUB_EVENT_PATH")
+            .env_remove("RUST_LOG");
+        if let Some(env) = s["env"].as_object() {
+            for (k, v) in env {
+                cmd.env(k, substitute(v.as_str().unwrap_or(""), &self.ctx));
+            }
+        }
+        let out = cmd.output().unwrap();
+        let outputs: HashMap<String, String> = std::fs::read_to_string(&output_file)
+            .unwrap()
+            .lines()
+            .filter_map(|l| l.split_once('='))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        if let Some(id) = s["id"].as_str() {
+            for (k, v) in &outputs {
+                self.ctx
+                    .insert(format!("steps.{id}.outputs.{k}"), v.clone());
+            }
+        }
+        StepRun {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr),
+            outputs,
+        }
+    }
+}
+
+/// A repository whose branch adds the demo skill with a violating session.
+fn pull_request(violating: bool) -> (TestRepo, String, String) {
+    let t = TestRepo::new();
+    t.write("README.md", "x\n");
+    let base = t.commit("base");
+    if violating {
+        t.add_skill();
+        t.add_session("forced", "forced");
+    } else {
+        t.write("docs.md", "y\n");
+    }
+    let head = t.commit("pull request");
+    (t, base.to_string(), head.to_string())
+}
+
+#[test]
+fn on_a_violating_pull_request_the_action_fails_closed_with_annotations() {
+    let (t, base, head) = pull_request(true);
+    let mut r = Runner::new(
+        &[("report", "false"), ("sarif", "true")],
+        &[
+            ("github.event.pull_request.base.sha", &base),
+            ("github.event.pull_request.head.sha", &head),
+        ],
+    );
+    let gate = r.run("Gate", &t.work());
+    assert_eq!(gate.code, 0, "{}", gate.stdout);
+    assert_eq!(gate.outputs["exit-code"], "1", "{}", gate.stdout);
+    let verdicts: Value =
+        serde_json::from_str(&std::fs::read_to_string(&gate.outputs["verdicts-file"]).unwrap())
+            .unwrap();
+    assert_eq!(verdicts["skill"]["path"], "skills/tidy-branches/SKILL.md");
+    let sarif: Value =
+        serde_json::from_str(&std::fs::read_to_string(&gate.outputs["sarif-file"]).unwrap())
+            .unwrap();
+    assert_eq!(sarif["version"], "2.1.0");
+    assert!(
+        gate.stdout.contains("1 skill(s) changed since"),
+        "{}",
+        gate.stdout
+    );
+
+    let report = r.run("Report", &t.work());
+    assert_eq!(report.code, 0, "{}", report.stdout);
+    assert!(
+        report
+            .stdout
+            .contains("::error file=skills/tidy-branches/SKILL.md,line=11,endLine=11,"),
+        "{}",
+        report.stdout
+    );
+    let summary = std::fs::read_to_string(r.temp.path().join("summary.md")).unwrap();
+    assert!(
+        summary.starts_with("### skillgate — fail-closed"),
+        "{summary}"
+    );
+
+    let verdict = r.run("Verdict", &t.work());
+    assert_eq!(verdict.code, 1, "{}", verdict.stdout);
+    assert!(
+        verdict
+            .stdout
+            .contains("::error title=skillgate::a skill failed closed (exit 1)"),
+        "{}",
+        verdict.stdout
+    );
+}
+
+#[test]
+fn a_pull_request_touching_no_skill_passes() {
+    let (t, base, head) = pull_request(false);
+    let mut r = Runner::new(
+        &[("report", "false")],
+        &[
+            ("github.event.pull_request.base.sha", &base),
+            ("github.event.pull_request.head.sha", &head),
+        ],
+    );
+    let gate = r.run("Gate", &t.work());
+    assert_eq!(gate.outputs["exit-code"], "0", "{}", gate.stdout);
+    assert!(
+        gate.stdout.contains("no skill changed since"),
+        "{}",
+        gate.stdout
+    );
+    assert!(!gate.outputs.contains_key("sarif-file"));
+    let report = r.run("Report", &t.work());
+    assert_eq!(report.code, 0, "{}", report.stdout);
+    assert_eq!(report.stdout, "skillgate: no skill changed: nothing to gate\n");
+    let verdict = r.run("Verdict", &t.work());
+    assert_eq!(verdict.code, 0, "{}", verdict.stdout);
+}
+
+#[test]
+fn a_shallow_checkout_without_the_base_is_an_error_and_a_wrong_head_a_warning() {
+    let (t, _base, _head) = pull_request(true);
+    let mut r = Runner::new(
+        &[],
+        &[
+            (
+                "github.event.pull_request.base.sha",
+                "1234567890123456789012345678901234567890",
+            ),
+            (
+                "github.event.pull_request.head.sha",
+                "abcdefabcdefabcdefabcdefabcdefabcdefabcd",
+            ),
+        ],
+    );
+    let gate = r.run("Gate", &t.work());
+    assert_eq!(gate.outputs["exit-code"], "2", "{}", gate.stdout);
+    assert!(
+        gate.stdout.contains("check out with fetch-depth: 0"),
+        "{}",
+        gate.stdout
+    );
+    let verdict = r.run("Verdict", &t.work());
+    assert_eq!(verdict.code, 2, "{}", verdict.stdout);
+
+    let mut r = Runner::new(
+        &[("changed-only", "false"), ("report", "false")],
+        &[(
+            "github.event.pull_request.head.sha",
+            "abcdefabcdefabcdefabcdefabcdefabcdefabcd",
+        )],
+    );
+    let gate = r.run("Gate", &t.work());
+    assert_eq!(gate.outputs["exit-code"], "1", "{}", gate.stdout);
+    assert!(
+        gate.stdout.contains("::warning title=skillgate::HEAD is "),
+        "{}",
+        gate.stdout
+    );
+}
+
+#[test]
+fn nothing_to_measure_warns_unless_asked_to_fail() {
+    let t = TestRepo::new();
+    t.add_skill();
+    t.commit("a skill without sessions");
+    for (fail, code) in [("false", 0), ("true", 3)] {
+        let mut r = Runner::new(
+            &[
+                ("changed-only", "false"),
+                ("fail-on-nothing-to-measure", fail),
+            ],
+            &[],
+        );
+        let gate = r.run("Gate", &t.work());
+        assert_eq!(gate.outputs["exit-code"], "3", "{}", gate.stdout);
+        let verdict = r.run("Verdict", &t.work());
+        assert_eq!(verdict.code, code, "{}", verdict.stdout);
+        assert!(
+            verdict.stdout.contains("nothing to measure (exit 3)"),
+            "{}",
+            verdict.stdout
+        );
+    }
+}
+
+#[test]
+fn the_action_is_a_cached_composite_that_never_expands_inputs_in_scripts() {
+    let a = yaml("action.yml");
+    assert_eq!(a["runs"]["using"], "composite");
+    let steps = steps();
+    for s in &steps {
+        if let Some(run) = s["run"].as_str() {
+            assert!(s["shell"].is_string(), "every run step needs shell: {s}");
+            assert!(
+                !run.contains("${{"),
+                "inputs reach scripts through env only: {run}"
+            );
+        }
+    }
+    let uses: Vec<&str> = steps.iter().filter_map(|s| s["uses"].as_str()).collect();
+    assert_eq!(
+        uses,
+        vec!["actions/cache@v4", "github/codeql-action/upload-sarif@v3"]
+    );
+    let install = step("Install skillgate from the action's checkout");
+    assert_eq!(install["if"], "steps.cache.outputs.cache-hit != 'true'");
+    assert!(install["run"]
+        .as_str()
+        .unwrap()
+        .contains("cargo install --locked --path \"$ACTION_PATH\""));
+    for input in [
+        "skills",
+        "changed-only",
+        "base",
+        "trajectories",
+        "config",
+        "sarif",
+        "report",
+        "fail-on-nothing-to-measure",
+        "token",
+    ] {
+        assert!(a["inputs"][input]["description"].is_string(), "{input}");
+    }
+}
+
+#[test]
+fn the_workflows_and_the_pre_commit_hook() {
+    let example = yaml(".github/workflows/skills-example.yml");
+    let steps = example["jobs"]["skillgate"]["steps"].as_array().unwrap();
+    assert_eq!(steps[0]["uses"], "actions/checkout@v4");
+    assert_eq!(steps[0]["with"]["fetch-depth"], 0);
+    assert!(steps[0]["with"]["ref"]
+        .as_str()
+        .unwrap()
+        .contains("github.event.pull_request.head.sha"));
+    assert_eq!(example["permissions"]["checks"], "write");
+    assert_eq!(example["permissions"]["security-events"], "write");
+
+    let own = yaml(".github/workflows/skillgate-action.yml");
+    let jobs = own["jobs"].as_object().unwrap();
+    assert_eq!(jobs.len(), 2);
+    for job in jobs.values() {
+        let steps = job["steps"].as_array().unwrap();
+        assert!(steps.iter().any(|s| s["uses"] == "./"), "{job}");
+    }
+
+    let hooks = yaml(".pre-commit-hooks.yaml");
+    let h = &hooks[0];
+    assert_eq!(h["id"], "skillgate");
+    assert_eq!(h["entry"], "skillgate hook pre-push");
+    assert_eq!(h["language"], "rust");
+    assert_eq!(h["pass_filenames"], false);
+    assert_eq!(h["stages"], serde_json::json!(["pre-push"]));
+    let cargo = std::fs::read_to_string(repo_root().join("Cargo.toml")).unwrap();
+    assert!(
+        cargo.starts_with("[package]"),
+        "language: rust needs a real package at the root"
+    );
+}
