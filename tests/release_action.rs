@@ -219,7 +219,10 @@ fn a_pull_request_touching_no_skill_passes() {
     assert!(!gate.outputs.contains_key("sarif-file"));
     let report = r.run("Report", &t.work());
     assert_eq!(report.code, 0, "{}", report.stdout);
-    assert_eq!(report.stdout, "skillgate: no skill changed: nothing to gate\n");
+    assert_eq!(
+        report.stdout,
+        "skillgate: no skill changed: nothing to gate\n"
+    );
     let verdict = r.run("Verdict", &t.work());
     assert_eq!(verdict.code, 0, "{}", verdict.stdout);
 }
