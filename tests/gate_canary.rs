@@ -2,7 +2,8 @@
 //! planted in user messages, assistant text, thinking blocks, the injected
 //! skill body, non-path tool-input fields (a Bash `description`, a Codex
 //! `justification`, a written file's content) and tool outputs, in Claude Code
-//! and Codex trajectories. Every output format and the report writer run over
+//! and Codex trajectories. Every output format (md, json, sarif, github with
+//! its step summary, junit), the proposals and the report writer run over
 //! them; no canary may reach stdout, stderr or any written file.
 
 mod gate_common;
@@ -83,7 +84,9 @@ fn no_canary_reaches_any_output() {
         v.len()
     };
     let mut outputs = Vec::new();
-    for format in ["md", "json"] {
+    let summary = d.path().join("step-summary.md");
+    let summary_env = summary.to_str().unwrap().to_string();
+    for format in ["md", "json", "sarif", "github", "junit"] {
         for verbose in [None, Some("-vv")] {
             let mut args = vec![
                 "gate",
@@ -94,11 +97,13 @@ fn no_canary_reaches_any_output() {
                 format,
                 "--report-dir",
                 "reports",
+                "--proposals",
+                "patches",
             ];
             if let Some(v) = verbose {
                 args.push(v);
             }
-            let r = run_in(d.path(), &args);
+            let r = run_env(d.path(), &args, &[("GITHUB_STEP_SUMMARY", &summary_env)]);
             assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
             outputs.push((format!("stdout {format} {verbose:?}"), r.stdout));
             outputs.push((format!("stderr {format} {verbose:?}"), r.stderr));
@@ -123,12 +128,23 @@ fn no_canary_reaches_any_output() {
     }
     let mut files = Vec::new();
     all_files(d.path(), &mut files);
-    let written: Vec<_> = files
+    let reports = files
         .iter()
         .filter(|p| p.starts_with(d.path().join("reports")))
+        .count();
+    assert_eq!(reports, 10, "one report per run");
+    let written: Vec<_> = files
+        .iter()
+        .filter(|p| !p.starts_with(d.path().join("runs")))
         .collect();
-    assert_eq!(written.len(), 4, "{written:?}");
-    assert_eq!(files.len(), before + 4, "only the reports were written");
+    assert!(
+        written
+            .iter()
+            .any(|p| p.starts_with(d.path().join("patches"))),
+        "{written:?}"
+    );
+    assert!(written.contains(&&summary), "{written:?}");
+    assert!(files.len() > before);
     for p in written {
         outputs.push((p.display().to_string(), std::fs::read_to_string(p).unwrap()));
     }
