@@ -48,7 +48,7 @@ fn rule_block(out: &mut String, v: &SkillVerdict, c: &ConstraintVerdict) {
         out,
         "    rule:     {}  \"{}\"",
         rule_location(v, c),
-        clip(&c.text, 70)
+        clip(&c.text, 90)
     );
     let ev = deciding_evidence(c);
     if ev.is_empty() {
@@ -73,7 +73,7 @@ fn rule_block(out: &mut String, v: &SkillVerdict, c: &ConstraintVerdict) {
         .filter(|r| r.kind != "inspect-events")
         .map(|r| match (&r.kind[..], &r.example) {
             ("waive", Some(e)) => format!("waive: {e}"),
-            (k, _) => format!("{k}: {}", clip(&r.hint, 110)),
+            (k, _) => format!("{k}: {}", clip(&r.hint, 160)),
         })
         .collect();
     for (i, t) in todo.iter().enumerate() {
