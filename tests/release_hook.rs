@@ -399,9 +399,14 @@ fn nothing_to_measure_does_not_block_a_push() {
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
-        r.stderr.contains(
-            "note    tidy-branches — nothing to measure: no valid trajectory (0 discarded)"
-        ),
+        r.stderr
+            .contains("note    tidy-branches — nothing to measure: no valid trajectory ("),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("capture a run first (does not block the push)"),
         "{}",
         r.stderr
     );
