@@ -170,7 +170,7 @@ impl Extractor<'_> {
         let mut para_lead: Option<Lead> = None;
         let mut items: Vec<(usize, Option<Lead>)> = Vec::new();
         let mut table: Option<TableRoles> = None;
-        let mut table_header: Vec<String> = Vec::new();
+        let mut table_header: Option<std::rc::Rc<Vec<String>>> = None;
         for block in blocks {
             match block {
                 Block::Heading { level, text, .. } => {
@@ -218,8 +218,11 @@ impl Extractor<'_> {
                     cells,
                     header,
                 } => {
-                    if *header != table_header {
-                        table_header = header.clone();
+                    if !table_header
+                        .as_ref()
+                        .is_some_and(|h| std::rc::Rc::ptr_eq(h, header))
+                    {
+                        table_header = Some(header.clone());
                         table = TableRoles::of(header);
                     }
                     if let Some(roles) = &table {
@@ -635,6 +638,7 @@ fn sentence_groups(body: &Lined, lex: &Lexicon) -> Vec<Group> {
 
 /// Could this sentence open a rule (cheap check used for grouping)?
 fn is_rule_like(s: &str, lex: &Lexicon) -> bool {
+    let s = bounded(s);
     let s = split_label(s).map_or(s.to_string(), |(_, rest)| rest);
     let w = words(&mask(&s).0);
     own_modal(&w).is_some() || main_verb(&w).is_some_and(|v| lex.is_imperative(&v))
@@ -1018,7 +1022,8 @@ fn analyse(
     first: bool,
     lex: &Lexicon,
 ) -> Option<Analysis> {
-    let s = s.trim();
+    let s = bounded(s.trim());
+    let question = question.map(bounded);
     if s.is_empty() {
         return None;
     }
@@ -1839,7 +1844,25 @@ fn any_of(v: Vec<Predicate>) -> Option<Predicate> {
     }
 }
 
+/// At most this many bytes of one rule are analysed: real rules are far
+/// shorter, and the bound keeps hostile input (a megabyte-long sentence)
+/// linear.
+const MAX_ANALYSED: usize = 4000;
+
+/// `s` cut to at most `MAX_ANALYSED` bytes, on a character boundary.
+fn bounded(s: &str) -> &str {
+    if s.len() <= MAX_ANALYSED {
+        return s;
+    }
+    let mut end = MAX_ANALYSED;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
 fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
+    let text = bounded(text);
     let mut info = ClauseInfo::default();
     if text.trim().is_empty() {
         return info;

@@ -59,7 +59,8 @@ pub enum Block {
     Row {
         line: u32,
         cells: Vec<String>,
-        header: Vec<String>,
+        /// Shared by every row of one table (no copy per row).
+        header: std::rc::Rc<Vec<String>>,
     },
     Fence {
         start: u32,
@@ -182,7 +183,7 @@ pub fn blocks<'a>(lines: impl Iterator<Item = (u32, &'a str)>) -> Vec<Block> {
     // An open fence: (char, length, first line, language, content lines).
     type OpenFence = (char, usize, u32, String, Vec<(u32, String)>);
     let mut fence: Option<OpenFence> = None;
-    let mut header: Option<Vec<String>> = None;
+    let mut header: Option<std::rc::Rc<Vec<String>>> = None;
     let mut last_line = 0;
     for (n, raw) in lines {
         last_line = n;
@@ -230,7 +231,7 @@ pub fn blocks<'a>(lines: impl Iterator<Item = (u32, &'a str)>) -> Vec<Block> {
             }
             match &header {
                 None => {
-                    header = Some(cells(t));
+                    header = Some(std::rc::Rc::new(cells(t)));
                 }
                 Some(h) => out.push(Block::Row {
                     line: n,
@@ -322,7 +323,7 @@ mod tests {
         );
         assert!(matches!(&b[6], Block::Item { body, checkbox: true, .. } if body.text == "two"));
         assert!(
-            matches!(&b[8], Block::Row { line: 13, cells, header } if cells == &["x", "y"] && header == &["A", "B"])
+            matches!(&b[8], Block::Row { line: 13, cells, header } if cells == &["x", "y"] && **header == ["A", "B"])
         );
         assert!(
             matches!(&b[10], Block::Fence { start: 15, end: 17, lang, lines } if lang.is_empty() && lines.len() == 1)
