@@ -212,13 +212,12 @@ fn hostile_bodies_do_not_panic_and_finish_fast() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("SKILL.md");
     let mut body = String::from("---\nname: x\ndescription: d\n---\n");
-    body.push_str("```\nNEVER DO THIS IN AN UNCLOSED FENCE\n");
     for _ in 0..2000 {
         body.push_str(
             "- Never run `git push --force` before merging without running the tests | x |\n",
         );
     }
-    body.push_str(&"Never ".repeat(20_000));
+    body.push_str(&"Never ".repeat(10_000));
     body.push_str("\n\n| Avoid | Use Instead |\n|---|---|\n");
     for _ in 0..3000 {
         body.push_str("| `git push --force` | b |\n");
@@ -229,11 +228,20 @@ fn hostile_bodies_do_not_panic_and_finish_fast() {
         body.push_str(&"push back commit the merge ".repeat(2000));
         body.push('\n');
     }
+    // An unclosed fence at the end runs to the end of the file.
+    body.push_str("\n```\nNEVER DO THIS IN AN UNCLOSED FENCE\n");
     std::fs::write(&p, &body).unwrap();
     let t = std::time::Instant::now();
-    let (code, _, err) = run(&["extract", p.to_str().unwrap(), "--format", "json"]);
-    assert!(code == 0 || code == 2, "{err}");
+    let (code, out, err) = run(&["extract", p.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
     assert!(!err.contains("panicked"), "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert!(constraints(&v).len() > 5000, "{}", constraints(&v).len());
+    let ids: std::collections::BTreeSet<&str> = constraints(&v)
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), constraints(&v).len(), "ids are unique");
     // A hang guard, not a benchmark: quadratic work here would take minutes.
     assert!(t.elapsed().as_secs() < 30);
 }
