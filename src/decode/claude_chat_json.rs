@@ -65,7 +65,10 @@ fn decode_array<const K: bool>(path: &Path) -> Result<Trajectory, DecodeError> {
             return Err(DecodeError::new(
                 path,
                 Some(e.line() as u64),
-                format!("not a JSON array of records: {e}"),
+                format!(
+                    "not a JSON array of records ({})",
+                    jsonl::describe_json_error(&e)
+                ),
             ));
         }
         Err(e) => {
@@ -121,7 +124,7 @@ impl<'de, const K: bool> Visitor<'de> for Elements<'_, K> {
                 Err(e) => self.st.traj.problems.push(DecodeProblem {
                     location: loc,
                     kind: ProblemKind::Undecodable,
-                    detail: format!("not a decodable record: {e}"),
+                    detail: jsonl::describe_json_error(&e),
                 }),
             }
         }

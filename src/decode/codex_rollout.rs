@@ -218,6 +218,34 @@ impl<'de, const K: bool> Deserialize<'de> for Output<K> {
 /// newer tools write an `Exit code: N` header.
 fn output_from_str<const K: bool>(s: &str) -> Output<K> {
     let t = s.trim_start();
+    if !K {
+        if let Some(body) = t.strip_prefix("{\"output\":\"") {
+            // Fast path without content: the envelope's exit code sits at its end
+            // and only the head of the output is needed, so the (large) inner
+            // JSON is not parsed a second time. The head keeps JSON escapes.
+            let exit_code = t.rfind("\"exit_code\":").and_then(|k| {
+                let rest = t[k + "\"exit_code\":".len()..].trim_start();
+                let end = rest
+                    .find(|c: char| !(c.is_ascii_digit() || c == '-'))
+                    .unwrap_or(rest.len());
+                rest[..end].parse().ok()
+            });
+            let body = &body[..body.rfind("\",\"metadata\":").unwrap_or(body.len())];
+            let mut cut = body.len().min(super::probe::HEAD_BYTES);
+            while !body.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let head = unescape_json(&body[..cut]);
+            let text = Text::<K> {
+                head,
+                full: None,
+                len: body.len(),
+                is_string: true,
+            };
+            let exit_code = exit_code.or_else(|| exit_code_of(&text.head));
+            return Output { text, exit_code };
+        }
+    }
     if t.starts_with('{') && t.contains("\"output\"") {
         #[derive(Deserialize)]
         struct Wrapped<const K: bool> {
@@ -246,6 +274,34 @@ fn output_from_str<const K: bool>(s: &str) -> Output<K> {
         .unwrap_or_default();
     let exit_code = exit_code_of(&text.head);
     Output { text, exit_code }
+}
+
+/// The text of a JSON string body (without its quotes); a cut escape at the
+/// end is dropped.
+fn unescape_json(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('b') | Some('f') => {}
+            Some('u') => {
+                let hex: String = chars.by_ref().take(4).collect();
+                if let Some(ch) = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                    out.push(ch);
+                }
+            }
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    out
 }
 
 /// `Exit code: N` (first line) or `Process exited with code N` (header block).
@@ -693,6 +749,15 @@ mod tests {
         assert_eq!(o.exit_code, Some(0));
         let o: Output<false> = output_from_str("plain");
         assert_eq!(o.exit_code, None);
+        // the same answers with and without content
+        let env = r#"{"output":"Exit code: 7 ignored, metadata wins","metadata":{"exit_code":-2,"duration_seconds":0.1}}"#;
+        assert_eq!(output_from_str::<false>(env).exit_code, Some(-2));
+        assert_eq!(output_from_str::<true>(env).exit_code, Some(-2));
+        let o: Output<true> = output_from_str(r#"{"output":"a\nb","metadata":{"exit_code":0}}"#);
+        assert_eq!(o.text.full.as_deref(), Some("a\nb"));
+        let o: Output<false> = output_from_str(r#"{"output":"a\nb","metadata":{"exit_code":0}}"#);
+        assert_eq!(o.text.head, "a\nb");
+        assert_eq!(unescape_json(r#"a\"b\\c\u00e9\"#), "a\"b\\cé");
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //!
 //! - Recursive, in a stable order (byte order of the paths).
 //! - The report folder `skill-coverage/` and `.git/` are skipped.
-//! - Sidecars are not trajectories: `*.retro.yaml`, `*.meta.json`.
+//! - Sidecars are not trajectories: `*.retro.yaml`, `*.meta.json`, and neither is
+//!   Claude Code's `sessions-index.json`.
 //! - Subagent files that belong to a parent session are read with it, not on
 //!   their own: `<session>/subagents/**/agent-*.jsonl` beside `<session>.jsonl`,
 //!   and `agent-*.jsonl` beside the `<sessionId>.jsonl` their first record names.
@@ -137,8 +138,8 @@ fn walk(
 }
 
 fn is_candidate(path: &Path, name: &str) -> bool {
-    if retro::is_sidecar(path) || name.ends_with(".meta.json") {
-        return false;
+    if retro::is_sidecar(path) || name.ends_with(".meta.json") || name == "sessions-index.json" {
+        return false; // sidecars and Claude Code's project index
     }
     let ext = path
         .extension()

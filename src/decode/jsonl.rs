@@ -185,8 +185,7 @@ impl<'a> Line<'a> {
             detail: if torn {
                 "last line is torn (no newline, incomplete JSON)".to_string()
             } else {
-                // serde_json messages name the shape and column, never content
-                format!("not a decodable record: {e}")
+                describe_json_error(e)
             },
         }
     }
@@ -199,6 +198,19 @@ impl<'a> Line<'a> {
     pub fn path(&self) -> &Path {
         self.path
     }
+}
+
+/// A JSON error described without any of the input's content (serde_json's
+/// "invalid type" messages quote values): what kind of error, and where.
+pub fn describe_json_error(e: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    let what = match e.classify() {
+        Category::Syntax => "invalid JSON",
+        Category::Eof => "incomplete JSON",
+        Category::Data => "a value of an unexpected type",
+        Category::Io => "a read error",
+    };
+    format!("not a decodable record: {what} at column {}", e.column())
 }
 
 /// Read the first non-blank line of a file as `T` (cheap peeks such as a
