@@ -1,0 +1,813 @@
+//! Stage 2: rule candidates. Walks the markdown blocks (headings, tags,
+//! paragraphs, list items with their lead-ins, decision-table rows, fenced
+//! blocks), decides which are examples, explanations or rules, and hands each
+//! candidate to the condition stage. Modality words live here too.
+
+use super::*;
+
+/// What governs a list: a lead-in paragraph or a parent item ending in ':'.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Lead {
+    /// The lead-in is a rule marker or says a rule ("Always:", "Confirm:").
+    pub(super) normative: bool,
+    /// Modality its items inherit when they say none themselves.
+    pub(super) modality: Option<Modality>,
+    /// "ALWAYS before:" / "STOP when:": the items are the conditions.
+    pub(super) items_are_conditions: Option<Order>,
+    /// "Before marking work complete:": the lead-in's own condition text.
+    pub(super) condition: Option<(String, Order)>,
+    /// The lead-in also has a main clause ("When X, read Y:"): a rule itself.
+    pub(super) has_main: bool,
+}
+
+/// The heading context of a block.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Section {
+    /// Heading texts, outermost first.
+    pub(super) headings: Vec<(usize, String)>,
+}
+
+impl Section {
+    pub(super) fn nearest(&self) -> &str {
+        self.headings.last().map_or("", |(_, t)| t.as_str())
+    }
+    /// Items under this heading are rules ("Red Flags", "Checklist", "Done when").
+    pub(super) fn normative(&self) -> Option<Option<Modality>> {
+        let h = self.nearest().to_lowercase();
+        let w = words(&h);
+        let has = |x: &str| w.iter().any(|t| t.text == x);
+        let phrase = |x: &str| h.contains(x);
+        if phrase("red flag")
+            || has("never")
+            || phrase("don't")
+            || phrase("do not")
+            || has("avoid")
+            || phrase("anti-pattern")
+        {
+            return Some(Some(if has("avoid") {
+                Modality::ShouldNot
+            } else {
+                Modality::MustNot
+            }));
+        }
+        if has("rules")
+            || has("rule")
+            || has("law")
+            || has("requirements")
+            || has("checklist")
+            || has("remember")
+            || phrase("done when")
+            || has("principles")
+            || has("guardrails")
+            || has("constraints")
+            || has("must")
+            || has("always")
+        {
+            return Some(None);
+        }
+        None
+    }
+    /// An "Example" section: its text shows, it does not rule.
+    pub(super) fn example(&self) -> bool {
+        self.headings.iter().any(|(_, t)| {
+            words(t).first().is_some_and(|f| {
+                matches!(
+                    f.text.as_str(),
+                    "example" | "examples" | "sample" | "samples"
+                )
+            })
+        })
+    }
+
+    /// The section is optional or conditional ("From setup.py", "If …",
+    /// "Troubleshooting", "Examples"): its steps are not required on every run.
+    pub(super) fn conditional(&self) -> bool {
+        self.headings.iter().any(|(_, t)| {
+            let w = words(t);
+            w.first().is_some_and(|f| {
+                matches!(
+                    f.text.as_str(),
+                    "from" | "if" | "when" | "for" | "optional" | "alternative" | "alternatives"
+                )
+            }) || w.iter().any(|x| {
+                x.text.starts_with("migrat")
+                    || x.text.starts_with("troubleshoot")
+                    || x.text.starts_with("example")
+                    || x.text == "fallback"
+                    || x.text == "optional"
+                    || x.text == "faq"
+            })
+        })
+    }
+}
+
+pub(super) struct Extractor<'a> {
+    pub(super) lex: &'a Lexicon,
+    pub(super) drafts: Vec<Draft>,
+}
+
+/// Tags whose content is an example, not a rule.
+pub(super) const EXAMPLE_TAGS: &[&str] = &[
+    "good",
+    "bad",
+    "example",
+    "examples",
+    "sample",
+    "output",
+    "evaluation",
+    "qa_pair",
+    "response",
+    "transcript",
+];
+
+impl Extractor<'_> {
+    pub(super) fn run(&mut self, blocks: &[Block]) {
+        let mut section = Section::default();
+        let mut example_depth = 0usize;
+        let mut para_lead: Option<Lead> = None;
+        let mut items: Vec<(usize, Option<Lead>)> = Vec::new();
+        let mut table: Option<TableRoles> = None;
+        let mut table_header: Option<std::rc::Rc<Vec<String>>> = None;
+        for block in blocks {
+            match block {
+                Block::Heading { level, text, .. } => {
+                    while section.headings.last().is_some_and(|(l, _)| l >= level) {
+                        section.headings.pop();
+                    }
+                    section.headings.push((*level, strip_emphasis(text)));
+                    para_lead = None;
+                    items.clear();
+                }
+                Block::Tag { name, closing, .. } => {
+                    if EXAMPLE_TAGS.contains(&name.to_lowercase().as_str()) {
+                        if *closing {
+                            example_depth = example_depth.saturating_sub(1);
+                        } else {
+                            example_depth += 1;
+                        }
+                    }
+                }
+                _ if example_depth > 0 || section.example() => {}
+                Block::Blank => {}
+                Block::Quote(_) => {}
+                Block::Para(body) => {
+                    items.clear();
+                    para_lead = self.paragraph(body, &section);
+                }
+                Block::Item {
+                    body,
+                    indent,
+                    checkbox,
+                    ..
+                } => {
+                    while items.last().is_some_and(|(i, _)| i >= indent) {
+                        items.pop();
+                    }
+                    let lead = match items.last() {
+                        Some((_, parent)) => parent.clone(),
+                        None => para_lead.clone(),
+                    };
+                    let own_lead = self.item(body, lead.as_ref(), *checkbox, &section);
+                    items.push((*indent, own_lead));
+                }
+                Block::Row {
+                    line,
+                    cells,
+                    header,
+                } => {
+                    if !table_header
+                        .as_ref()
+                        .is_some_and(|h| std::rc::Rc::ptr_eq(h, header))
+                    {
+                        table_header = Some(header.clone());
+                        table = TableRoles::of(header);
+                    }
+                    if let Some(roles) = &table {
+                        self.row(*line, cells, roles, &section);
+                    }
+                }
+                Block::Fence { lang, lines, .. } => {
+                    if lang.is_empty() {
+                        self.fence(lines, &section);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A paragraph: its rules, and the lead it gives a following list.
+    pub(super) fn paragraph(&mut self, body: &Lined, section: &Section) -> Option<Lead> {
+        let groups = sentence_groups(body, self.lex);
+        let mut lead = None;
+        let last = groups.len().saturating_sub(1);
+        let shared = groups.first().and_then(|g| opening_condition(&g.full_text));
+        for (i, g) in groups.iter().enumerate() {
+            let ctx = Ctx {
+                lead: None,
+                section,
+                in_list: false,
+                checkbox: false,
+                para_condition: if i > 0 { shared.clone() } else { None },
+            };
+            if i == last && g.text_of(body).trim_end().ends_with(':') {
+                let l = lead_of(&g.text_of(body), self.lex);
+                let bare = (l.condition.is_some() && !l.has_main)
+                    || l.items_are_conditions.is_some()
+                    || words(&g.full_text).len() <= 3;
+                lead = Some(l);
+                if bare {
+                    // A bare lead-in ("Never:", "ALWAYS before:"): its items are the rules.
+                    continue;
+                }
+            }
+            self.group(g, &ctx);
+        }
+        lead
+    }
+
+    /// A list item: its rules, and the lead it gives nested items.
+    pub(super) fn item(
+        &mut self,
+        body: &Lined,
+        lead: Option<&Lead>,
+        checkbox: bool,
+        section: &Section,
+    ) -> Option<Lead> {
+        let groups = sentence_groups(body, self.lex);
+        let shared = groups.first().and_then(|g| opening_condition(&g.full_text));
+        let text = strip_emphasis(&body.text);
+        let own = text
+            .trim_end()
+            .ends_with(':')
+            .then(|| lead_of(&text, self.lex));
+        let last = groups.len().saturating_sub(1);
+        for (i, g) in groups.iter().enumerate() {
+            let bare = i == last
+                && own.as_ref().is_some_and(|l| {
+                    (l.condition.is_some() && !l.has_main)
+                        || l.items_are_conditions.is_some()
+                        || words(&g.full_text).len() <= 3
+                });
+            if !bare {
+                let ctx = Ctx {
+                    lead,
+                    section,
+                    in_list: true,
+                    checkbox,
+                    para_condition: if i > 0 { shared.clone() } else { None },
+                };
+                self.group(g, &ctx);
+            }
+        }
+        own
+    }
+
+    pub(super) fn group(&mut self, g: &Group, ctx: &Ctx) {
+        let mut parts: Vec<Draft> = Vec::new();
+        for (k, s) in g.sentences.iter().enumerate() {
+            let cond = if k == 0 { g.question.as_deref() } else { None };
+            if let Some(d) = self.sentence(s, cond, ctx, k == 0) {
+                parts.push(d);
+            }
+        }
+        if parts.is_empty() {
+            return;
+        }
+        // One rule per group: the first part with a behavior decides the
+        // predicates, the first part decides the modality, scopes add up.
+        let mut d = parts
+            .iter()
+            .find(|d| d.require.is_some() || d.forbid.is_some())
+            .cloned()
+            .unwrap_or_else(|| {
+                parts
+                    .iter()
+                    .find(|d| d.when.is_some())
+                    .cloned()
+                    .unwrap_or_else(|| parts[0].clone())
+            });
+        d.modality = parts[0].modality;
+        if parts
+            .iter()
+            .any(|p| matches!(p.modality, Modality::MustNot))
+            && d.forbid.is_some()
+        {
+            d.modality = Modality::MustNot;
+        }
+        for p in &parts {
+            d.scope.extend(p.scope.iter().copied());
+        }
+        d.text = g.full_text.clone();
+        d.lines = g.lines;
+        if let Some(f) = &d.forbid {
+            if matches!(d.modality, Modality::Must | Modality::Should) && d.require.is_none() {
+                // A forbid was derived from a negative part: the rule forbids.
+                let _ = f;
+                d.modality = Modality::MustNot;
+            }
+        }
+        self.drafts.push(d);
+    }
+
+    /// Analyse one sentence; `None` when it is not a rule.
+    pub(super) fn sentence(
+        &self,
+        s: &str,
+        question: Option<&str>,
+        ctx: &Ctx,
+        first: bool,
+    ) -> Option<Draft> {
+        let a = analyse(s, question, ctx, first, self.lex)?;
+        Some(a.into_draft(ctx, self.lex))
+    }
+
+    pub(super) fn row(
+        &mut self,
+        line: u32,
+        cells: &[String],
+        roles: &TableRoles,
+        section: &Section,
+    ) {
+        let get = |i: Option<usize>| {
+            i.and_then(|i| cells.get(i))
+                .map(|c| strip_emphasis(c))
+                .unwrap_or_default()
+        };
+        let text = cells
+            .iter()
+            .map(|c| c.trim())
+            .collect::<Vec<_>>()
+            .join(" | ");
+        if text
+            .trim_matches(|c: char| c == '|' || c.is_whitespace())
+            .is_empty()
+        {
+            return;
+        }
+        let lex = self.lex;
+        let mut d = Draft {
+            text: text.clone(),
+            lines: [line, line],
+            modality: roles.modality,
+            scope: BTreeSet::new(),
+            when: None,
+            require: None,
+            forbid: None,
+            order: None,
+        };
+        if let Some(avoid) = roles.avoid {
+            let info = clause_info(&get(Some(avoid)), lex);
+            d.scope.extend(info.scope.iter().copied());
+            d.forbid = info.avoided();
+        } else {
+            let cond = clause_info(&get(roles.condition), lex);
+            let action_text = get(roles.action);
+            let (own_neg, _) = negation(&words(&mask(&action_text).0));
+            let verb = main_verb(&words(&mask(&action_text).0));
+            let speech = verb.as_deref().is_some_and(|v| lex.is_speech(v));
+            let act = clause_info(&action_text, lex);
+            d.scope.extend(cond.scope.iter().copied());
+            if !speech {
+                d.scope.extend(act.scope.iter().copied());
+            }
+            d.when = cond.behavior(true);
+            if own_neg || verb.as_deref() == Some("skip") {
+                d.modality = if matches!(roles.modality, Modality::Should) {
+                    Modality::ShouldNot
+                } else {
+                    Modality::MustNot
+                };
+                if d.when.is_none() && !speech {
+                    d.forbid = act.behavior(false);
+                }
+            } else if !speech {
+                d.require = act
+                    .behavior(true)
+                    .filter(|_| d.when.is_some() || !section.conditional());
+            }
+        }
+        add_predicate_scopes(&mut d, lex);
+        self.drafts.push(d);
+    }
+
+    pub(super) fn fence(&mut self, lines: &[(u32, String)], section: &Section) {
+        let content: Vec<&(u32, String)> =
+            lines.iter().filter(|(_, l)| !l.trim().is_empty()).collect();
+        let (Some(first), Some(last)) = (content.first(), content.last()) else {
+            return;
+        };
+        if !normative_fence(&content, section) {
+            return;
+        }
+        let text = content
+            .iter()
+            .map(|(_, l)| l.trim())
+            .collect::<Vec<_>>()
+            .join("\n");
+        let ctx = Ctx {
+            lead: None,
+            section,
+            in_list: false,
+            checkbox: false,
+            para_condition: None,
+        };
+        let first_text = first.1.trim();
+        let mut d = match analyse(first_text, None, &ctx, true, self.lex) {
+            Some(a) => a.into_draft(&ctx, self.lex),
+            None => Draft {
+                text: String::new(),
+                lines: [0, 0],
+                modality: Modality::Must,
+                scope: BTreeSet::new(),
+                when: None,
+                require: None,
+                forbid: None,
+                order: None,
+            },
+        };
+        for (_, l) in content.iter().skip(1) {
+            d.scope.extend(clause_info(l, self.lex).scope);
+        }
+        d.text = text;
+        d.lines = [first.0, last.0];
+        self.drafts.push(d);
+    }
+}
+
+/// A normative fenced block (no language): prose, not code, that states a
+/// rule — an all-caps line, an RFC word in capitals, or a heading that names
+/// a rule or law.
+pub(super) fn normative_fence(content: &[&(u32, String)], section: &Section) -> bool {
+    let all = content
+        .iter()
+        .map(|(_, l)| l.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let assignment = |l: &str| {
+        l.split_once('=').is_some_and(|(head, _)| {
+            let h = head.trim();
+            !h.is_empty()
+                && !h.contains(' ')
+                && h.chars()
+                    .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '-'))
+        })
+    };
+    if all.chars().any(|c| {
+        matches!(
+            c,
+            '│' | '├' | '└' | '┌' | '✅' | '❌' | '✓' | '✗' | '{' | '}' | ';' | '$'
+        )
+    }) || content.iter().any(|(_, l)| assignment(l))
+        || content.len() > 40
+    {
+        return false;
+    }
+    let caps_line = content.iter().any(|(_, l)| {
+        let ws: Vec<&str> = l
+            .split_whitespace()
+            .filter(|w| w.chars().any(|c| c.is_alphabetic()))
+            .collect();
+        ws.len() >= 3 && ws.iter().all(|w| !w.chars().any(|c| c.is_lowercase()))
+    });
+    let caps_word = all.split(|c: char| !c.is_alphanumeric()).any(|w| {
+        matches!(
+            w,
+            "MUST"
+                | "NEVER"
+                | "ALWAYS"
+                | "ONLY"
+                | "REQUIRED"
+                | "SHALL"
+                | "SHOULD"
+                | "NO"
+                | "NOT"
+                | "DO"
+        )
+    });
+    let h = section.nearest().to_lowercase();
+    let rule_heading = ["rule", "law", "gate", "principle"]
+        .iter()
+        .any(|w| h.contains(w));
+    caps_line || caps_word || rule_heading
+}
+
+/// Context of a sentence.
+pub(super) struct Ctx<'a> {
+    pub(super) lead: Option<&'a Lead>,
+    pub(super) section: &'a Section,
+    pub(super) in_list: bool,
+    pub(super) checkbox: bool,
+    /// "**If X:** A. B.": the condition the paragraph's first sentence
+    /// opens with, which its later sentences share.
+    pub(super) para_condition: Option<(String, Order)>,
+}
+
+/// Words skipped before a main verb.
+pub(super) fn is_filler(w: &str) -> bool {
+    matches!(
+        w,
+        "you"
+            | "must"
+            | "should"
+            | "shall"
+            | "always"
+            | "never"
+            | "do"
+            | "don't"
+            | "dont"
+            | "not"
+            | "please"
+            | "also"
+            | "then"
+            | "first"
+            | "just"
+            | "only"
+            | "still"
+            | "immediately"
+            | "now"
+            | "to"
+            | "and"
+            | "no"
+            | "can't"
+            | "cannot"
+            | "can"
+            | "we"
+            | "i"
+            | "mustn't"
+            | "shouldn't"
+            | "will"
+            | "may"
+            | "need"
+            | "needs"
+            | "otherwise"
+            | "instead"
+            | "again"
+            | "actually"
+            | "really"
+            | "ever"
+            | "auto"
+    ) || (w.len() > 4 && w.ends_with("ly"))
+}
+
+/// The first word of a clause that is not a modal, adverb or pronoun.
+pub(super) fn main_verb(w: &[Word]) -> Option<String> {
+    w.iter()
+        .filter(|x| !x.barrier)
+        .map(|x| x.text.as_str())
+        .find(|t| !is_filler(t))
+        .map(str::to_string)
+}
+
+/// Negation at the head of a clause: (negative, weak = should-not).
+pub(super) fn negation(w: &[Word]) -> (bool, bool) {
+    let t: Vec<&str> = w
+        .iter()
+        .filter(|x| !x.barrier)
+        .map(|x| x.text.as_str())
+        .collect();
+    let head = &t[..t.len().min(5)];
+    let weak = head.first() == Some(&"avoid")
+        || head.windows(2).any(|p| p == ["should", "not"])
+        || head.contains(&"shouldn't");
+    // "cannot" / "can't" only as an instruction ("you cannot claim it passes").
+    let you_cannot = head
+        .windows(2)
+        .any(|p| p[0] == "you" && matches!(p[1], "cannot" | "can't"));
+    let strong = head
+        .iter()
+        .any(|x| matches!(*x, "never" | "don't" | "dont" | "mustn't"))
+        || you_cannot
+        || head
+            .windows(2)
+            .any(|p| matches!(p[0], "do" | "must" | "shall") && p[1] == "not")
+        || t.first() == Some(&"no")
+        || t.windows(2)
+            .any(|p| matches!(p[0], "must" | "shall") && p[1] == "not");
+    (strong || weak, weak && !strong)
+}
+
+/// A clause's own modal word: Some(modality) when it says one.
+pub(super) fn own_modal(w: &[Word]) -> Option<Modality> {
+    let (neg, weak) = negation(w);
+    if neg {
+        return Some(if weak {
+            Modality::ShouldNot
+        } else {
+            Modality::MustNot
+        });
+    }
+    let t: Vec<&str> = w
+        .iter()
+        .filter(|x| !x.barrier)
+        .map(|x| x.text.as_str())
+        .collect();
+    if t.iter()
+        .any(|x| matches!(*x, "should" | "prefer" | "recommended" | "ideally"))
+    {
+        return Some(Modality::Should);
+    }
+    if t.iter().any(|x| {
+        matches!(
+            *x,
+            "must" | "always" | "required" | "mandatory" | "shall" | "ensure" | "never"
+        )
+    }) || t.windows(2).any(|p| p == ["make", "sure"])
+        || t.first() == Some(&"only")
+    {
+        return Some(Modality::Must);
+    }
+    None
+}
+
+pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
+    let text = strip_emphasis(text);
+    let body = text.trim_end().trim_end_matches(':');
+    let (masked, _, _) = mask(body);
+    let w = words(&masked);
+    let t: Vec<&str> = w
+        .iter()
+        .filter(|x| !x.barrier)
+        .map(|x| x.text.as_str())
+        .collect();
+    let mut lead = Lead {
+        modality: own_modal(&w),
+        ..Lead::default()
+    };
+    if t.iter().any(|x| matches!(*x, "avoid")) {
+        lead.modality = Some(Modality::ShouldNot);
+    }
+    if t.iter().any(|x| matches!(*x, "stop")) && lead.modality.is_none() {
+        lead.modality = Some(Modality::Must);
+    }
+    let marker = t.iter().any(|x| {
+        matches!(
+            *x,
+            "always"
+                | "never"
+                | "must"
+                | "should"
+                | "don't"
+                | "avoid"
+                | "required"
+                | "requirements"
+                | "confirm"
+                | "rules"
+                | "rule"
+                | "checklist"
+                | "exceptions"
+                | "stop"
+                | "verify"
+                | "ensure"
+                | "mandatory"
+        )
+    }) || text.to_lowercase().contains("done when");
+    // "ALWAYS before:" / "STOP executing immediately when:": the items are conditions.
+    if let Some(last) = t.last() {
+        let order = match *last {
+            "before" => Some(Order::Before),
+            "when" | "if" | "after" | "whenever" => Some(Order::After),
+            _ => None,
+        };
+        if order.is_some() {
+            lead.items_are_conditions = order;
+        }
+    }
+    // "Before marking work complete:": the lead-in is the condition.
+    if let Some(first) = t.first() {
+        if is_condition_word(first) && lead.items_are_conditions.is_none() && t.len() > 1 {
+            let order = if *first == "before" {
+                Order::Before
+            } else {
+                Order::After
+            };
+            match split_leading_condition(body) {
+                // "When writing a test, read X:": the condition, and a rule of its own.
+                Some((cond, _)) => {
+                    lead.condition = Some((cond, order));
+                    lead.has_main = true;
+                }
+                None => {
+                    let rest = body.trim_start();
+                    let rest = rest.split_once(char::is_whitespace).map_or("", |(_, r)| r);
+                    lead.condition = Some((rest.to_string(), order));
+                }
+            }
+        }
+    }
+    let verb = main_verb(&w);
+    lead.normative = marker
+        || lead.items_are_conditions.is_some()
+        || lead.condition.is_some()
+        || verb.as_deref().is_some_and(|v| lex.is_imperative(v));
+    lead
+}
+
+pub(super) fn starts_with_third_person(w: &[Word]) -> bool {
+    // "Test passes", "Plan has gaps": a noun then a verb in -s is a statement.
+    w.len() >= 2
+        && w[1].text.ends_with('s')
+        && !w[1].text.ends_with("ss")
+        && w[0].text != "use"
+        && w[0].text != "run"
+        && matches!(
+            w[0].text.as_str(),
+            "test" | "plan" | "code" | "output" | "build"
+        )
+}
+
+/// An all-caps rule line ("NO PRODUCTION CODE WITHOUT A FAILING TEST FIRST").
+pub(super) fn is_caps_rule(s: &str) -> bool {
+    let ws: Vec<&str> = s
+        .split_whitespace()
+        .filter(|w| w.chars().any(|c| c.is_alphabetic()))
+        .collect();
+    ws.len() >= 4 && ws.iter().all(|w| !w.chars().any(|c| c.is_lowercase()))
+}
+
+/// Table column roles from the header.
+#[derive(Debug, Clone)]
+pub(super) struct TableRoles {
+    pub(super) condition: Option<usize>,
+    pub(super) action: Option<usize>,
+    pub(super) avoid: Option<usize>,
+    pub(super) modality: Modality,
+}
+
+impl TableRoles {
+    /// Roles of a decision table, or `None` for a table that only explains
+    /// (Excuse | Reality, Tool | Purpose, Command | Description).
+    pub(super) fn of(header: &[String]) -> Option<TableRoles> {
+        let norm: Vec<String> = header
+            .iter()
+            .map(|h| strip_emphasis(h).to_lowercase())
+            .collect();
+        let is = |h: &str, ws: &[&str]| {
+            let w = words(h);
+            ws.iter().any(|x| {
+                let xw = words(x);
+                w.windows(xw.len())
+                    .any(|win| win.iter().zip(&xw).all(|(a, b)| a.text == b.text))
+            })
+        };
+        const ACTION: &[&str] = &[
+            "action",
+            "fix",
+            "solution",
+            "requires",
+            "required",
+            "do",
+            "use instead",
+            "instead",
+            "right form",
+            "good",
+            "rule",
+            "then",
+            "correct",
+        ];
+        const AVOID: &[&str] = &["avoid", "don't", "do not", "never", "anti pattern", "wrong"];
+        const COND: &[&str] = &[
+            "situation",
+            "when",
+            "if",
+            "condition",
+            "claim",
+            "problem",
+            "symptom",
+            "case",
+            "trigger",
+            "scenario",
+            "mistake",
+            "baseline failure",
+            "rationalization",
+            "quality",
+        ];
+        let avoid = norm.iter().position(|h| is(h, AVOID));
+        if avoid == Some(0) {
+            return Some(TableRoles {
+                condition: None,
+                action: None,
+                avoid,
+                modality: Modality::ShouldNot,
+            });
+        }
+        let action = norm.iter().position(|h| is(h, ACTION))?;
+        let condition = norm
+            .iter()
+            .position(|h| is(h, COND))
+            .filter(|c| *c != action)
+            .or((action > 0).then_some(0));
+        let should = norm
+            .iter()
+            .any(|h| is(h, &["solution", "good", "quality", "right form"]));
+        Some(TableRoles {
+            condition,
+            action: Some(action),
+            avoid: None,
+            modality: if should {
+                Modality::Should
+            } else {
+                Modality::Must
+            },
+        })
+    }
+}

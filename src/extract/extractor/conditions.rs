@@ -1,0 +1,717 @@
+//! Stage 3: conditions. A rule sentence is split into its condition parts
+//! (leading If/When/Before…, a question, an arrow, a lead-in's condition, a
+//! trailing before/after/until/without clause) and its main clause; then the
+//! parts' predicates are composed into `when` / `require` / `forbid` / `order`.
+
+use super::*;
+
+/// The condition a sentence opens with ("If X: …", "**If X:** …", "When X, …").
+pub(super) fn opening_condition(s: &str) -> Option<(String, Order)> {
+    let w = words(&mask(s).0);
+    let first = w.first()?;
+    if !is_condition_word(&first.text) {
+        return None;
+    }
+    let order = if first.text == "before" {
+        Order::Before
+    } else {
+        Order::After
+    };
+    split_leading_condition(s).map(|(c, _)| (c, order))
+}
+
+pub(super) fn is_condition_word(w: &str) -> bool {
+    matches!(
+        w,
+        "if" | "when" | "whenever" | "before" | "after" | "once" | "unless" | "until" | "while"
+    )
+}
+
+/// The parts of a rule sentence.
+pub(super) struct Analysis {
+    pub(super) modality: Modality,
+    pub(super) negative: bool,
+    pub(super) speech: bool,
+    /// Condition text and the order its `require` takes relative to it.
+    pub(super) conditions: Vec<(String, Order)>,
+    pub(super) main: String,
+    /// "without Y" (negative rules): Y.
+    pub(super) without: Option<String>,
+    /// "before/until Y" after a negative main clause: Y must come first.
+    pub(super) negative_before: Option<String>,
+    /// Scope from the whole sentence's words (main part excluded for speech).
+    pub(super) scope_text: Vec<String>,
+    /// The main clause may become a `forbid`.
+    pub(super) forbid_ok: bool,
+    /// "Prefer X over Y": Y.
+    pub(super) avoided: Option<String>,
+    /// The main verb chooses a means ("use", "prefer"): not an act required on its own.
+    pub(super) chooses: bool,
+}
+
+pub(super) fn analyse(
+    s: &str,
+    question: Option<&str>,
+    ctx: &Ctx,
+    first: bool,
+    lex: &Lexicon,
+) -> Option<Analysis> {
+    let s = bounded(s.trim());
+    let question = question.map(bounded);
+    if s.is_empty() {
+        return None;
+    }
+    let lower = s.to_lowercase();
+    if lower.starts_with("see ") || lower.starts_with("for more") || lower.starts_with("read next")
+    {
+        return None;
+    }
+    // "❌ Bad: …" / "✅ Good: …": an example, not a rule.
+    let unmarked = s.trim_start_matches(['❌', '✅', '✓', '✗', ' ']);
+    if unmarked.len() != s.len() {
+        let first = words(unmarked)
+            .first()
+            .map(|w| w.text.clone())
+            .unwrap_or_default();
+        if matches!(
+            first.as_str(),
+            "bad" | "good" | "wrong" | "right" | "correct" | "incorrect" | "example"
+        ) {
+            return None;
+        }
+    }
+    let mut conditions: Vec<(String, Order)> = Vec::new();
+    if let Some(q) = question {
+        conditions.push((q.trim_end_matches('?').to_string(), Order::After));
+    }
+    // "No lockfile → run X": the left side is the condition.
+    let arrowed;
+    let s = match find_outside_code(s, "→").or_else(|| find_outside_code(s, " -> ")) {
+        Some(i) => {
+            let arrow_len = if s[i..].starts_with('→') {
+                '→'.len_utf8()
+            } else {
+                4
+            };
+            let (left, right) = (s[..i].trim(), s[i + arrow_len..].trim());
+            if left.is_empty() || right.is_empty() {
+                s
+            } else {
+                conditions.push((left.to_string(), Order::After));
+                arrowed = right.to_string();
+                arrowed.as_str()
+            }
+        }
+        None => s,
+    };
+    // A label before a colon: "Core principle: …", "If NOT ignored: …".
+    let mut rest = s.to_string();
+    let mut label_text = String::new();
+    if let Some((label, after)) = split_label(&rest).filter(|(l, _)| {
+        // "Add ruff: `uv add ruff`", "Announce at start: \"…\"": the label is the rule's verb.
+        !words(l).first().is_some_and(|w| lex.is_imperative(&w.text))
+    }) {
+        let lw = words(&label);
+        if lw.first().is_some_and(|w| is_condition_word(&w.text)) {
+            let order = if lw[0].text == "before" {
+                Order::Before
+            } else {
+                Order::After
+            };
+            conditions.push((label.split_once(' ').map_or("", |x| x.1).to_string(), order));
+        } else {
+            label_text = label;
+        }
+        rest = after;
+    }
+    // A leading condition clause: "If X, Y" / "Before X, Y" / "When X: Y".
+    let rw = words(&mask(&rest).0);
+    if rw.first().is_some_and(|w| is_condition_word(&w.text)) {
+        if let Some((cond, main)) = split_leading_condition(&rest) {
+            let order = if rw[0].text == "before" {
+                Order::Before
+            } else {
+                Order::After
+            };
+            conditions.push((cond, order));
+            rest = main;
+        } else if ctx.in_list || rest.trim_end().ends_with(':') {
+            // A lone condition (a lead-in, or an item that is a condition).
+            let order = if rw[0].text == "before" {
+                Order::Before
+            } else {
+                Order::After
+            };
+            conditions.push((rest.clone(), order));
+            rest = String::new();
+        }
+    }
+    // A leading context or purpose phrase: "To test web apps, write …",
+    // "Throughout the workflow, operate …", "During review, run …".
+    let rw = words(&mask(&rest).0);
+    if rw.first().is_some_and(|w| {
+        matches!(
+            w.text.as_str(),
+            "to" | "throughout" | "for" | "in" | "during" | "within" | "on" | "at" | "with"
+        )
+    }) {
+        if let Some((ctx_text, main)) = split_leading_condition(&rest) {
+            let mw = words(&mask(&main).0);
+            let starts_rule =
+                main_verb(&mw).is_some_and(|v| lex.is_imperative(&v)) || own_modal(&mw).is_some();
+            if starts_rule && ctx_text.split_whitespace().count() <= 10 {
+                if rw[0].text == "during" {
+                    conditions.push((ctx_text, Order::After));
+                }
+                rest = main;
+            }
+        }
+    }
+    if let Some(c) = &ctx.para_condition {
+        conditions.push(c.clone());
+    }
+    // Condition the lead-in states, or that the items are.
+    let mut item_is_condition = false;
+    if let Some(lead) = ctx.lead {
+        if let Some((c, o)) = &lead.condition {
+            conditions.push((c.clone(), *o));
+        }
+        if let Some(o) = lead.items_are_conditions {
+            conditions.push((rest.clone(), o));
+            item_is_condition = true;
+        }
+    }
+    let (masked_main, _, _) = mask(&rest);
+    let mw = words(&masked_main);
+    let own = own_modal(&mw)
+        .or_else(|| own_modal(&words(&mask(&label_text).0)))
+        .or_else(|| {
+            // "Done when: the PR is merged": a completion criterion.
+            label_text
+                .to_lowercase()
+                .contains("done when")
+                .then_some(Modality::Must)
+        });
+    let verb = main_verb(&mw);
+    let imperative =
+        verb.as_deref().is_some_and(|v| lex.is_imperative(v)) && !starts_with_third_person(&mw);
+    let heading_rule = ctx.section.normative();
+    let lead_rule = ctx.lead.filter(|l| l.normative);
+    let caps = is_caps_rule(&rest);
+    let normative = own.is_some()
+        || caps
+        || (imperative && (first || ctx.in_list || !conditions.is_empty() || question.is_some()))
+        || (ctx.in_list && (lead_rule.is_some() || heading_rule.is_some() || ctx.checkbox))
+        || (imperative && !first);
+    if !normative {
+        return None;
+    }
+    // A template or quotation alone ("`Task <N>: complete`"): no words of its own.
+    if mw.iter().all(|w| w.barrier) && label_text.is_empty() && conditions.is_empty() {
+        return None;
+    }
+    if !ctx.in_list && own.is_none() && !imperative && !caps {
+        return None;
+    }
+    let modality = own
+        .or_else(|| {
+            if ctx.in_list {
+                lead_rule.and_then(|l| l.modality)
+            } else {
+                None
+            }
+        })
+        .or_else(|| {
+            // A lead-in of its own ("Key principles:") speaks for its items
+            // before the heading does.
+            if ctx.in_list && lead_rule.is_none() {
+                heading_rule.flatten()
+            } else {
+                None
+            }
+        })
+        .unwrap_or(Modality::Must);
+    let mut modality = modality;
+    let mut negative = matches!(modality, Modality::MustNot | Modality::ShouldNot);
+    // "Never skip X", "Don't forget X": a double negative, X is required.
+    if negative
+        && verb
+            .as_deref()
+            .is_some_and(|v| matches!(v, "skip" | "omit" | "forget" | "neglect"))
+    {
+        negative = false;
+        modality = if matches!(modality, Modality::ShouldNot) {
+            Modality::Should
+        } else {
+            Modality::Must
+        };
+    }
+    // A rule with no words of its own beyond its modal ("MANDATORY.",
+    // "Never skip.") is about what its heading names ("Verify RED - Watch It Fail").
+    let contentless = mw.iter().filter(|w| !w.barrier).all(|w| {
+        is_filler(&w.text)
+            || matches!(
+                w.text.as_str(),
+                "mandatory" | "required" | "skip" | "period" | "this" | "it" | "step"
+            )
+    });
+    // A negative inherited from a lead-in or heading ("Red Flags": "Test
+    // passes immediately") forbids only what the item names as an act.
+    let acts = verb.as_deref().is_some_and(|v| {
+        lex.is_imperative(v)
+            || (v.ends_with("ing")
+                && lex
+                    .imperatives
+                    .iter()
+                    .any(|b| crate::extract::lexicon::verb_matches(v, b)))
+    });
+    let forbid_ok = own.is_some() || caps || acts;
+    let speech = verb.as_deref().is_some_and(|v| lex.is_speech(v)) && !item_is_condition;
+    // Trailing clauses of the main part.
+    let mut main = if item_is_condition {
+        String::new()
+    } else if contentless && conditions.is_empty() && !ctx.in_list {
+        ctx.section.nearest().to_string()
+    } else {
+        rest.clone()
+    };
+    let mut without = None;
+    let mut negative_before = None;
+    let mut avoided = None;
+    let chooses = verb
+        .as_deref()
+        .is_some_and(|v| matches!(v, "prefer" | "use" | "choose" | "favor" | "favour"));
+    if !main.is_empty() {
+        main = if negative {
+            first_clause(&main)
+        } else {
+            positive_clauses(&main)
+        };
+        // "Prefer X over Y", "Use X instead of Y": Y is what the rule avoids.
+        if chooses {
+            if let Some((head, tail)) = split_alternative(&main) {
+                avoided = Some(tail);
+                main = head;
+            }
+        }
+        if let Some((head, kw, tail)) = split_trailing(&main) {
+            match kw.as_str() {
+                "without" => {
+                    if negative {
+                        without = Some(tail);
+                    }
+                    main = head;
+                }
+                "before" | "until" | "unless" if negative => {
+                    negative_before = Some(tail);
+                    main = head;
+                }
+                "before" => {
+                    conditions.push((tail, Order::Before));
+                    main = head;
+                }
+                _ => {
+                    conditions.push((tail, Order::After));
+                    main = head;
+                }
+            }
+        }
+    }
+    let mut scope_text: Vec<String> = conditions.iter().map(|(c, _)| c.clone()).collect();
+    if !speech {
+        scope_text.push(main.clone());
+        scope_text.extend(without.iter().cloned());
+        scope_text.extend(negative_before.iter().cloned());
+        scope_text.extend(avoided.iter().cloned());
+    }
+    Some(Analysis {
+        modality,
+        negative,
+        speech,
+        conditions,
+        main,
+        without,
+        negative_before,
+        scope_text,
+        forbid_ok,
+        avoided,
+        chooses,
+    })
+}
+
+/// `Label: rest` where the label is short (at most five words) and is not a sentence.
+pub(super) fn split_label(s: &str) -> Option<(String, String)> {
+    let (m, _, _) = mask(s);
+    let idx = m.find(": ")?;
+    let label = &m[..idx];
+    if label.split_whitespace().count() > 6 || label.contains(['.', '!', '?', '\u{1}']) {
+        return None;
+    }
+    // Map the masked index back: masks shorten the text, so split the original
+    // at the first ": " outside code spans instead.
+    let orig = find_outside_code(s, ": ")?;
+    Some((
+        s[..orig].trim().to_string(),
+        s[orig + 2..].trim().to_string(),
+    ))
+}
+
+pub(super) fn find_outside_code(s: &str, pat: &str) -> Option<usize> {
+    let mut in_code = false;
+    for (i, c) in s.char_indices() {
+        if c == '`' {
+            in_code = !in_code;
+        } else if !in_code && s[i..].starts_with(pat) {
+            return Some(i);
+        }
+    }
+    None
+}
+
+/// "If X, Y" → (X, Y), splitting at the first comma or colon outside code
+/// (or at " then ").
+pub(super) fn split_leading_condition(s: &str) -> Option<(String, String)> {
+    let mut in_code = false;
+    for (i, c) in s.char_indices() {
+        if c == '`' {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code {
+            continue;
+        }
+        if c == ',' || c == ':' || c == '—' {
+            let after = s[i + c.len_utf8()..].trim();
+            if !after.is_empty() {
+                let cond = s[..i]
+                    .split_once(char::is_whitespace)
+                    .map_or("", |(_, r)| r);
+                return Some((cond.trim().to_string(), after.to_string()));
+            }
+        }
+        if s[i..].starts_with(" then ") {
+            let cond = s[..i]
+                .split_once(char::is_whitespace)
+                .map_or("", |(_, r)| r);
+            return Some((cond.trim().to_string(), s[i + 6..].trim().to_string()));
+        }
+    }
+    None
+}
+
+/// The first clause of a main part: up to an em dash, a semicolon or " - ".
+pub(super) fn first_clause(s: &str) -> String {
+    let mut in_code = false;
+    for (i, c) in s.char_indices() {
+        if c == '`' {
+            in_code = !in_code;
+        } else if !in_code
+            && (c == '—' || c == ';' || s[i..].starts_with(" - ") || s[i..].starts_with(" – "))
+        {
+            let head = s[..i].trim();
+            if !head.is_empty() {
+                return head.to_string();
+            }
+        }
+    }
+    s.trim().to_string()
+}
+
+/// The clauses of a positive main part that still instruct: the first, and
+/// each later one (after an em dash or semicolon) without a negation or an
+/// alternative ("Write design doc — save it and commit" keeps "commit";
+/// "Use X — not Y" drops "not Y").
+pub(super) fn positive_clauses(s: &str) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut rest = s.trim().to_string();
+    loop {
+        let head = first_clause(&rest);
+        if head.len() >= rest.len() {
+            parts.push(rest.clone());
+            break;
+        }
+        parts.push(head.clone());
+        rest = rest[head.len()..]
+            .trim_start_matches(['—', ';', '-', '–', ' '])
+            .to_string();
+        if rest.is_empty() {
+            break;
+        }
+    }
+    let mut out = vec![parts[0].clone()];
+    for p in parts.iter().skip(1) {
+        let w = words(&mask(p).0);
+        let negated = w.iter().any(|x| {
+            matches!(
+                x.text.as_str(),
+                "not"
+                    | "never"
+                    | "don't"
+                    | "no"
+                    | "instead"
+                    | "rather"
+                    | "avoid"
+                    | "without"
+                    | "unless"
+            )
+        });
+        if !negated {
+            out.push(p.clone());
+        }
+    }
+    out.join(" ; ")
+}
+
+/// Words of consent or approval by a person.
+pub(super) fn mentions_consent(text: &str) -> bool {
+    words(&mask(text).0).iter().any(|w| {
+        w.text.starts_with("approv")
+            || w.text.starts_with("consent")
+            || w.text.starts_with("permission")
+            || w.text.starts_with("agree")
+            || matches!(
+                w.text.as_str(),
+                "user" | "partner" | "human" | "confirms" | "confirmed" | "says"
+            )
+    })
+}
+
+/// "X over Y" / "X instead of Y" / "X rather than Y" → (X, Y), outside code.
+pub(super) fn split_alternative(s: &str) -> Option<(String, String)> {
+    let mut in_code = false;
+    let lower = s.to_lowercase();
+    for (i, c) in s.char_indices() {
+        if c == '`' {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code || c != ' ' {
+            continue;
+        }
+        for kw in [" over ", " instead of ", " rather than "] {
+            if lower[i..].starts_with(kw) {
+                let head = s[..i].trim();
+                let tail = s[i + kw.len()..].trim();
+                if !head.is_empty() && !tail.is_empty() {
+                    return Some((head.to_string(), tail.to_string()));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Split a main clause at its first trailing condition keyword outside code
+/// and quotes: (head, keyword, tail).
+pub(super) fn split_trailing(s: &str) -> Option<(String, String, String)> {
+    let mut in_code = false;
+    let mut in_quote = false;
+    let lower = s.to_lowercase();
+    for (i, c) in s.char_indices() {
+        if c == '`' {
+            in_code = !in_code;
+            continue;
+        }
+        if c == '"' {
+            in_quote = !in_quote;
+            continue;
+        }
+        if in_code || in_quote || c != ' ' {
+            continue;
+        }
+        for kw in [
+            "without", "before", "until", "unless", "after", "when", "whenever", "once", "if",
+            "while", "during",
+        ] {
+            let l = &lower[i + 1..];
+            if l.starts_with(kw) && l[kw.len()..].starts_with([' ', ',']) {
+                let head = s[..i].trim();
+                let tail = s[i + 1 + kw.len()..].trim();
+                if !head.is_empty() && !tail.is_empty() {
+                    return Some((head.to_string(), kw.to_string(), tail.to_string()));
+                }
+            }
+        }
+    }
+    None
+}
+
+impl Analysis {
+    /// The rule holds only under a condition about the user or the
+    /// conversation ("When the user asks for a release, …"), which no action
+    /// shows: a `require` would wrongly bind every session.
+    pub(super) fn user_condition(&self, lex: &Lexicon) -> bool {
+        self.conditions.iter().any(|(c, _)| {
+            let w = words(&mask(c).0);
+            clause_info(c, lex).actions.is_empty()
+                && w.iter().any(|x| {
+                    matches!(
+                        x.text.as_str(),
+                        "user"
+                            | "users"
+                            | "partner"
+                            | "human"
+                            | "asks"
+                            | "asked"
+                            | "requests"
+                            | "requested"
+                            | "wants"
+                            | "prefers"
+                            | "declines"
+                            | "approves"
+                            | "approved"
+                            | "says"
+                            | "explicitly"
+                    )
+                })
+        })
+    }
+
+    /// Any condition no predicate expresses ("If `GIT_DIR != GIT_COMMON`:
+    /// … Do NOT create another worktree"): a `forbid` ignores `when`, so it
+    /// would forbid the act everywhere; the rule keeps no behavior.
+    pub(super) fn unseen_condition(&self, lex: &Lexicon) -> bool {
+        self.conditions.iter().any(|(c, _)| {
+            let info = clause_info(c, lex);
+            info.actions.is_empty() && info.modifiers.is_empty() && !c.trim().is_empty()
+        })
+    }
+
+    pub(super) fn into_draft(self, ctx: &Ctx, lex: &Lexicon) -> Draft {
+        let mut d = Draft {
+            text: String::new(),
+            lines: [0, 0],
+            modality: self.modality,
+            scope: BTreeSet::new(),
+            when: None,
+            require: None,
+            forbid: None,
+            order: None,
+        };
+        for t in &self.scope_text {
+            d.scope.extend(clause_info(t, lex).scope);
+        }
+        let mut cond_actions = Vec::new();
+        let mut cond_mods = Vec::new();
+        let mut cond_order = None;
+        for (c, o) in &self.conditions {
+            let info = clause_info(c, lex);
+            if !info.actions.is_empty() && cond_order.is_none() {
+                cond_order = Some(*o);
+            }
+            cond_actions.extend(info.actions);
+            cond_mods.extend(info.modifiers);
+        }
+        let main = clause_info(&self.main, lex);
+        let mut mods = main.modifiers.clone();
+        mods.extend(cond_mods);
+        dedup(&mut mods);
+        let when_actions = any_of(cond_actions.iter().map(|(p, _)| p.clone()).collect());
+        if self.speech {
+            d.when = when_actions;
+        } else if self.negative {
+            let main_pred = main
+                .behavior_with(&mods, false)
+                .or_else(|| {
+                    if mods.is_empty() {
+                        any_of(main.programs.clone())
+                    } else {
+                        None
+                    }
+                })
+                .filter(|_| self.forbid_ok || self.without.is_some());
+            if let Some(y) = &self.without {
+                let req = clause_info(y, lex).behavior(true);
+                match (main_pred, req) {
+                    (Some(x), Some(y)) => {
+                        d.when = Some(x);
+                        d.require = Some(y);
+                        d.order = Some(Order::Before);
+                    }
+                    (Some(x), None) => {
+                        d.forbid = Some(x);
+                    }
+                    // "NO COMPLETION CLAIMS WITHOUT FRESH VERIFICATION": the
+                    // act is not visible, what it needs is.
+                    (None, Some(y)) => {
+                        d.when = when_actions;
+                        if d.when.is_some() || !ctx.section.conditional() {
+                            d.require = Some(y);
+                        }
+                    }
+                    _ => d.when = when_actions,
+                }
+            } else if let Some(y) = &self.negative_before {
+                let req = clause_info(y, lex).behavior(true);
+                match (main_pred, req) {
+                    (Some(x), Some(y)) => {
+                        d.when = Some(x);
+                        d.require = Some(y);
+                        d.order = Some(Order::Before);
+                    }
+                    // "until the user has approved it": consent lives in the
+                    // conversation; the act is visible (a consented session
+                    // needs a waiver).
+                    (Some(x), None) if mentions_consent(y) => d.forbid = Some(x),
+                    (Some(x), None) => d.when = Some(x),
+                    _ => d.when = when_actions,
+                }
+            } else if when_actions.is_some() {
+                // "If X, never Y": `forbid` ignores `when`, so the rule is
+                // judged only where X happened, by people.
+                d.when = when_actions;
+            } else if let Some(x) = main_pred.filter(|_| !self.unseen_condition(lex)) {
+                d.forbid = Some(x);
+            } else if !mods.is_empty() && main.actions.is_empty() && main.mentions_work {
+                d.forbid = Some(Predicate::All(vec![
+                    Predicate::Touch("**".into()),
+                    any_of(mods).expect("non-empty"),
+                ]));
+            }
+        } else if let Some(y) = self
+            .avoided
+            .as_deref()
+            .map(|y| clause_info(y, lex))
+            .and_then(|i| i.avoided())
+        {
+            // "Prefer `gh` over `curl`": the alternative is what is avoided.
+            d.when = when_actions;
+            if d.when.is_none() {
+                d.forbid = Some(y);
+                d.modality = if matches!(d.modality, Modality::Should) {
+                    Modality::ShouldNot
+                } else {
+                    Modality::MustNot
+                };
+            }
+        } else {
+            d.when = when_actions;
+            // "Use X for Y" chooses a means: it requires nothing on its own.
+            // Using a skill is loading it: that is an act.
+            let req = if self.chooses && d.when.is_none() {
+                main.skills_only().behavior_with(&mods, true)
+            } else {
+                main.behavior_with(&mods, true)
+            };
+            if d.when.is_some() {
+                d.require = req;
+                if d.require.is_some() && cond_order == Some(Order::Before) {
+                    d.order = Some(Order::Before);
+                }
+            } else if !ctx.section.conditional() && !self.user_condition(lex) {
+                d.require = req;
+            }
+        }
+        if d.require.is_some() && d.require == d.when {
+            d.require = None;
+            d.order = None;
+        }
+        add_predicate_scopes(&mut d, lex);
+        // A rule that acts, under a heading about a scoped act ("Create the
+        // Worktree"), is about that act when its own words name none.
+        if d.scope.is_empty() && !self.speech {
+            d.scope = clause_info(ctx.section.nearest(), lex).scope;
+        }
+        d
+    }
+}

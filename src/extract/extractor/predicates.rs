@@ -1,0 +1,624 @@
+//! Stage 4: predicates. What one clause's words, code spans, paths and
+//! links denote as SPEC §4.1 predicates (through the lexicon's phrases), with
+//! the scope tags of the phrases and words found.
+
+use super::*;
+
+/// What one clause mentions: actions (with whether each may be required),
+/// modifiers, scope tags.
+#[derive(Debug, Default)]
+pub(super) struct ClauseInfo {
+    pub(super) actions: Vec<(Predicate, bool)>,
+    pub(super) modifiers: Vec<Predicate>,
+    pub(super) scope: BTreeSet<ScopeTag>,
+    /// It speaks of doing work at all (for "never work on main").
+    pub(super) mentions_work: bool,
+    /// Programs named as plain words ("Poetry"): running them, for forbids.
+    pub(super) programs: Vec<Predicate>,
+    /// Paths named without a verb (`requirements.txt`): touching them, for forbids.
+    pub(super) bare_paths: Vec<Predicate>,
+}
+
+impl ClauseInfo {
+    pub(super) fn behavior(&self, for_require: bool) -> Option<Predicate> {
+        self.behavior_with(&self.modifiers, for_require)
+    }
+
+    /// The same clause with only its skill loads as actions.
+    pub(super) fn skills_only(&self) -> ClauseInfo {
+        ClauseInfo {
+            actions: self
+                .actions
+                .iter()
+                .filter(|(p, _)| matches!(p, Predicate::Skill(_)))
+                .cloned()
+                .collect(),
+            ..ClauseInfo::default()
+        }
+    }
+
+    /// What a rule that avoids this clause forbids: its actions, else the
+    /// programs and paths it names.
+    pub(super) fn avoided(&self) -> Option<Predicate> {
+        self.behavior(false).or_else(|| {
+            let mut v = self.programs.clone();
+            v.extend(self.bare_paths.iter().cloned());
+            any_of(v)
+        })
+    }
+
+    pub(super) fn behavior_with(&self, mods: &[Predicate], for_require: bool) -> Option<Predicate> {
+        let acts: Vec<Predicate> = self
+            .actions
+            .iter()
+            .filter(|(_, req)| *req || !for_require)
+            .map(|(p, _)| p.clone())
+            .collect();
+        let base = any_of(acts)?;
+        let mods = mods.to_vec();
+        Some(match (any_of(mods), base) {
+            (Some(m), Predicate::All(mut v)) => {
+                v.push(m);
+                Predicate::All(v)
+            }
+            (Some(m), base) => Predicate::All(vec![base, m]),
+            (None, base) => base,
+        })
+    }
+}
+
+pub(super) fn dedup(v: &mut Vec<Predicate>) {
+    let mut seen = Vec::new();
+    v.retain(|p| {
+        if seen.contains(p) {
+            false
+        } else {
+            seen.push(p.clone());
+            true
+        }
+    });
+}
+
+pub(super) fn any_of(v: Vec<Predicate>) -> Option<Predicate> {
+    // `any` inside `any` is one `any`.
+    let mut v: Vec<Predicate> = v
+        .into_iter()
+        .flat_map(|p| match p {
+            Predicate::Any(inner) => inner,
+            p => vec![p],
+        })
+        .collect();
+    dedup(&mut v);
+    match v.len() {
+        0 => None,
+        1 => v.pop(),
+        _ => Some(Predicate::Any(v)),
+    }
+}
+
+pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
+    let text = bounded(text);
+    let mut info = ClauseInfo::default();
+    if text.trim().is_empty() {
+        return info;
+    }
+    let (masked, code, links) = mask(text);
+    let w = words(&masked);
+    // Phrases: every match, then drop matches inside a longer match.
+    let mut hits: Vec<(usize, usize, usize)> = Vec::new();
+    for (pi, ph) in lex.phrases.iter().enumerate() {
+        for pat in &ph.patterns {
+            for (a, b) in pat.find_all(&w) {
+                hits.push((a, b, pi));
+            }
+        }
+    }
+    let kept: Vec<&(usize, usize, usize)> = hits
+        .iter()
+        .filter(|(a, b, pi)| {
+            !hits
+                .iter()
+                .any(|(c, d, pj)| pj != pi && c <= a && b <= d && (d - c) > (b - a))
+        })
+        .collect();
+    let mut seen_phrase = BTreeSet::new();
+    for (_, _, pi) in kept {
+        if !seen_phrase.insert(*pi) {
+            continue;
+        }
+        let ph = &lex.phrases[*pi];
+        if let Some(a) = &ph.action {
+            info.actions.push((a.clone(), ph.requirable));
+        }
+        if let Some(m) = &ph.modifier {
+            info.modifiers.push(m.clone());
+        }
+        info.scope.extend(ph.scope.iter().copied());
+    }
+    // Scope words, unless a stop phrase holds them.
+    let stops: Vec<(usize, usize)> = hits
+        .iter()
+        .filter(|(_, _, pi)| lex.phrases[*pi].is_stop())
+        .map(|(a, b, _)| (*a, *b))
+        .collect();
+    for s in &lex.scopes {
+        let hit = s.words.iter().any(|p| {
+            p.find_all(&w)
+                .into_iter()
+                .any(|(a, b)| !stops.iter().any(|(c, d)| *c <= a && b <= *d))
+        });
+        if hit {
+            info.scope.insert(s.tag);
+        }
+    }
+    // Code spans: commands, tool names, paths.
+    let verb_action = nearest_path_verb(&w, lex);
+    for c in &code {
+        let c = c.trim().trim_start_matches("$ ").trim();
+        if c.is_empty() {
+            continue;
+        }
+        let simple = simple_commands(c);
+        let preds: Vec<Predicate> = simple
+            .iter()
+            .filter_map(|sc| command_predicate(sc, lex))
+            .collect();
+        if !preds.is_empty() {
+            for p in preds {
+                let mut cmds = Vec::new();
+                let mut paths = Vec::new();
+                samples(&p, &mut cmds, &mut paths);
+                for s in &lex.scopes {
+                    if cmds.iter().any(|x| s.commands.is_match(x)) {
+                        info.scope.insert(s.tag);
+                    }
+                }
+                info.actions.push((p, true));
+            }
+        } else if is_tool_name(c) {
+            info.actions.push((Predicate::Tool(c.to_string()), true));
+        } else if !c.contains(char::is_whitespace)
+            && (lex.is_program_word(&c.to_lowercase()) || lex.is_command_word(&c.to_lowercase()))
+        {
+            let re = format!(
+                r"^(uv run |uvx |npx |python3? -m |pipx run )?{}(\s|$)",
+                regex::escape(&c.to_lowercase())
+            );
+            let p = Predicate::CommandRe(re);
+            if !info.programs.contains(&p) {
+                info.programs.push(p);
+            }
+        } else if let Some(host) = domain(c) {
+            info.actions
+                .push((Predicate::Fetch(format!("*{host}*")), true));
+        } else if let Some(g) = path_glob(c) {
+            path_mention(&g, verb_action, lex, &mut info);
+        }
+    }
+    for l in &links {
+        if let Some(g) = path_glob(l) {
+            path_mention(&g, verb_action, lex, &mut info);
+        }
+    }
+    // Bare file names in the words' source text ("Add to .gitignore").
+    for tok in masked.split_whitespace() {
+        let tok = tok.trim_matches(|c: char| {
+            matches!(
+                c,
+                ',' | ';' | ':' | '(' | ')' | '"' | '\'' | '!' | '?' | '\u{1}'
+            )
+        });
+        let tok = tok.strip_suffix('.').unwrap_or(tok);
+        if looks_like_file(tok) {
+            if let Some(g) = path_glob(tok) {
+                path_mention(&g, verb_action, lex, &mut info);
+            }
+        }
+    }
+    // Programs named as plain words ("Poetry", "mypy / pyright", "pre-commit").
+    for tok in masked.split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_')) {
+        let t = tok.to_lowercase();
+        if lex.is_program_word(&t) {
+            let re = format!(
+                r"^(uv run |uvx |npx |python3? -m |pipx run )?{}(\s|$)",
+                regex::escape(&t)
+            );
+            let p = Predicate::CommandRe(re);
+            if !info.programs.contains(&p) {
+                info.programs.push(p);
+            }
+        }
+    }
+    // Skills named as `namespace:skill-name` beside use / invoke / load.
+    let uses_skill = w.iter().any(|x| {
+        matches!(
+            x.text.as_str(),
+            "use" | "invoke" | "load" | "using" | "required"
+        )
+    });
+    if uses_skill {
+        for tok in
+            masked.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '`'))
+        {
+            let tok = tok.trim_end_matches(['.', ':']);
+            if let Some((ns, name)) = tok.split_once(':') {
+                let ok = |s: &str| {
+                    !s.is_empty()
+                        && s.chars()
+                            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                };
+                if ok(ns) && ok(name) && name.len() > 2 && !matches!(ns, "http" | "https") {
+                    info.actions
+                        .push((Predicate::Skill(name.to_string()), true));
+                }
+            }
+        }
+    }
+    // Skills named as `kebab-name` beside "skill": "invoke writing-plans
+    // skill", "Do NOT invoke frontend-design, mcp-builder, or any other skill".
+    let names_skill = w.iter().any(|x| x.text == "skill" || x.text == "skills");
+    let invokes = w.iter().any(|x| {
+        matches!(
+            x.text.as_str(),
+            "invoke" | "invoking" | "use" | "using" | "load" | "run"
+        )
+    });
+    if names_skill && invokes {
+        let (unmasked, _, _) = (text.replace('`', " "), (), ());
+        for tok in unmasked
+            .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '"' | '.'))
+        {
+            let t = tok.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+            let kebab = t.contains('-')
+                && t.split('-').all(|p| {
+                    p.len() >= 2
+                        && p.chars()
+                            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+                })
+                && !matches!(
+                    t,
+                    "up-to-date"
+                        | "one-off"
+                        | "built-in"
+                        | "real-time"
+                        | "read-only"
+                        | "end-to-end"
+                        | "step-by-step"
+                );
+            if kebab && !tok.contains(':') {
+                info.actions.push((Predicate::Skill(t.to_string()), true));
+            }
+        }
+    }
+    // A concrete path ("edit anything under `.claude/skills/`") makes the
+    // generic "any file" reading of the same words redundant.
+    if info
+        .actions
+        .iter()
+        .any(|(p, _)| is_path_action(p) && !is_wildcard(p))
+    {
+        info.actions.retain(|(p, _)| !is_wildcard(p));
+    }
+    info.mentions_work = w.iter().any(|x| {
+        matches!(
+            x.text.as_str(),
+            "work"
+                | "working"
+                | "implementation"
+                | "implement"
+                | "edit"
+                | "edits"
+                | "change"
+                | "changes"
+                | "code"
+        )
+    });
+    let mut acts: Vec<Predicate> = Vec::new();
+    info.actions.retain(|(p, _)| {
+        if acts.contains(p) {
+            false
+        } else {
+            acts.push(p.clone());
+            true
+        }
+    });
+    info
+}
+
+pub(super) fn is_path_action(p: &Predicate) -> bool {
+    matches!(
+        p,
+        Predicate::Read(_)
+            | Predicate::Write(_)
+            | Predicate::Edit(_)
+            | Predicate::Delete(_)
+            | Predicate::Touch(_)
+    )
+}
+
+/// A predicate over every path (`{any: [{write: "**"}, {edit: "**"}]}`).
+pub(super) fn is_wildcard(p: &Predicate) -> bool {
+    match p {
+        Predicate::Read(g)
+        | Predicate::Write(g)
+        | Predicate::Edit(g)
+        | Predicate::Delete(g)
+        | Predicate::Touch(g) => g == "**",
+        Predicate::Any(v) => v.iter().all(is_wildcard),
+        _ => false,
+    }
+}
+
+pub(super) fn path_mention(
+    glob: &str,
+    verb: Option<PathAction>,
+    lex: &Lexicon,
+    info: &mut ClauseInfo,
+) {
+    let sample = glob.replace("**", "x").replace('*', "x");
+    for s in &lex.scopes {
+        if s.paths.is_match(&sample) {
+            info.scope.insert(s.tag);
+        }
+    }
+    match verb {
+        Some(a) => info.actions.push((a.predicate(glob.to_string()), true)),
+        None => info.bare_paths.push(Predicate::Touch(glob.to_string())),
+    }
+}
+
+/// The action of the first path verb in a clause (`edit` → touch).
+pub(super) fn nearest_path_verb(w: &[Word], lex: &Lexicon) -> Option<PathAction> {
+    w.iter()
+        .filter(|x| !x.barrier)
+        .find_map(|x| lex.path_action(&x.text))
+}
+
+/// The simple commands of a shell line: split at `&&`, `||`, `;` and `|`
+/// (predicates match one simple command at a time).
+pub(super) fn simple_commands(c: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let chars: Vec<char> = c.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let ch = chars[i];
+        match quote {
+            Some(q) if ch == q => quote = None,
+            Some(_) => {}
+            None if ch == '"' || ch == '\'' => quote = Some(ch),
+            None if ch == ';' || ch == '|' || (ch == '&' && chars.get(i + 1) == Some(&'&')) => {
+                out.push(std::mem::take(&mut cur));
+                if chars.get(i + 1) == Some(&ch) {
+                    i += 1;
+                }
+                i += 1;
+                continue;
+            }
+            None => {}
+        }
+        cur.push(ch);
+        i += 1;
+    }
+    out.push(cur);
+    out.into_iter()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// A backticked command → predicate: `git SUB --flags` → `{git, args}`,
+/// anything else → a command glob (placeholders become `*`).
+pub(super) fn command_predicate(c: &str, lex: &Lexicon) -> Option<Predicate> {
+    let toks: Vec<&str> = c.split_whitespace().collect();
+    let first = toks.first()?.to_lowercase();
+    if !lex.is_command_word(&first) || c.contains('\n') {
+        return None;
+    }
+    // `--help`-like lone flags, `git` alone, or a bare tool word: not commands.
+    if toks.len() == 1 && first != "pytest" && first != "make" {
+        return None;
+    }
+    if first == "git" {
+        let mut i = 1;
+        while i < toks.len() && toks[i].starts_with('-') {
+            i += if matches!(toks[i], "-C" | "-c") { 2 } else { 1 };
+        }
+        let sub = toks.get(i)?;
+        if !sub
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ch == '-')
+        {
+            return None;
+        }
+        let rest = &toks[i + 1..];
+        if rest
+            .iter()
+            .all(|t| t.starts_with('-') && !t.contains(['<', '$']))
+        {
+            return Some(Predicate::Git {
+                subcommand: sub.to_string(),
+                args: rest.iter().map(|s| s.to_string()).collect(),
+            });
+        }
+    }
+    let mut glob = String::new();
+    for (i, t) in toks.iter().enumerate() {
+        if i > 0 {
+            glob.push(' ');
+        }
+        if is_placeholder(t) {
+            glob.push('*');
+        } else {
+            glob.push_str(&globset::escape(t));
+        }
+    }
+    while glob.ends_with(" *") {
+        glob.truncate(glob.len() - 2);
+    }
+    if !glob.ends_with('*') {
+        glob.push('*');
+    }
+    Some(Predicate::Command(glob))
+}
+
+pub(super) fn is_placeholder(t: &str) -> bool {
+    (t.starts_with('<') && t.ends_with('>'))
+        || t.starts_with('$')
+        || t == "..."
+        || t == "…"
+        || (t.starts_with('{') && t.ends_with('}'))
+        || t.chars().all(|c| c.is_ascii_uppercase() || c == '_') && t.len() > 2
+}
+
+/// `raw.githubusercontent.com`, `api.example.org/v1`: a host to fetch from.
+pub(super) fn domain(c: &str) -> Option<String> {
+    let c = c
+        .trim_start_matches("https://")
+        .trim_start_matches("http://");
+    let host = c.split('/').next()?;
+    let parts: Vec<&str> = host.split('.').collect();
+    let tld = parts.last()?;
+    let ok = parts.len() >= 2
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-'))
+        && matches!(
+            *tld,
+            "com" | "org" | "net" | "io" | "dev" | "ai" | "app" | "co" | "gov" | "edu" | "sh"
+        );
+    ok.then(|| host.to_lowercase())
+}
+
+/// `<topic>`, `YYYY`, `MM`, `DD` inside a path segment → `*`.
+pub(super) fn placeholders_to_stars(seg: &str) -> String {
+    static PLACEHOLDER: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = PLACEHOLDER.get_or_init(|| {
+        regex::Regex::new(r"<[^<>]*>|\b(YYYY|YY|MM|DD|HH|NNN|NN|N|X+)\b").expect("a valid pattern")
+    });
+    let out = re.replace_all(seg, "*").into_owned();
+    let mut collapsed = String::with_capacity(out.len());
+    for ch in out.chars() {
+        if !(ch == '*' && collapsed.ends_with("**")) {
+            collapsed.push(ch);
+        }
+    }
+    collapsed.replace("**", "*")
+}
+
+/// `EnterWorktree`, `TodoWrite`, `AskUserQuestion`: a harness tool name.
+pub(super) fn is_tool_name(c: &str) -> bool {
+    let humps = c.chars().filter(|ch| ch.is_ascii_uppercase()).count();
+    c.len() >= 4
+        && humps >= 2
+        && c.chars().next().is_some_and(|ch| ch.is_ascii_uppercase())
+        && c.chars().all(|ch| ch.is_ascii_alphanumeric())
+        && c.chars().any(|ch| ch.is_ascii_lowercase())
+}
+
+/// A bare token that names a file: `name.ext` with a known extension, or a dotfile.
+pub(super) fn looks_like_file(tok: &str) -> bool {
+    if tok.is_empty()
+        || tok.contains("://")
+        || tok.chars().any(|c| c.is_whitespace() || c == '\u{1}')
+    {
+        return false;
+    }
+    if matches!(
+        tok,
+        ".gitignore"
+            | ".env"
+            | ".npmrc"
+            | ".netrc"
+            | "MEMORY.md"
+            | "AGENTS.md"
+            | "CLAUDE.md"
+            | "GEMINI.md"
+    ) {
+        return true;
+    }
+    let Some((stem, ext)) = tok.rsplit_once('.') else {
+        return false;
+    };
+    !stem.is_empty()
+        && stem
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '/' | '.' | '*'))
+        && matches!(
+            ext,
+            "md" | "json"
+                | "yaml"
+                | "yml"
+                | "toml"
+                | "txt"
+                | "py"
+                | "rs"
+                | "ts"
+                | "js"
+                | "lock"
+                | "cfg"
+                | "ini"
+                | "sh"
+                | "env"
+        )
+}
+
+/// A code span or link target that names a path → a glob: `dir/` →
+/// `dir/**`, a bare file name → `**/name`, placeholders → `*`.
+pub(super) fn path_glob(c: &str) -> Option<String> {
+    let c = c.trim();
+    if c.is_empty()
+        || c.contains(char::is_whitespace)
+        || c.contains("://")
+        || c.starts_with('-')
+        || c.starts_with('[')
+        || c.contains(['(', ')', '=', '"', '\'', ',', '|'])
+    {
+        return None;
+    }
+    // An absolute path outside the usual roots is more likely a URL path
+    // (`/contents/` of an API) than a file.
+    if c.starts_with('/')
+        && ![
+            "/etc/", "/tmp/", "/var/", "/usr/", "/home/", "/opt/", "/root/", "/dev/", "/proc/",
+            "/Users/",
+        ]
+        .iter()
+        .any(|r| c.starts_with(r))
+    {
+        return None;
+    }
+    let looks = c.contains('/')
+        || looks_like_file(c)
+        || (c.starts_with('.')
+            && c.len() > 1
+            && c[1..]
+                .chars()
+                .all(|ch| ch.is_alphanumeric() || matches!(ch, '_' | '-' | '.')));
+    if !looks || c.starts_with("//") {
+        return None;
+    }
+    let mut g = String::new();
+    for seg in c.split('/') {
+        if !g.is_empty() || c.starts_with('/') {
+            g.push('/');
+        }
+        if seg.starts_with('<') && seg.ends_with('>') || seg == "..." || seg.starts_with('$') {
+            g.push('*');
+        } else {
+            g.push_str(&placeholders_to_stars(seg));
+        }
+    }
+    let mut g = g.replace("//", "/");
+    if let Some(s) = g.strip_prefix("./") {
+        g = s.to_string();
+    }
+    if g.ends_with('/') {
+        g.push_str("**");
+    } else if !g.contains('/') && !g.starts_with('~') {
+        g = format!("**/{g}");
+    }
+    globset::Glob::new(&g).ok()?;
+    Some(g)
+}

@@ -1,0 +1,261 @@
+//! Stage 1: sentences and groups. A paragraph's or item's text is split
+//! into sentences (never inside code spans or quotes, never after an
+//! abbreviation); a question opens a group as its condition, and short
+//! sentences on one line join the rule before them.
+
+use super::*;
+
+/// Sentences of a paragraph or item, grouped: a question opens a group as
+/// its condition ("Test fails? Fix code."), short sentences on the same line
+/// join the rule before them ("Delete it. Start over.").
+#[derive(Debug, Clone)]
+pub(super) struct Group {
+    pub(super) question: Option<String>,
+    pub(super) sentences: Vec<String>,
+    pub(super) full_text: String,
+    pub(super) lines: [u32; 2],
+    pub(super) start: usize,
+    pub(super) end: usize,
+}
+
+impl Group {
+    pub(super) fn text_of(&self, body: &Lined) -> String {
+        strip_emphasis(&body.text[self.start..self.end])
+    }
+}
+
+pub(super) fn sentence_groups(body: &Lined, lex: &Lexicon) -> Vec<Group> {
+    let spans = split_sentences(&body.text);
+    let mut groups: Vec<Group> = Vec::new();
+    let mut pending_q: Option<(usize, usize)> = None;
+    for (start, end) in spans {
+        let raw = &body.text[start..end];
+        let s = strip_emphasis(raw);
+        if s.trim().is_empty() {
+            continue;
+        }
+        let is_q = s.trim_end().ends_with('?');
+        let nwords = words(&s).len();
+        if is_q && pending_q.is_none() {
+            pending_q = Some((start, end));
+            continue;
+        }
+        if let Some((qs, qe)) = pending_q.take() {
+            let q = strip_emphasis(&body.text[qs..qe]);
+            groups.push(Group {
+                question: Some(q),
+                sentences: vec![s],
+                full_text: strip_emphasis(&body.text[qs..end]),
+                lines: [body.line_at(qs), body.line_at(end.saturating_sub(1))],
+                start: qs,
+                end,
+            });
+            continue;
+        }
+        if let Some(prev) = groups.last_mut() {
+            let same_line = body.line_at(prev.end.saturating_sub(1)) == body.line_at(start);
+            let starts_condition = words(&s)
+                .first()
+                .is_some_and(|w| is_condition_word(&w.text));
+            if same_line
+                && nwords <= 5
+                && !starts_condition
+                && is_rule_like(&prev.sentences[0], lex)
+            {
+                prev.sentences.push(s);
+                prev.full_text = strip_emphasis(&body.text[prev.start..end]);
+                prev.end = end;
+                prev.lines[1] = body.line_at(end.saturating_sub(1));
+                continue;
+            }
+        }
+        groups.push(Group {
+            question: None,
+            sentences: vec![s.clone()],
+            full_text: s,
+            lines: [body.line_at(start), body.line_at(end.saturating_sub(1))],
+            start,
+            end,
+        });
+    }
+    if let Some((qs, qe)) = pending_q {
+        // A trailing question alone: a sentence like any other.
+        let s = strip_emphasis(&body.text[qs..qe]);
+        groups.push(Group {
+            question: None,
+            sentences: vec![s.clone()],
+            full_text: s,
+            lines: [body.line_at(qs), body.line_at(qe.saturating_sub(1))],
+            start: qs,
+            end: qe,
+        });
+    }
+    groups
+}
+
+/// Could this sentence open a rule (cheap check used for grouping)?
+pub(super) fn is_rule_like(s: &str, lex: &Lexicon) -> bool {
+    let s = bounded(s);
+    let s = split_label(s).map_or(s.to_string(), |(_, rest)| rest);
+    let w = words(&mask(&s).0);
+    own_modal(&w).is_some() || main_verb(&w).is_some_and(|v| lex.is_imperative(&v))
+}
+
+/// Byte spans of sentences: a split after `.`, `!` or `?` followed by a
+/// space and an upper-case letter, a digit, or markup — never inside a code
+/// span, never after an abbreviation (e.g., i.e., etc., vs.).
+pub(super) fn split_sentences(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut in_code = false;
+    let mut in_quote = false;
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c == b'`' {
+            in_code = !in_code;
+        } else if c == b'"' && !in_code {
+            in_quote = !in_quote;
+        } else if !in_code && !in_quote && matches!(c, b'.' | b'!' | b'?') {
+            // Closers that belong to this sentence.
+            let mut j = i + 1;
+            while j < bytes.len() && matches!(bytes[j], b'*' | b'_' | b')' | b'\'') {
+                j += 1;
+            }
+            if j < bytes.len() && bytes[j] == b' ' {
+                let next = text[j..].trim_start();
+                let nc = next.chars().next().unwrap_or(' ');
+                let word_before = text[start..i]
+                    .rsplit(|c: char| c.is_whitespace() || c == '(')
+                    .next()
+                    .unwrap_or("");
+                let abbrev = matches!(
+                    word_before.to_lowercase().as_str(),
+                    "e.g"
+                        | "i.e"
+                        | "etc"
+                        | "vs"
+                        | "cf"
+                        | "approx"
+                        | "e"
+                        | "i"
+                        | "no"
+                        | "dr"
+                        | "mr"
+                        | "ms"
+                ) || (c == b'.'
+                    && word_before.chars().all(|x| x.is_ascii_digit())
+                    && !word_before.is_empty());
+                // A lowercase start ends a sentence too after a plain word
+                // ("… any other skill. writing-plans is next."), never after
+                // an abbreviation or a number.
+                let plain_word =
+                    word_before.len() >= 3 && word_before.chars().all(|x| x.is_alphabetic());
+                let starts_new = (nc.is_lowercase() && plain_word)
+                    || nc.is_uppercase()
+                    || nc.is_ascii_digit()
+                    || matches!(nc, '*' | '`' | '"' | '[' | '“' | '(');
+                if starts_new && !abbrev {
+                    out.push((start, j));
+                    start = j + 1;
+                    i = j;
+                }
+            }
+        }
+        i += 1;
+    }
+    if start < text.len() {
+        out.push((start, text.len()));
+    }
+    out.into_iter()
+        .filter(|(s, e)| !text[*s..*e].trim().is_empty())
+        .collect()
+}
+
+/// Remove bold / italic markers (`**`, `__`) and turn links into their text.
+pub(super) fn strip_emphasis(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut in_code = false;
+    let chars: Vec<char> = s.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '`' {
+            in_code = !in_code;
+            out.push(c);
+        } else if !in_code && (c == '*' || c == '_') && chars.get(i + 1) == Some(&c) {
+            i += 1;
+        } else {
+            out.push(c);
+        }
+        i += 1;
+    }
+    out.trim().to_string()
+}
+
+/// The text with code spans, quotations and link targets replaced by a
+/// barrier (`\u{1}`), plus the code spans and relative link targets found.
+pub(super) fn mask(s: &str) -> (String, Vec<String>, Vec<String>) {
+    let mut out = String::with_capacity(s.len());
+    let mut code = Vec::new();
+    let mut links = Vec::new();
+    let chars: Vec<char> = s.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '`' {
+            if let Some(j) = chars[i + 1..].iter().position(|x| *x == '`') {
+                code.push(chars[i + 1..i + 1 + j].iter().collect::<String>());
+                out.push('\u{1}');
+                i += j + 2;
+                continue;
+            }
+        }
+        if c == '"' || c == '“' {
+            let close = if c == '"' { '"' } else { '”' };
+            if let Some(j) = chars[i + 1..].iter().position(|x| *x == close) {
+                out.push('\u{1}');
+                i += j + 2;
+                continue;
+            }
+        }
+        if c == ']' && chars.get(i + 1) == Some(&'(') {
+            if let Some(j) = chars[i + 2..].iter().position(|x| *x == ')') {
+                let target: String = chars[i + 2..i + 2 + j].iter().collect();
+                if !target.contains("://")
+                    && !target.starts_with('#')
+                    && !target.starts_with("mailto:")
+                {
+                    links.push(target.split('#').next().unwrap_or("").to_string());
+                }
+                i += j + 3;
+                continue;
+            }
+        }
+        if c == '[' {
+            i += 1;
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    (out, code, links)
+}
+
+/// At most this many bytes of one rule are analysed: real rules are far
+/// shorter, and the bound keeps hostile input (a megabyte-long sentence)
+/// linear.
+pub(super) const MAX_ANALYSED: usize = 4000;
+
+/// `s` cut to at most `MAX_ANALYSED` bytes, on a character boundary.
+pub(super) fn bounded(s: &str) -> &str {
+    if s.len() <= MAX_ANALYSED {
+        return s;
+    }
+    let mut end = MAX_ANALYSED;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
