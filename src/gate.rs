@@ -487,6 +487,7 @@ mod tests {
             Action::SkillLoad {
                 name: "plugin:s".into(),
                 via: LoadVia::SkillTool,
+                body_sha256: None,
             },
         ));
         assert_eq!(first_load(&t, "s").map(|l| l.index), Some(Some(1)));

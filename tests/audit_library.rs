@@ -84,6 +84,7 @@ fn trajectory(path: &Path, harness: Harness, skill: Option<&str>, calls: &[Call]
             Action::SkillLoad {
                 name: s.into(),
                 via: LoadVia::BaseDirectory,
+                body_sha256: None,
             },
         ));
         line += 1;

@@ -22,7 +22,7 @@ fn loads(t: &Trajectory) -> Vec<(String, LoadVia)> {
     t.events
         .iter()
         .filter_map(|e| match &e.action {
-            Action::SkillLoad { name, via } => Some((name.clone(), *via)),
+            Action::SkillLoad { name, via, .. } => Some((name.clone(), *via)),
             _ => None,
         })
         .collect()
@@ -208,7 +208,8 @@ fn new_layout_subagent_files_join_their_session() {
         t.events[4].action,
         Action::SkillLoad {
             name: "review".into(),
-            via: LoadVia::SkillFileRead
+            via: LoadVia::SkillFileRead,
+            body_sha256: None,
         }
     );
     assert_eq!(first_load(&t, "review").map(|p| p.weak), Some(true));

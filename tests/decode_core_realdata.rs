@@ -60,7 +60,7 @@ fn summary(t: &Trajectory) -> BTreeMap<String, serde_json::Value> {
                 }
             }
         }
-        if let Action::SkillLoad { name, via } = &e.action {
+        if let Action::SkillLoad { name, via, .. } = &e.action {
             loads.push(format!(
                 "{name} via {}",
                 serde_json::to_value(via).unwrap().as_str().unwrap()

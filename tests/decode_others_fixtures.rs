@@ -78,7 +78,8 @@ fn gemini_activate_skill_is_a_skill_load_and_upserts_fold() {
         loads[0].action,
         Action::SkillLoad {
             name: "pdf".into(),
-            via: LoadVia::ActivateSkill
+            via: LoadVia::ActivateSkill,
+            body_sha256: None,
         }
     );
     assert_eq!(loads[0].location.line, Some(5));
@@ -161,7 +162,8 @@ fn gemini_stream_json() {
         load.action,
         Action::SkillLoad {
             name: "figma-to-code".into(),
-            via: LoadVia::ActivateSkill
+            via: LoadVia::ActivateSkill,
+            body_sha256: None,
         }
     );
     assert!(load.failed, "the skill was not found");
@@ -315,11 +317,13 @@ fn openhands_real_recall_names_microagents() {
         [
             &Action::SkillLoad {
                 name: "github".into(),
-                via: LoadVia::Microagent
+                via: LoadVia::Microagent,
+                body_sha256: None,
             },
             &Action::SkillLoad {
                 name: "gitlab".into(),
-                via: LoadVia::Microagent
+                via: LoadVia::Microagent,
+                body_sha256: None,
             },
         ]
     );
@@ -410,7 +414,8 @@ fn anthropic_messages_skill_tool_and_refusal() {
         load.action,
         Action::SkillLoad {
             name: "pdf".into(),
-            via: LoadVia::SkillTool
+            via: LoadVia::SkillTool,
+            body_sha256: None,
         }
     );
     assert_eq!(

@@ -33,6 +33,7 @@ struct Summary {
 fn kind_name(a: &Action) -> Vec<String> {
     match a {
         Action::Message => vec!["message".into()],
+        Action::UserTurn { .. } => vec!["user-turn".into()],
         Action::File { effects } => effects
             .iter()
             .map(|e| match e {

@@ -413,7 +413,7 @@ pub fn call_rows(traj: &Trajectory) -> Vec<CallRow> {
                 &skills,
             ));
         }
-        if let Action::SkillLoad { name, via } = &e.action {
+        if let Action::SkillLoad { name, via, .. } = &e.action {
             if !via.is_weak() && !skills.contains(name) {
                 skills.push(name.clone());
             }
@@ -511,6 +511,7 @@ fn location_text(e: &Event) -> String {
 fn action_kind(a: &Action) -> &'static str {
     match a {
         Action::Message => "message",
+        Action::UserTurn { .. } => "user-turn",
         Action::File { .. } => "file",
         Action::Shell(_) => "shell",
         Action::Fetch { .. } => "fetch",
@@ -607,7 +608,7 @@ fn write_session(
     };
     let mut session_skills: Vec<&str> = Vec::new();
     for e in &traj.events {
-        if let Action::SkillLoad { name, via } = &e.action {
+        if let Action::SkillLoad { name, via, .. } = &e.action {
             if !via.is_weak() && !session_skills.contains(&name.as_str()) {
                 session_skills.push(name);
             }
@@ -831,6 +832,7 @@ mod tests {
             Action::SkillLoad {
                 name: "tdd".into(),
                 via: LoadVia::BaseDirectory,
+                body_sha256: None,
             },
         );
         let mut weak = Event::new(
@@ -839,6 +841,7 @@ mod tests {
             Action::SkillLoad {
                 name: "weak".into(),
                 via: LoadVia::SkillFileRead,
+                body_sha256: None,
             },
         );
         weak.tool = None;

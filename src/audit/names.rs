@@ -182,7 +182,7 @@ fn from_action(action: &Action) -> Option<&'static str> {
             }
             name
         }
-        Action::Message | Action::Other => return None,
+        Action::Message | Action::UserTurn { .. } | Action::Other => return None,
     })
 }
 

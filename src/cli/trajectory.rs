@@ -133,6 +133,7 @@ pub fn action_counts(t: &Trajectory) -> BTreeMap<String, usize> {
 fn kind(a: &Action) -> &'static str {
     match a {
         Action::Message => "message",
+        Action::UserTurn { .. } => "user-turn",
         Action::File { .. } => "file",
         Action::Shell(_) => "shell",
         Action::Fetch { .. } => "fetch",
@@ -275,6 +276,17 @@ fn write_event(out: &mut impl Write, e: &Event, t: &Trajectory) -> std::io::Resu
     let head = format!("  #{} {} {role}{agent}{tool}", e.index, loc(&e.location, t));
     match &e.action {
         Action::Message => writeln!(out, "{head}: message{status}"),
+        Action::UserTurn { via, command } => {
+            let via = serde_json::to_value(via)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default();
+            let cmd = command
+                .as_deref()
+                .map(|c| format!(" /{c}"))
+                .unwrap_or_default();
+            writeln!(out, "{head}: user-turn ({via}){cmd}{status}")
+        }
         Action::File { effects } => {
             let fx: Vec<String> = effects.iter().map(effect).collect();
             writeln!(
@@ -288,7 +300,7 @@ fn write_event(out: &mut impl Write, e: &Event, t: &Trajectory) -> std::io::Resu
             )
         }
         Action::Fetch { url } => writeln!(out, "{head}: fetch {}{status}", one_line(url, 200)),
-        Action::SkillLoad { name, via } => {
+        Action::SkillLoad { name, via, .. } => {
             let via = serde_json::to_value(via)
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_string))

@@ -815,7 +815,15 @@ impl<const K: bool> ClaudeRecords<K> {
         if name.is_empty() {
             return;
         }
-        let ev = Event::new(loc.clone(), Role::User, Action::SkillLoad { name, via });
+        let ev = Event::new(
+            loc.clone(),
+            Role::User,
+            Action::SkillLoad {
+                name,
+                via,
+                body_sha256: None,
+            },
+        );
         self.push_event(ev, agent, &r.timestamp);
     }
 
@@ -943,6 +951,7 @@ impl<const K: bool> ClaudeRecords<K> {
                     Action::SkillLoad {
                         name,
                         via: LoadVia::InvokedSkills,
+                        body_sha256: None,
                     },
                 );
                 self.push_event(ev, &agent, &r.timestamp);

@@ -630,6 +630,7 @@ impl<const K: bool> State<K> {
                         Action::SkillLoad {
                             name,
                             via: LoadVia::CodexMention,
+                            body_sha256: None,
                         },
                     );
                     self.push(ev, ts);

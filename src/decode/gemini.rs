@@ -707,7 +707,8 @@ mod tests {
             a,
             Action::SkillLoad {
                 name: "pdf".into(),
-                via: LoadVia::ActivateSkill
+                via: LoadVia::ActivateSkill,
+                body_sha256: None,
             }
         );
         let a = gemini_tool_action(

@@ -188,6 +188,13 @@ pub struct Event {
     /// Exit code of a shell command, where recorded.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exit_code: Option<i64>,
+    /// What a test runner's summary in the output said, where a decoder
+    /// recognised one (SPEC §5 masked failures; read in memory, no text kept).
+    /// `failed` already reflects it: a `failed` outcome sets `failed`, and
+    /// `not-run` (an environment error: command not found, missing gem or
+    /// module) sets `failed` too but is not a red test.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub test_outcome: Option<TestOutcome>,
     /// Message text and tool I/O; only with [`DecodeOptions::keep_content`]. Never serialized.
     #[serde(skip)]
     pub content: Option<Box<EventContent>>,
@@ -208,9 +215,29 @@ impl Event {
             timestamp: None,
             result_timestamp: None,
             exit_code: None,
+            test_outcome: None,
             content: None,
         }
     }
+
+    /// A user turn in the sense of SPEC §4.1 `{user_turn: true}`: the main
+    /// agent's user spoke or answered an ask tool (see [`Action::is_user_turn`]).
+    pub fn is_user_turn(&self) -> bool {
+        self.agent == AgentPath::Main && self.action.is_user_turn()
+    }
+}
+
+/// What a test runner's output summary said (see [`Event::test_outcome`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TestOutcome {
+    /// The summary reports no failure.
+    Passed,
+    /// The summary reports failing tests (a red run).
+    Failed,
+    /// The tests did not run: an environment error (command not found, a
+    /// missing gem / module / package, a build that did not start). Not a red test.
+    NotRun,
 }
 
 /// Content kept only for the doctor and ingest. Never rendered by the gate.
@@ -225,8 +252,21 @@ pub struct EventContent {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum Action {
-    /// A plain message turn (user prompt, assistant text). Text only in `content`.
+    /// A plain message turn that is not a user turn (assistant text, a
+    /// subagent's prompt, harness-injected user-role text). Text only in `content`.
     Message,
+    /// The user acted (SPEC §4.1 `user_turn`, §5): a user message that is not
+    /// a tool result, or the answer to an ask tool (`AskUserQuestion`,
+    /// `request_user_input`, ...). Content-free: the text is never read by the
+    /// gate (it is in `content` only with `keep_content`).
+    UserTurn {
+        via: UserTurnVia,
+        /// For [`UserTurnVia::SessionCommand`]: the built-in session command
+        /// (`exit`, `clear`, `compact`, ...) from a closed list; `None` for other
+        /// slash commands (their names are project content).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        command: Option<String>,
+    },
     /// File operations of a file tool or patch (one or many effects).
     File { effects: Vec<FileEffect> },
     /// A shell line, split into simple commands, with the file effects it has.
@@ -234,7 +274,18 @@ pub enum Action {
     /// A network fetch (web tools; curl/wget also appear as shell commands).
     Fetch { url: String },
     /// A skill was loaded.
-    SkillLoad { name: String, via: LoadVia },
+    SkillLoad {
+        name: String,
+        via: LoadVia,
+        /// sha256 (lowercase hex) of the skill body the harness injected, where
+        /// the transcript carries it, normalised by
+        /// [`crate::decode::skills::body_sha256`]; compare with
+        /// [`crate::decode::skills::skill_md_matches`]. `None` when the
+        /// transcript does not carry the body or it cannot be compared
+        /// (arguments substituted into placeholders).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        body_sha256: Option<String>,
+    },
     /// A subagent was started.
     Subagent {
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -245,6 +296,38 @@ pub enum Action {
     /// Any other tool call (TodoWrite, Glob, MCP tools...).
     Other,
 }
+
+impl Action {
+    /// True for a turn that counts as the user speaking (SPEC §4.1
+    /// `{user_turn: true}`, consent gates): a prompt, an answer to an ask tool,
+    /// or a slash command other than a session command. A session command
+    /// (`/exit`, `/clear`, `/compact`) is a user action that ends or resets the
+    /// conversation, not consent to anything: it is a [`Action::UserTurn`] (it
+    /// makes a session complete) but not a user turn here.
+    pub fn is_user_turn(&self) -> bool {
+        match self {
+            Action::UserTurn { via, .. } => *via != UserTurnVia::SessionCommand,
+            _ => false,
+        }
+    }
+}
+
+/// How the user acted in a [`Action::UserTurn`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UserTurnVia {
+    /// A typed message (also `!` shell input and a custom or skill slash command).
+    Prompt,
+    /// The answer to an ask tool (`AskUserQuestion`, `request_user_input`, an
+    /// `ask_user` action): the event sits at the answer's record.
+    Answer,
+    /// A built-in session command: `/exit`, `/quit`, `/clear`, `/compact`,
+    /// `/reset`, `/new` (name in `command`). Not consent; ends or resets the session.
+    SessionCommand,
+}
+
+/// Built-in session commands (without `/`) that end or reset a conversation.
+pub const SESSION_COMMANDS: &[&str] = &["exit", "quit", "clear", "compact", "reset", "new"];
 
 /// How a skill load was seen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -350,6 +350,7 @@ fn decode_events(
                             Action::SkillLoad {
                                 name,
                                 via: LoadVia::Microagent,
+                                body_sha256: None,
                             },
                         );
                         ev.tool = Some("recall".into());

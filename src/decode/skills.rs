@@ -8,6 +8,7 @@
 //! question: where was a skill first loaded?
 
 use super::{Action, Event, FileEffect, LoadVia, Role, Trajectory};
+use sha2::{Digest, Sha256};
 
 /// Where a skill was first loaded in a trajectory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,7 +41,7 @@ pub fn first_load(traj: &Trajectory, skill_name: &str) -> Option<LoadPoint> {
         .iter()
         .enumerate()
         .filter_map(|(i, e)| match &e.action {
-            Action::SkillLoad { name, via } if names_match(name, skill_name) => Some((i, *via)),
+            Action::SkillLoad { name, via, .. } if names_match(name, skill_name) => Some((i, *via)),
             _ => None,
         })
         .collect();
@@ -110,6 +111,7 @@ pub fn add_weak_loads(traj: &mut Trajectory) {
                 Action::SkillLoad {
                     name,
                     via: LoadVia::SkillFileRead,
+                    body_sha256: None,
                 },
             );
             ev.agent = agent.clone();
@@ -132,6 +134,126 @@ fn reads(e: &Event) -> impl Iterator<Item = &str> {
     })
 }
 
+// ---------------------------------------------------------------- body hashes
+
+/// The normalised text of a skill body, the one both sides hash (SPEC §5
+/// `stale`): a leading BOM removed, CRLF and lone CR turned into LF, trailing
+/// spaces and tabs of every line removed, and leading and trailing blank lines
+/// removed. Nothing else changes: a changed word, line or list item changes
+/// the hash.
+pub fn normalize_body(body: &str) -> String {
+    let body = body.strip_prefix('\u{feff}').unwrap_or(body);
+    let body = body.replace("\r\n", "\n").replace('\r', "\n");
+    let lines: Vec<&str> = body
+        .lines()
+        .map(|l| l.trim_end_matches([' ', '\t']))
+        .collect();
+    let start = lines
+        .iter()
+        .position(|l| !l.is_empty())
+        .unwrap_or(lines.len());
+    let end = lines
+        .iter()
+        .rposition(|l| !l.is_empty())
+        .map_or(start, |e| e + 1);
+    lines[start..end].join("\n")
+}
+
+/// sha256 (lowercase hex) of a skill body as injected by a harness, after
+/// [`normalize_body`]. Decoders call this on the body alone (Claude Code: the
+/// text after the "Base directory for this skill: <dir>" line, with an
+/// appended `ARGUMENTS: …` block removed).
+pub fn body_sha256(body: &str) -> String {
+    hex(&Sha256::digest(normalize_body(body).as_bytes()))
+}
+
+/// The body of a SKILL.md file: the text after the YAML frontmatter (a first
+/// line `---` up to the next line `---`), or the whole file when it has none.
+/// This is what Claude Code injects after its "Base directory" line.
+pub fn skill_md_body(skill_md: &str) -> &str {
+    let t = skill_md.strip_prefix('\u{feff}').unwrap_or(skill_md);
+    let mut lines = t.split_inclusive('\n');
+    match lines.next() {
+        Some(first) if first.trim_end() == "---" => {}
+        _ => return t,
+    }
+    let mut at = t.split_inclusive('\n').next().map_or(0, str::len);
+    for l in lines {
+        at += l.len();
+        if l.trim_end() == "---" {
+            return &t[at..];
+        }
+    }
+    t // an unterminated frontmatter: keep all
+}
+
+/// sha256 of a SKILL.md file's body (frontmatter removed, then [`body_sha256`]).
+pub fn skill_md_body_sha256(skill_md: &str) -> String {
+    body_sha256(skill_md_body(skill_md))
+}
+
+/// Did a session whose injected body hashed to `body_sha256` (an
+/// [`Action::SkillLoad`]'s `body_sha256`) run the text of `skill_md` (the whole
+/// SKILL.md file)? True when the hash is the body's, or the body's with the
+/// argument placeholders (`$ARGUMENTS`, `$ARGUMENTS[N]`, `$N`) replaced by
+/// nothing — Claude Code substitutes them, with the empty string when the load
+/// had no arguments (decoders give no hash when arguments were substituted).
+/// False means `stale`: the session ran another text of the skill.
+pub fn skill_md_matches(skill_md: &str, body_sha256: &str) -> bool {
+    let body = skill_md_body(skill_md);
+    let want = body_sha256.trim().to_ascii_lowercase();
+    if self::body_sha256(body) == want {
+        return true;
+    }
+    let stripped = strip_placeholders(body);
+    stripped != body && self::body_sha256(&stripped) == want
+}
+
+/// Does a skill body hold argument placeholders a harness substitutes?
+pub fn has_placeholders(body: &str) -> bool {
+    strip_placeholders(body) != body
+}
+
+/// `$ARGUMENTS`, `$ARGUMENTS[N]` and `$N` (one digit) removed.
+fn strip_placeholders(body: &str) -> String {
+    let mut out = String::with_capacity(body.len());
+    let mut rest = body;
+    while let Some(i) = rest.find('$') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        if let Some(a) = after.strip_prefix("ARGUMENTS") {
+            let skip = match a.strip_prefix('[') {
+                Some(b) => {
+                    let digits = b.bytes().take_while(u8::is_ascii_digit).count();
+                    if digits > 0 && b[digits..].starts_with(']') {
+                        digits + 2
+                    } else {
+                        0
+                    }
+                }
+                None => 0,
+            };
+            rest = &a[skip..];
+        } else if after.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+            rest = &after[1..];
+        } else {
+            out.push('$');
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -149,7 +271,49 @@ mod tests {
         Action::SkillLoad {
             name: name.into(),
             via,
+            body_sha256: None,
         }
+    }
+
+    #[test]
+    fn skill_md_body_is_after_frontmatter() {
+        let md = "---\nname: x\ndescription: y\n---\n\n# X\n\nDo it.\n";
+        assert_eq!(skill_md_body(md), "\n# X\n\nDo it.\n");
+        assert_eq!(skill_md_body("# No front\n"), "# No front\n");
+        assert_eq!(skill_md_body("---\nunterminated\n"), "---\nunterminated\n");
+        // CRLF frontmatter, BOM
+        assert_eq!(
+            skill_md_body("\u{feff}---\r\nname: x\r\n---\r\nBody\r\n"),
+            "Body\r\n"
+        );
+    }
+
+    #[test]
+    fn body_hash_normalises_only_line_ends_and_edges() {
+        let a = body_sha256("\n# X\n\nDo it.\n");
+        assert_eq!(a, body_sha256("# X\r\n\r\nDo it.   \r\n\r\n"));
+        assert_eq!(a.len(), 64);
+        assert_ne!(a, body_sha256("# X\n\nDo it now.\n"));
+        assert_ne!(a, body_sha256("# X\nDo it.\n"));
+        let md = "---\nname: x\n---\n\n# X\n\nDo it.\n";
+        assert_eq!(skill_md_body_sha256(md), a);
+        assert!(skill_md_matches(md, &a));
+        assert!(skill_md_matches(md, &a.to_uppercase()));
+        assert!(!skill_md_matches(
+            md,
+            &body_sha256("# X\n\nDo it differently.\n")
+        ));
+    }
+
+    #[test]
+    fn placeholders_substituted_with_nothing_still_match() {
+        let md = "---\nname: r\n---\nRun `awk '{print $1}'` on $ARGUMENTS and $ARGUMENTS[0].\nCost: $ 5\n";
+        let injected = "Run `awk '{print }'` on  and .\nCost: $ 5\n";
+        assert!(skill_md_matches(md, &body_sha256(injected)));
+        // an older harness that left the body untouched
+        assert!(skill_md_matches(md, &body_sha256(skill_md_body(md))));
+        assert!(has_placeholders(skill_md_body(md)));
+        assert!(!has_placeholders("Cost: $ 5 and $x"));
     }
 
     #[test]

@@ -121,6 +121,7 @@ pub fn action_for_tool(name: &str, input: &Value) -> Action {
             Some(n) if !n.trim().is_empty() => Action::SkillLoad {
                 name: n.trim().trim_start_matches('/').to_string(),
                 via: LoadVia::SkillTool,
+                body_sha256: None,
             },
             _ => Action::Other,
         },
@@ -128,6 +129,7 @@ pub fn action_for_tool(name: &str, input: &Value) -> Action {
             Some(n) if !n.trim().is_empty() => Action::SkillLoad {
                 name: n.trim().to_string(),
                 via: LoadVia::ActivateSkill,
+                body_sha256: None,
             },
             _ => Action::Other,
         },
@@ -280,14 +282,16 @@ mod tests {
             action_for_tool("Skill", &json!({"skill": "superpowers:brainstorming"})),
             Action::SkillLoad {
                 name: "superpowers:brainstorming".into(),
-                via: LoadVia::SkillTool
+                via: LoadVia::SkillTool,
+                body_sha256: None,
             }
         );
         assert_eq!(
             action_for_tool("Skill", &json!({"command": "pdf"})),
             Action::SkillLoad {
                 name: "pdf".into(),
-                via: LoadVia::SkillTool
+                via: LoadVia::SkillTool,
+                body_sha256: None,
             }
         );
         assert_eq!(
@@ -378,7 +382,8 @@ mod tests {
             action_for_tool("activate_skill", &json!({"name": "figma"})),
             Action::SkillLoad {
                 name: "figma".into(),
-                via: LoadVia::ActivateSkill
+                via: LoadVia::ActivateSkill,
+                body_sha256: None,
             }
         );
         assert_eq!(

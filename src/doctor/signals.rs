@@ -44,7 +44,10 @@ pub fn is_interrupt(text: &str) -> bool {
 /// A user request: a main-agent user message with text that is neither
 /// injected by the harness nor an interrupt marker.
 pub fn is_user_request(t: &Turn) -> bool {
-    if t.role != TurnRole::User || t.subagent || !matches!(t.action, Action::Message) {
+    if t.role != TurnRole::User
+        || t.subagent
+        || !matches!(t.action, Action::Message | Action::UserTurn { .. })
+    {
         return false;
     }
     match t.text.as_deref() {

@@ -79,7 +79,9 @@ fn turn_role(e: &Event) -> TurnRole {
     );
     // A decoder may name the tool of a message-like action (OpenHands
     // `finish`, a `message` action): it stays a message of its role.
-    if matches!(e.action, Action::Message) && matches!(e.role, Role::User | Role::Assistant) {
+    if matches!(e.action, Action::Message | Action::UserTurn { .. })
+        && matches!(e.role, Role::User | Role::Assistant)
+    {
         return if e.role == Role::User {
             TurnRole::User
         } else {

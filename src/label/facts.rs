@@ -214,7 +214,7 @@ impl CompiledSet {
             f.tool = self.text_matches(t);
         }
         match &e.action {
-            Action::Message | Action::Other => {}
+            Action::Message | Action::UserTurn { .. } | Action::Other => {}
             Action::File { effects } => {
                 f.files = effects
                     .iter()

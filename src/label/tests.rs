@@ -51,6 +51,7 @@ pub(crate) fn load(name: &str) -> Action {
     Action::SkillLoad {
         name: name.to_string(),
         via: LoadVia::SkillTool,
+        body_sha256: None,
     }
 }
 
