@@ -181,6 +181,7 @@ fn behavior(c: &Constraint) -> String {
     if let Some(p) = &c.require {
         let order = match c.order {
             Some(skillgate::extract::Order::Before) => " (before)",
+            Some(skillgate::extract::Order::BeforeEach) => " (before-each)",
             Some(skillgate::extract::Order::Anywhere) => " (anywhere)",
             _ => "",
         };

@@ -40,13 +40,28 @@ impl ScopeTag {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Order {
-    /// Between the skill load and the firing event.
+    /// Between the skill load and each firing event.
     Before,
-    /// After the firing event (the default).
+    /// Between the previous firing event (or the load) and each firing event:
+    /// every cycle needs its own (a failing test before *each* production edit).
+    BeforeEach,
+    /// After each firing event, before the trajectory ends (the default).
     #[default]
     After,
     /// Anywhere in scope.
     Anywhere,
+}
+
+impl Order {
+    /// The lockfile spelling (`before`, `before-each`, `after`, `anywhere`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Order::Before => "before",
+            Order::BeforeEach => "before-each",
+            Order::After => "after",
+            Order::Anywhere => "anywhere",
+        }
+    }
 }
 
 /// One constraint, as extracted or as pinned in the lockfile.

@@ -7,7 +7,7 @@
 //! one line per predicate), so refreshing an unchanged skill rewrites the same
 //! bytes.
 
-use super::constraint::{Constraint, Modality, Order};
+use super::constraint::{Constraint, Modality};
 use super::predicate::Predicate;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -259,12 +259,7 @@ impl Lockfile {
                 }
             }
             if let Some(o) = c.order {
-                let o = match o {
-                    Order::Before => "before",
-                    Order::After => "after",
-                    Order::Anywhere => "anywhere",
-                };
-                out.push_str(&format!("    order: {o}\n"));
+                out.push_str(&format!("    order: {}\n", o.as_str()));
             }
             if let Some(m) = &c.manual {
                 out.push_str(&format!("    manual: {}\n", quoted(m)));

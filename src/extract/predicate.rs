@@ -37,6 +37,8 @@ pub enum Predicate {
     Failed(bool),
     /// Modifier: the git branch the session was on (glob), where recorded.
     Branch(String),
+    /// A turn where the user spoke or answered an ask tool (`{user_turn: true}`; text never read).
+    UserTurn,
     Any(Vec<Predicate>),
     All(Vec<Predicate>),
     Not(Box<Predicate>),
@@ -77,6 +79,8 @@ struct RawPredicate {
     failed: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     branch: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    user_turn: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     any: Option<Vec<Predicate>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -149,6 +153,15 @@ impl<'de> Deserialize<'de> for Predicate {
         if let Some(v) = r.branch {
             found.push(Predicate::Branch(v));
         }
+        match r.user_turn {
+            Some(true) => found.push(Predicate::UserTurn),
+            Some(false) => {
+                return Err(D::Error::custom(
+                    "`user_turn: false` matches nothing useful: write `user_turn: true` (inside `not` for the opposite)",
+                ))
+            }
+            None => {}
+        }
         if let Some(v) = r.any {
             found.push(Predicate::Any(v));
         }
@@ -160,7 +173,7 @@ impl<'de> Deserialize<'de> for Predicate {
         }
         match found.len() {
             1 => Ok(found.pop().expect("one element")),
-            0 => Err(D::Error::custom("empty predicate: expected one of tool, command, command_re, git, read, write, edit, delete, rename, touch, fetch, skill, subagent, failed, branch, any, all, not")),
+            0 => Err(D::Error::custom("empty predicate: expected one of tool, command, command_re, git, read, write, edit, delete, rename, touch, fetch, skill, subagent, user_turn, failed, branch, any, all, not")),
             _ => Err(D::Error::custom("a predicate has exactly one key (combine several with `all: [...]`)")),
         }
     }
@@ -190,6 +203,7 @@ impl Serialize for Predicate {
             Predicate::Subagent(v) => r.subagent = Some(v),
             Predicate::Failed(v) => r.failed = Some(v),
             Predicate::Branch(v) => r.branch = Some(v),
+            Predicate::UserTurn => r.user_turn = Some(true),
             Predicate::Any(v) => r.any = Some(v),
             Predicate::All(v) => r.all = Some(v),
             Predicate::Not(v) => r.not = Some(v),
@@ -262,6 +276,7 @@ impl Predicate {
             Predicate::Fetch(g) => glob("fetch", g),
             Predicate::Skill(g) => glob("skill", g),
             Predicate::Subagent(g) => glob("subagent", g),
+            Predicate::UserTurn => Ok(()),
             Predicate::Failed(_) | Predicate::Branch(_) => {
                 if let Predicate::Branch(g) = self {
                     glob("branch", g)?;
@@ -330,7 +345,7 @@ impl Predicate {
                 out.push(("glob", from));
                 out.push(("glob", to));
             }
-            Predicate::Git { .. } | Predicate::Failed(_) => {}
+            Predicate::Git { .. } | Predicate::Failed(_) | Predicate::UserTurn => {}
             Predicate::Any(v) | Predicate::All(v) => v.iter().for_each(|p| p.collect_patterns(out)),
             Predicate::Not(p) => p.collect_patterns(out),
         }
@@ -359,6 +374,7 @@ mod tests {
             r#"{rename: {from: "*.tmp", to: "assessment.json"}}"#,
             r#"{all: [{touch: ".claude/skills/**"}, {failed: true}]}"#,
             r#"{not: {branch: "main"}}"#,
+            r#"{user_turn: true}"#,
         ] {
             let p: Predicate = yaml_serde::from_str(src).unwrap();
             let back = yaml_serde::to_string(&p).unwrap();
@@ -373,6 +389,11 @@ mod tests {
         assert!(yaml_serde::from_str::<Predicate>("{shell: a}").is_err());
         assert!(yaml_serde::from_str::<Predicate>("{args: [x]}").is_err());
         assert!(yaml_serde::from_str::<Predicate>("{}").is_err());
+        assert!(yaml_serde::from_str::<Predicate>("{user_turn: false}").is_err());
+        assert_eq!(
+            yaml_serde::from_str::<Predicate>("{user_turn: true}").unwrap(),
+            Predicate::UserTurn
+        );
     }
 
     #[test]

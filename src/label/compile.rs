@@ -55,6 +55,8 @@ pub(crate) enum CPred {
     Subagent(usize),
     Failed(bool),
     Branch(usize),
+    /// A user turn (the user spoke or answered an ask tool).
+    UserTurn,
     Any(Vec<CPred>),
     All(Vec<CPred>),
     Not(Box<CPred>),
@@ -309,6 +311,7 @@ impl Builder {
             Predicate::Subagent(g) => CPred::Subagent(self.text(g)?),
             Predicate::Failed(b) => CPred::Failed(*b),
             Predicate::Branch(g) => CPred::Branch(self.text(g)?),
+            Predicate::UserTurn => CPred::UserTurn,
             Predicate::Any(v) => {
                 CPred::Any(v.iter().map(|p| self.pred(p)).collect::<Result<_, _>>()?)
             }

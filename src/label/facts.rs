@@ -5,7 +5,7 @@
 
 use super::compile::{CPred, CompiledSet};
 use super::gitflags;
-use crate::decode::{Action, Event, FileEffect, GitOp};
+use crate::decode::{Action, AgentPath, Event, FileEffect, GitOp, Role};
 
 /// Three-valued truth: `Maybe` where the trajectory does not record what a
 /// predicate asks (the git branch), so uncertainty can fail closed.
@@ -76,6 +76,14 @@ pub(crate) struct Facts<'a> {
     pub skill: Option<Vec<usize>>,
     pub subagent: Option<Vec<usize>>,
     pub failed: bool,
+    /// The user spoke (or answered an ask tool) in this event.
+    pub user_turn: bool,
+}
+
+/// A user turn: the decoders' content-free user-turn event, or (for
+/// decoders that still give a plain message) a main-agent user message.
+pub(crate) fn is_user_turn(e: &Event) -> bool {
+    e.role == Role::User && e.agent == AgentPath::Main && matches!(e.action, Action::Message)
 }
 
 /// Path spellings a path glob is tried against: as written, relative to the
@@ -208,6 +216,7 @@ impl CompiledSet {
     pub(crate) fn facts<'a>(&self, e: &'a Event, session_cwd: Option<&str>) -> Facts<'a> {
         let mut f = Facts {
             failed: e.failed,
+            user_turn: is_user_turn(e),
             ..Default::default()
         };
         if let Some(t) = &e.tool {
@@ -333,6 +342,7 @@ pub(crate) fn eval(p: &CPred, f: &Facts<'_>, t: &TrajFacts) -> Tri {
         CPred::Skill(id) => Tri::from_bool(f.skill.as_ref().is_some_and(|s| s.contains(id))),
         CPred::Subagent(id) => Tri::from_bool(f.subagent.as_ref().is_some_and(|s| s.contains(id))),
         CPred::Failed(b) => Tri::from_bool(f.failed == *b),
+        CPred::UserTurn => Tri::from_bool(f.user_turn),
         CPred::Branch(id) => match &t.branch {
             Some(ids) => Tri::from_bool(ids.contains(id)),
             None => Tri::Maybe,

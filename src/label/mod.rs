@@ -475,13 +475,17 @@ fn finish(
                 return out(Label::Untested, Reason::NotFired, Vec::new(), 0);
             }
             let satisfied = |h: &Hits| match order {
-                Order::Before => matches!((h.first, st.when.first), (Some(r), Some(w)) if r < w),
+                // Judged per firing event in the labeller's next revision; until
+                // then `before-each` reads as `before`.
+                Order::Before | Order::BeforeEach => {
+                    matches!((h.first, st.when.first), (Some(r), Some(w)) if r < w)
+                }
                 Order::After => matches!((h.last, st.when.last), (Some(r), Some(w)) if r > w),
                 Order::Anywhere => h.count > 0,
             };
             // The firing event that decides, and the matching event that satisfies it.
             let (decisive, satisfier) = match order {
-                Order::Before => (st.when.first, st.yes.first),
+                Order::Before | Order::BeforeEach => (st.when.first, st.yes.first),
                 Order::After => (st.when.last, st.yes.last),
                 Order::Anywhere => (st.when.first, st.yes.first),
             };
@@ -512,7 +516,7 @@ fn finish(
                 return out(Label::Ambiguous, Reason::BranchUnknown, cited, n);
             }
             // A `before` window is closed at the firing event: ending early cannot reopen it.
-            if ended_early && order != Order::Before {
+            if ended_early && !matches!(order, Order::Before | Order::BeforeEach) {
                 let cited = fire_cite(Cite::RequirementOpen);
                 let n = cited.len();
                 return out(Label::Ambiguous, Reason::OpenAtEnd, cited, n);

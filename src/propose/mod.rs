@@ -311,11 +311,7 @@ fn decide(inp: &Inputs, c: &Constraint) -> Option<Proposal> {
 }
 
 fn order_str(o: Order) -> &'static str {
-    match o {
-        Order::Before => "before",
-        Order::After => "after",
-        Order::Anywhere => "anywhere",
-    }
+    o.as_str()
 }
 
 /// The modal words of a modality, in capitals.

@@ -97,6 +97,7 @@ pub fn describe(p: &Predicate) -> String {
         Predicate::Failed(true) => "that fails".into(),
         Predicate::Failed(false) => "that succeeds".into(),
         Predicate::Branch(b) => format!("on branch `{b}`"),
+        Predicate::UserTurn => "a user turn".into(),
         Predicate::Any(v) => v.iter().map(describe).collect::<Vec<_>>().join(" or "),
         Predicate::All(v) => v.iter().map(describe).collect::<Vec<_>>().join(" "),
         Predicate::Not(p) => format!("anything but {}", describe(p)),
@@ -107,6 +108,7 @@ pub fn describe(p: &Predicate) -> String {
 pub fn precondition(c: &Constraint) -> Option<String> {
     let order = match c.order.unwrap_or_default() {
         Order::Before => "before it",
+        Order::BeforeEach => "before each one (after the previous one)",
         Order::After => "after it",
         Order::Anywhere => "in the same session",
     };
