@@ -14,9 +14,18 @@ struct Run {
 }
 
 impl Run {
+    /// The JSON on stdout; for a `gate --format json` envelope, its one
+    /// skill object (or the array of several).
     fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", self.stdout, self.stderr))
+        let v: Value = serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", self.stdout, self.stderr));
+        match v.get("skills") {
+            Some(Value::Array(a)) if v.get("version").is_some() => match a.as_slice() {
+                [one] => one.clone(),
+                _ => Value::Array(a.clone()),
+            },
+            _ => v,
+        }
     }
 }
 

@@ -27,8 +27,11 @@ fn gate_json(t: &TestRepo, args: &[&str]) -> (Run, Value) {
     let mut a = vec!["gate", "--format", "json", "--no-report"];
     a.extend_from_slice(args);
     let r = run(&t.work(), &a, "", &[]);
-    let v = serde_json::from_str(&r.stdout)
+    let v: Value = serde_json::from_str(&r.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}\n{}", r.stdout, r.stderr));
+    // The envelope (schemas/gate.schema.json), whatever the count of skills.
+    assert_eq!(v["version"], 1, "{v}");
+    assert_eq!(v["exit_code"], r.code, "{v}");
     (r, v)
 }
 
@@ -39,7 +42,10 @@ fn only_the_skill_changed_on_the_branch_is_gated() {
     t.commit("touch copy");
     let (r, v) = gate_json(&t, &["--changed-since", &main.to_string()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert_eq!(v["skill"]["path"], "skills/copy/SKILL.md", "{v}");
+    assert_eq!(
+        v["skills"][0]["skill"]["path"], "skills/copy/SKILL.md",
+        "{v}"
+    );
     assert!(
         r.stderr.contains("skillgate: 1 skill(s) changed since"),
         "{}",
@@ -62,7 +68,10 @@ fn the_range_starts_at_the_merge_base_not_at_rev() {
     t.commit("branch work");
     let (r, v) = gate_json(&t, &["--changed-since", "main"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert_eq!(v["skill"]["path"], "skills/copy/SKILL.md", "{v}");
+    assert_eq!(
+        v["skills"][0]["skill"]["path"], "skills/copy/SKILL.md",
+        "{v}"
+    );
 }
 
 #[test]
@@ -72,7 +81,7 @@ fn trajectories_touch_both_and_positional_paths_narrow() {
     t.commit("a violating session");
     let (r, v) = gate_json(&t, &["--changed-since", &main.to_string()]);
     assert_eq!(r.code, 1, "{}", r.stderr);
-    let paths: Vec<&str> = v
+    let paths: Vec<&str> = v["skills"]
         .as_array()
         .unwrap()
         .iter()
@@ -87,7 +96,10 @@ fn trajectories_touch_both_and_positional_paths_narrow() {
         &["skills/tidy-branches", "--changed-since", &main.to_string()],
     );
     assert_eq!(r.code, 1, "{}", r.stderr);
-    assert_eq!(v["skill"]["path"], "skills/tidy-branches/SKILL.md");
+    assert_eq!(
+        v["skills"][0]["skill"]["path"],
+        "skills/tidy-branches/SKILL.md"
+    );
 }
 
 #[test]
@@ -97,7 +109,10 @@ fn no_changed_skill_is_an_empty_run_with_exit_0() {
     t.commit("docs");
     let (r, v) = gate_json(&t, &["--changed-since", &main.to_string()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert_eq!(v, serde_json::json!([]));
+    assert_eq!(
+        v,
+        serde_json::json!({"version": 1, "exit_code": 0, "skills": []})
+    );
     assert!(r.stderr.contains("no skill changed since"), "{}", r.stderr);
     let r = run(
         &t.work(),

@@ -651,7 +651,22 @@ fn bad_verdicts_and_repository_are_input_errors() {
     );
     assert_eq!(r.code, 2);
     assert!(
-        r.stderr.contains("verdict 0 is not a skillgate verdict"),
+        r.stderr.contains("skills[0] is not a skillgate verdict"),
+        "{}",
+        r.stderr
+    );
+    // An envelope of another version is refused, naming both versions.
+    std::fs::write(&bad, "{\"version\": 2, \"exit_code\": 0, \"skills\": []}").unwrap();
+    let r = run(
+        &repo_root(),
+        &["github", "report", "--verdicts", bad.to_str().unwrap()],
+        "",
+        &[("GITHUB_TOKEN", "t")],
+    );
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("envelope version 2 is not supported")
+            && r.stderr.contains("reads version 1"),
         "{}",
         r.stderr
     );

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 pub enum Format {
     /// A readable Markdown table.
     Md,
-    /// The JSON of SPEC §7 (an object for one skill, an array for several).
+    /// JSON: `{"version": 1, "exit_code": N, "skills": [...]}` (schemas/gate.schema.json).
     Json,
     /// SARIF 2.1.0 for code scanning (docs/integrations.md).
     Sarif,

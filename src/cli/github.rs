@@ -120,11 +120,28 @@ fn read_verdicts(path: &Path) -> anyhow::Result<Vec<SkillVerdict>> {
             e.line()
         )
     })?;
+    // The envelope of `gate --format json` (schemas/gate.schema.json); a bare
+    // object or array (the shape before the envelope) is still read.
     let list = match value {
+        serde_json::Value::Object(mut o) if o.contains_key("skills") => {
+            match o.get("version").and_then(serde_json::Value::as_u64) {
+                Some(v) if v == u64::from(skillgate::render::json::JSON_VERSION) => {}
+                other => anyhow::bail!(
+                    "{}: envelope version {} is not supported (this skillgate reads version {}); use the same skillgate for `gate` and `github report`",
+                    path.display(),
+                    other.map_or("missing".to_string(), |v| v.to_string()),
+                    skillgate::render::json::JSON_VERSION
+                ),
+            }
+            match o.remove("skills") {
+                Some(serde_json::Value::Array(a)) => a,
+                _ => anyhow::bail!("{}: `skills` is not an array", path.display()),
+            }
+        }
         serde_json::Value::Array(a) => a,
         o @ serde_json::Value::Object(_) => vec![o],
         _ => anyhow::bail!(
-            "{}: expected the JSON object or array of `skillgate gate --format json`",
+            "{}: expected the JSON of `skillgate gate --format json` ({{\"version\": 1, \"skills\": [...]}})",
             path.display()
         ),
     };
@@ -133,7 +150,7 @@ fn read_verdicts(path: &Path) -> anyhow::Result<Vec<SkillVerdict>> {
         .map(|(i, v)| {
             serde_json::from_value(v).map_err(|e| {
                 anyhow::anyhow!(
-                    "{}: verdict {i} is not a skillgate verdict: {e}",
+                    "{}: skills[{i}] is not a skillgate verdict: {e}",
                     path.display()
                 )
             })

@@ -53,6 +53,9 @@ pub struct ShipError {
 /// The one object `ship` prints.
 #[derive(Debug, Clone, Serialize)]
 pub struct ShipVerdict {
+    /// The version of this shape (schemas/ship.schema.json): bumped only when
+    /// a field is renamed or removed.
+    pub version: u32,
     /// True only with exit code 0.
     pub ship: bool,
     pub exit_code: u8,
@@ -128,6 +131,7 @@ pub fn decide(
         ));
     }
     ShipVerdict {
+        version: crate::render::json::JSON_VERSION,
         ship: exit == Exit::Ok,
         exit_code: exit as u8,
         reasons,

@@ -369,9 +369,30 @@ pub struct Run {
 }
 
 impl Run {
-    pub fn json(&self) -> Value {
+    /// The whole stdout as JSON (for `gate`: the envelope
+    /// `{"version", "exit_code", "skills"}`, schemas/gate.schema.json).
+    pub fn envelope(&self) -> Value {
         serde_json::from_str(&self.stdout)
             .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", self.stdout, self.stderr))
+    }
+
+    /// The skills of a `gate --format json` envelope: the one skill object
+    /// when there is one, else the array (other commands' JSON unchanged).
+    pub fn json(&self) -> Value {
+        let v = self.envelope();
+        match v.get("skills") {
+            Some(Value::Array(a)) if v.get("version").is_some() => {
+                assert_eq!(
+                    v["exit_code"], self.code,
+                    "the envelope's exit_code is the process's"
+                );
+                match a.as_slice() {
+                    [one] => one.clone(),
+                    _ => Value::Array(a.clone()),
+                }
+            }
+            _ => v,
+        }
     }
 }
 
