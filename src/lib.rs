@@ -31,3 +31,4 @@ pub mod doctor;
 pub mod grade;
 pub mod propose;
 pub mod release;
+pub mod review;

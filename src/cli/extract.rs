@@ -108,6 +108,8 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             skill: skill.name(),
             source_sha256: skill.sha256.clone(),
             constraints: extracted,
+            reviewed: Vec::new(),
+            not_rules: Vec::new(),
         }
     };
     let out = match args.format {

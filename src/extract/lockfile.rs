@@ -22,6 +22,14 @@ pub struct Lockfile {
     pub skill: String,
     pub source_sha256: String,
     pub constraints: Vec<Constraint>,
+    /// Ids a person accepted in `skillgate review` (docs/review.md): decided
+    /// rules that a second review does not show again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reviewed: Vec<String>,
+    /// Texts a person said are not rules: `extract --write` never brings
+    /// them back (matched after [`normalize_text`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_rules: Vec<String>,
 }
 
 /// The lockfile's name beside SKILL.md.
@@ -237,9 +245,9 @@ impl Lockfile {
         ));
         if self.constraints.is_empty() {
             out.push_str("constraints: []\n");
-            return out;
+        } else {
+            out.push_str("constraints:\n");
         }
-        out.push_str("constraints:\n");
         for c in &self.constraints {
             out.push_str(&format!("  - id: {}\n", flow_str(&c.id)));
             out.push_str(&format!("    text: {}\n", quoted(&c.text)));
@@ -263,6 +271,20 @@ impl Lockfile {
             }
             if let Some(m) = &c.manual {
                 out.push_str(&format!("    manual: {}\n", quoted(m)));
+            }
+        }
+        if !self.reviewed.is_empty() {
+            out.push_str("# Accepted in `skillgate review`; a second review skips them.\n");
+            out.push_str("reviewed:\n");
+            for id in &self.reviewed {
+                out.push_str(&format!("  - {}\n", flow_str(id)));
+            }
+        }
+        if !self.not_rules.is_empty() {
+            out.push_str("# Not rules (`skillgate review`): extraction never brings them back.\n");
+            out.push_str("not_rules:\n");
+            for t in &self.not_rules {
+                out.push_str(&format!("  - {}\n", quoted(t)));
             }
         }
         out
@@ -309,10 +331,16 @@ pub fn refresh(
                 .collect()
         })
         .unwrap_or_default();
+    let not_rules: Vec<String> = old.map(|o| o.not_rules.clone()).unwrap_or_default();
+    let rejected: std::collections::BTreeSet<String> =
+        not_rules.iter().map(|t| normalize_text(t)).collect();
     let mut out: Vec<(Constraint, bool)> = Vec::new();
     let (mut kept, mut added) = (0, 0);
     for e in extracted {
         let key = normalize_text(&e.text);
+        if rejected.contains(&key) {
+            continue;
+        }
         if let Some(slot) = pool.iter_mut().find(|(t, _, used)| !*used && *t == key) {
             slot.2 = true;
             let mut c = slot.1.clone();
@@ -373,12 +401,24 @@ pub fn refresh(
     }
     let mut constraints: Vec<Constraint> = out.into_iter().map(|(c, _)| c).collect();
     constraints.sort_by(|a, b| a.lines.cmp(&b.lines).then_with(|| a.id.cmp(&b.id)));
+    // A review decision follows its entry: accepted ids that are still here.
+    let reviewed: Vec<String> = old
+        .map(|o| {
+            o.reviewed
+                .iter()
+                .filter(|id| constraints.iter().any(|c| &c.id == *id))
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
     Refresh {
         lockfile: Lockfile {
             version: LOCKFILE_VERSION,
             skill: skill.name(),
             source_sha256: skill.sha256.clone(),
             constraints,
+            reviewed,
+            not_rules,
         },
         kept,
         added,

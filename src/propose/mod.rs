@@ -283,6 +283,8 @@ fn decide(inp: &Inputs, c: &Constraint) -> Option<Proposal> {
                         }
                     })
                     .collect(),
+                reviewed: Vec::new(),
+                not_rules: Vec::new(),
             };
             lf.to_yaml()
         }
