@@ -18,6 +18,7 @@ pub mod hook;
 pub mod ingest;
 pub mod propose;
 pub mod refine;
+pub mod review;
 pub mod ship;
 pub mod stats;
 pub mod trajectory;
@@ -48,6 +49,8 @@ pub enum Command {
     Config(config::Args),
     /// Apply one proposal to the skill or its lockfile.
     Propose(propose::Args),
+    /// Decide, rule by rule, what the lockfile says (interactive; `--list` for CI).
+    Review(review::Args),
     /// Grade a run against a contract (execution grade or effectiveness audit).
     Grade(grade::Args),
     /// Aggregate findings.jsonl into assessment.json.
@@ -99,6 +102,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Gate(a) => gate::run(a),
         Command::Config(a) => config::run(a),
         Command::Propose(a) => propose::run(a),
+        Command::Review(a) => review::run(a),
         Command::Grade(a) => grade::run(a),
         Command::Assess(a) => assess::run(a),
         Command::Doctor(a) => doctor::run(a),

@@ -162,7 +162,11 @@ pub fn apply(lf: &mut Lockfile, id: &str, decision: Decision) -> Result<(), Refu
                 Some((Behavior::Forbid, p)) => c.forbid = Some(p),
                 None => {}
             }
-            c.order = if c.require.is_some() { edit.order } else { None };
+            c.order = if c.require.is_some() {
+                edit.order
+            } else {
+                None
+            };
             c.manual = None;
             mark_reviewed(&mut next, id);
         }
@@ -316,7 +320,10 @@ fn path_of(c: &Constraint) -> Option<String> {
         let s = span.trim();
         let pathy = !s.is_empty()
             && !s.contains(char::is_whitespace)
-            && (s.contains('/') || s.rsplit_once('.').is_some_and(|(a, b)| !a.is_empty() && b.len() <= 5 && b.chars().all(|ch| ch.is_ascii_alphanumeric())));
+            && (s.contains('/')
+                || s.rsplit_once('.').is_some_and(|(a, b)| {
+                    !a.is_empty() && b.len() <= 5 && b.chars().all(|ch| ch.is_ascii_alphanumeric())
+                }));
         if pathy {
             let s = s.trim_start_matches("./").trim_start_matches("~/");
             return Some(if let Some(dir) = s.strip_suffix('/') {

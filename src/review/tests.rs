@@ -70,7 +70,10 @@ fn manual_needs_a_real_reason_and_drops_the_behavior() {
         let err = apply(&mut lf, "keep-memory", Decision::Manual(bad.into())).unwrap_err();
         assert!(err.0.contains("reason"), "{bad:?}: {err}");
     }
-    assert!(lf.constraints[0].manual.is_none(), "a refusal changes nothing");
+    assert!(
+        lf.constraints[0].manual.is_none(),
+        "a refusal changes nothing"
+    );
     apply(
         &mut lf,
         "keep-memory",
@@ -165,7 +168,8 @@ fn waivers_are_added_without_losing_hand_edits() {
         new,
         "# skillgate configuration (docs/config.md)\nwaivers:\n  - {id: \"a\", skill: \"demo\", reason: \"consent is in the chat\"}\n"
     );
-    let text = "# team settings\nwaivers:\n  # old one\n  - {id: x, reason: \"y\"}\nreport-dir: out\n";
+    let text =
+        "# team settings\nwaivers:\n  # old one\n  - {id: x, reason: \"y\"}\nreport-dir: out\n";
     let out = add_waiver(Some(text), false, "demo", "a", "why").unwrap();
     assert_eq!(
         out,
@@ -178,7 +182,14 @@ fn waivers_are_added_without_losing_hand_edits() {
         out,
         "report-dir: out\nwaivers:\n  - {id: \"a\", skill: \"demo\", reason: \"why\"}\n"
     );
-    assert!(add_waiver(Some("waivers: [{id: x, reason: y}]\n"), false, "d", "a", "why").is_err());
+    assert!(add_waiver(
+        Some("waivers: [{id: x, reason: y}]\n"),
+        false,
+        "d",
+        "a",
+        "why"
+    )
+    .is_err());
     assert!(add_waiver(None, true, "d", "a", "why").is_err());
     assert!(add_waiver(None, false, "d", "a", " ").is_err());
     // Every text produced is a configuration skillgate reads.
