@@ -12,7 +12,7 @@ use console::{style, Term};
 use dialoguer::Input;
 use skillgate::config::Config;
 use skillgate::exit::Exit;
-use skillgate::extract::{self, lockfile, Lexicon, Lockfile};
+use skillgate::extract::{self, lockfile, Lexicon, Lockfile, Predicate};
 use skillgate::gate::{self, GateOptions};
 use skillgate::parse::Skill;
 use skillgate::review::{self, Behavior, Decision, Edit, Item, Urgency};
@@ -420,19 +420,30 @@ fn modality(m: skillgate::extract::Modality) -> &'static str {
     }
 }
 
-fn predicate_input(term: &Term, prompt: &str, current: Option<String>) -> anyhow::Result<String> {
-    let mut input = Input::<String>::new()
+fn predicate_input(
+    term: &Term,
+    what: &str,
+    current: Option<String>,
+) -> anyhow::Result<Option<Predicate>> {
+    let prompt = match &current {
+        Some(c) => format!("{what} (now {c}; empty keeps it, `none` removes it)"),
+        None => format!("{what} (a predicate; empty: none)"),
+    };
+    let typed: String = Input::<String>::new()
         .with_prompt(prompt)
         .allow_empty(true)
         .validate_with(|s: &String| -> Result<(), String> {
             review::parse_predicate(s)
                 .map(|_| ())
                 .map_err(|e| e.to_string())
-        });
-    if let Some(c) = current {
-        input = input.with_initial_text(c);
+        })
+        .interact_text_on(term)?;
+    if typed.trim().is_empty() {
+        if let Some(c) = current {
+            return review::parse_predicate(&c).map_err(|e| anyhow::anyhow!("{e}"));
+        }
     }
-    Ok(input.interact_text_on(term)?)
+    review::parse_predicate(&typed).map_err(|e| anyhow::anyhow!("{e}"))
 }
 
 /// Ask for new predicates: a ready form, or typed ones checked against the
@@ -466,12 +477,7 @@ fn edit(term: &Term, c: &skillgate::extract::Constraint) -> anyhow::Result<Optio
     if n != 1 {
         return Ok(None);
     }
-    let when = predicate_input(
-        term,
-        "when (a predicate; empty: none)",
-        c.when.as_ref().map(review::flow),
-    )?;
-    let when = review::parse_predicate(&when).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let when = predicate_input(term, "when", c.when.as_ref().map(review::flow))?;
     term.write_str("behavior: [r]equire [f]orbid [n]one > ")?;
     let key = term.read_char()?;
     term.write_line(&key.to_string())?;
@@ -497,7 +503,6 @@ fn edit(term: &Term, c: &skillgate::extract::Constraint) -> anyhow::Result<Optio
         "forbid"
     };
     let behavior = predicate_input(term, word, current)?;
-    let behavior = review::parse_predicate(&behavior).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut order = None;
     if kind == Behavior::Require && behavior.is_some() {
         let typed: String = Input::new()
