@@ -2,19 +2,28 @@
 //!
 //! A contract (YAML) lists criteria C and claims Q with machine checks; the
 //! evidence boundary B is frozen from the contract's `boundary.evidence` plus
-//! the `--evidence` paths: a check that names a file outside B is not read, and
-//! is UNVERIFIABLE with a `missing` evidence record saying so. Checks a
-//! machine decides: a file exists, a file contains a regex, a SPEC §4.1
-//! predicate over a trajectory, a command's recorded exit code. Everything
-//! else is UNVERIFIABLE with the missing evidence recorded. Evidence records
+//! the `--evidence` paths. Contract paths are relative to the contract file's
+//! folder. A check that names a file outside B is not read, and is
+//! UNVERIFIABLE with a `missing` evidence record saying so; evidence listed in
+//! B that is not on disk is missing evidence (UNVERIFIABLE, never FAIL) and is
+//! reported in `limitations` and in [`Graded::warnings`]. Checks a machine
+//! decides: a file exists, a file contains a regex, a SPEC §4.1 predicate over
+//! a trajectory, a command's recorded exit code. Everything else is
+//! UNVERIFIABLE with the missing evidence recorded. Criterion defects are
+//! detected ([`feedback`]). Audit mode ([`audit`]) grades every conversation
+//! and assesses skills, attribution, findings and proposals. Evidence records
 //! cite locations, never trajectory content. Never prints; reads only the
-//! files inside B.
+//! files inside B (and, in audit mode, the SKILL.md files the contract names).
 
 use crate::decode::{self, DecodeOptions, Trajectory};
 use crate::extract::{Constraint, Modality, Predicate};
 use crate::label::{self, CompiledSet, Label, ScopeStart};
 use serde::{Deserialize, Serialize};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
+
+mod audit;
+pub mod feedback;
+pub use audit::audit;
 
 /// The two modes; never both at once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,9 +53,9 @@ pub struct Contract {
     /// Audit: the conversations (trajectory files) of the sample.
     #[serde(default)]
     pub conversations: Vec<ConversationSpec>,
-    /// Audit: the skills assessed.
+    /// Audit: the skills assessed (a name, or `{name, path, criteria}`).
     #[serde(default)]
-    pub skills: Vec<String>,
+    pub skills: Vec<SkillSpec>,
     #[serde(default)]
     pub evaluation_feedback: Vec<String>,
 }
@@ -122,6 +131,52 @@ pub struct ConversationSpec {
     pub trajectory: String,
     #[serde(default)]
     pub id: Option<String>,
+    /// Comparator arm: this conversation was run without these skills (a
+    /// counterfactual probe); see docs/grade.md "Effectiveness".
+    #[serde(default)]
+    pub without_skills: Vec<String>,
+}
+
+/// A skill assessed in audit mode.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum SkillSpec {
+    Name(String),
+    Full(SkillDetail),
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkillDetail {
+    pub name: String,
+    /// Its SKILL.md (relative to the contract): read in full, its rules are
+    /// labelled on each conversation by the gate's labeller.
+    #[serde(default)]
+    pub path: Option<String>,
+    /// The criteria whose behavior this skill owns.
+    #[serde(default)]
+    pub criteria: Vec<String>,
+}
+
+impl SkillSpec {
+    pub fn name(&self) -> &str {
+        match self {
+            SkillSpec::Name(n) => n,
+            SkillSpec::Full(d) => &d.name,
+        }
+    }
+    pub fn path(&self) -> Option<&str> {
+        match self {
+            SkillSpec::Name(_) => None,
+            SkillSpec::Full(d) => d.path.as_deref(),
+        }
+    }
+    pub fn criteria(&self) -> &[String] {
+        match self {
+            SkillSpec::Name(_) => &[],
+            SkillSpec::Full(d) => &d.criteria,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -252,6 +307,9 @@ pub struct CriterionResult {
     pub evidence: Vec<String>,
     pub evidence_records: Vec<EvidenceRecord>,
     pub reason: String,
+    /// Trajectory events that decided it (for attribution; not serialized).
+    #[serde(skip)]
+    pub events: Vec<usize>,
 }
 
 /// Q.
@@ -310,33 +368,78 @@ pub fn conversation_verdict(s: &Summary) -> &'static str {
     }
 }
 
+/// `a/./b/../c` → `a/c`, without touching the file system.
+pub fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            c => out.push(c.as_os_str()),
+        }
+    }
+    out
+}
+
 /// The frozen boundary B.
 #[derive(Debug, Clone)]
 pub struct Boundary {
     pub spec: BoundarySpec,
-    /// Listed evidence: contract paths plus `--evidence`, resolved against `base`.
+    /// Listed evidence: contract paths (resolved against `base`, the contract's
+    /// folder) plus `--evidence` (absolute, or resolved against `base`).
     pub included: Vec<PathBuf>,
+    /// Listed evidence that is not on disk, as listed.
+    pub missing_listed: Vec<String>,
     pub base: PathBuf,
 }
 
 impl Boundary {
     pub fn freeze(spec: BoundarySpec, extra: &[PathBuf], base: &Path) -> Boundary {
-        let mut included: Vec<PathBuf> = spec.evidence.iter().map(|e| base.join(e)).collect();
-        included.extend(extra.iter().map(|e| base.join(e)));
+        let mut listed: Vec<(String, PathBuf)> = spec
+            .evidence
+            .iter()
+            .map(|e| (e.clone(), normalize(&base.join(e))))
+            .collect();
+        listed.extend(
+            extra
+                .iter()
+                .map(|e| (e.display().to_string(), normalize(&base.join(e)))),
+        );
+        let mut missing_listed: Vec<String> = listed
+            .iter()
+            .filter(|(_, p)| !p.exists())
+            .map(|(s, _)| s.clone())
+            .collect();
+        missing_listed.dedup();
+        let mut included: Vec<PathBuf> = listed.into_iter().map(|(_, p)| p).collect();
         included.sort();
         included.dedup();
         Boundary {
             spec,
             included,
+            missing_listed,
             base: base.to_path_buf(),
         }
     }
     fn resolve(&self, p: &str) -> PathBuf {
-        self.base.join(p)
+        normalize(&self.base.join(p))
     }
     /// The path is listed, or lies under a listed folder.
     pub fn contains(&self, p: &Path) -> bool {
         self.included.iter().any(|i| p == i || p.starts_with(i))
+    }
+    /// The path is inside B but the listed entry holding it is not on disk:
+    /// the evidence is missing (not inspected), so nothing can be proven absent.
+    pub fn listed_but_missing(&self, p: &Path) -> bool {
+        self.contains(p)
+            && !self
+                .included
+                .iter()
+                .any(|i| (p == i || p.starts_with(i)) && i.exists())
     }
 }
 
@@ -354,57 +457,97 @@ fn er(
     }
 }
 
-/// (verdict: Some(true) pass, Some(false) fail, None unverifiable; records; reason)
-type Outcome = (Option<bool>, Vec<EvidenceRecord>, String);
+/// What a check established.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// Some(true) pass, Some(false) fail, None unverifiable.
+    pub verdict: Option<bool>,
+    pub records: Vec<EvidenceRecord>,
+    pub reason: String,
+    /// Trajectory events that decided it.
+    pub events: Vec<usize>,
+}
+
+fn outcome(verdict: Option<bool>, records: Vec<EvidenceRecord>, reason: String) -> Outcome {
+    Outcome {
+        verdict,
+        records,
+        reason,
+        events: Vec::new(),
+    }
+}
+
+fn unverifiable(location: impl Into<String>, observation: &str, reason: impl Into<String>) -> Outcome {
+    outcome(
+        None,
+        vec![er("missing", "absent", location.into(), observation.into())],
+        reason.into(),
+    )
+}
 
 fn outside(path: &str) -> Outcome {
-    (
-        None,
-        vec![er(
-            "missing",
-            "absent",
-            path.to_string(),
-            "outside the frozen evidence boundary: ignored".into(),
-        )],
+    unverifiable(
+        path,
+        "outside the frozen evidence boundary: ignored",
         format!("{path} is not in the evidence boundary, so it was not read"),
     )
 }
 
-fn load_traj(b: &Boundary, p: &str) -> Result<Trajectory, Outcome> {
+fn missing_evidence(path: &str) -> Outcome {
+    unverifiable(
+        path,
+        "listed evidence not found on disk: missing",
+        format!("{path} is listed in the evidence boundary but does not exist: the evidence is missing"),
+    )
+}
+
+/// The reason a path cannot be read as evidence, if any.
+fn gatekeep(b: &Boundary, p: &str) -> Result<PathBuf, Outcome> {
     let abs = b.resolve(p);
     if !b.contains(&abs) {
         return Err(outside(p));
     }
+    if b.listed_but_missing(&abs) {
+        return Err(missing_evidence(p));
+    }
+    Ok(abs)
+}
+
+/// Decode a trajectory inside B.
+pub fn load_traj(b: &Boundary, p: &str) -> Result<Trajectory, Outcome> {
+    let abs = gatekeep(b, p)?;
+    if !abs.exists() {
+        return Err(missing_evidence(p));
+    }
     decode::decode_path(&abs, None, &DecodeOptions::default()).map_err(|e| {
-        (
-            None,
-            vec![er(
-                "missing",
-                "absent",
-                format!("{p}:{}", e.line.unwrap_or(0)),
-                "trajectory not decodable".into(),
-            )],
+        unverifiable(
+            format!("{p}:{}", e.line.unwrap_or(0)),
+            "trajectory not decodable",
             format!("{p} could not be decoded"),
         )
     })
 }
 
+/// The location of a cited event.
+fn event_loc(tp: &str, event: Option<usize>, line: Option<u64>) -> String {
+    match (event, line) {
+        (Some(e), Some(n)) => format!("{tp} event {e} (line {n})"),
+        (Some(e), None) => format!("{tp} event {e}"),
+        _ => tp.to_string(),
+    }
+}
+
 /// Evaluate one check inside the boundary. `conv` is the audit conversation's trajectory.
 pub fn evaluate(check: Option<&Check>, b: &Boundary, conv: Option<&str>) -> Outcome {
     let Some(check) = check else {
-        return (
-            None,
-            vec![er(
-                "missing",
-                "absent",
-                "contract".into(),
-                "no machine check is given".into(),
-            )],
-            "no check: the criterion cannot be decided from the evidence".into(),
+        return unverifiable(
+            "contract",
+            "no machine check is given",
+            "no check: the criterion cannot be decided from the evidence",
         );
     };
     match check {
-        Check::Manual(what) => (
+        Check::Manual(what) => outcome(
             None,
             vec![er(
                 "missing",
@@ -415,18 +558,18 @@ pub fn evaluate(check: Option<&Check>, b: &Boundary, conv: Option<&str>) -> Outc
             "not machine-decidable; the evidence that would decide it is recorded".into(),
         ),
         Check::FileExists(p) => {
-            let abs = b.resolve(p);
-            if !b.contains(&abs) {
-                return outside(p);
-            }
+            let abs = match gatekeep(b, p) {
+                Ok(a) => a,
+                Err(o) => return o,
+            };
             if abs.exists() {
-                (
+                outcome(
                     Some(true),
                     vec![er("artifact", "supports", p.clone(), "file exists".into())],
                     format!("{p} exists"),
                 )
             } else {
-                (
+                outcome(
                     Some(false),
                     vec![er(
                         "artifact",
@@ -439,38 +582,28 @@ pub fn evaluate(check: Option<&Check>, b: &Boundary, conv: Option<&str>) -> Outc
             }
         }
         Check::FileContains { path, pattern } => {
-            let abs = b.resolve(path);
-            if !b.contains(&abs) {
-                return outside(path);
-            }
+            let abs = match gatekeep(b, path) {
+                Ok(a) => a,
+                Err(o) => return o,
+            };
             let re = match regex::Regex::new(pattern) {
                 Ok(r) => r,
                 Err(_) => {
-                    return (
-                        None,
-                        vec![er(
-                            "missing",
-                            "absent",
-                            path.clone(),
-                            "the pattern is not a valid regex".into(),
-                        )],
-                        "invalid pattern".into(),
+                    return unverifiable(
+                        path.clone(),
+                        "the pattern is not a valid regex",
+                        "invalid pattern",
                     )
                 }
             };
             match std::fs::read_to_string(&abs) {
-                Err(_) => (
-                    None,
-                    vec![er(
-                        "missing",
-                        "absent",
-                        path.clone(),
-                        "file unreadable or missing".into(),
-                    )],
+                Err(_) => unverifiable(
+                    path.clone(),
+                    "file unreadable or missing",
                     format!("{path} cannot be read"),
                 ),
                 Ok(text) => match text.lines().position(|l| re.is_match(l)) {
-                    Some(i) => (
+                    Some(i) => outcome(
                         Some(true),
                         vec![er(
                             "artifact",
@@ -480,7 +613,7 @@ pub fn evaluate(check: Option<&Check>, b: &Boundary, conv: Option<&str>) -> Outc
                         )],
                         format!("{path} matches the pattern"),
                     ),
-                    None => (
+                    None => outcome(
                         Some(false),
                         vec![er(
                             "artifact",
@@ -499,16 +632,7 @@ pub fn evaluate(check: Option<&Check>, b: &Boundary, conv: Option<&str>) -> Outc
             require,
         } => {
             let Some(tp) = trajectory.as_deref().or(conv) else {
-                return (
-                    None,
-                    vec![er(
-                        "missing",
-                        "absent",
-                        "contract".into(),
-                        "no trajectory named".into(),
-                    )],
-                    "no trajectory".into(),
-                );
+                return unverifiable("contract", "no trajectory named", "no trajectory");
             };
             let t = match load_traj(b, tp) {
                 Ok(t) => t,
@@ -533,7 +657,7 @@ pub fn evaluate(check: Option<&Check>, b: &Boundary, conv: Option<&str>) -> Outc
             let set = match CompiledSet::compile(std::slice::from_ref(&c)) {
                 Ok(s) => s,
                 Err(e) => {
-                    return (
+                    return outcome(
                         None,
                         vec![er(
                             "missing",
@@ -547,17 +671,16 @@ pub fn evaluate(check: Option<&Check>, b: &Boundary, conv: Option<&str>) -> Outc
             };
             let l = label::label_trajectory(&set, &t, ScopeStart { load: None });
             let Some(l) = l.into_iter().next() else {
-                return (None, vec![], "no label".into());
+                return outcome(None, vec![], "no label".into());
             };
-            let loc = |ci: &label::Cited| match (ci.event, ci.line) {
-                (Some(e), Some(n)) => format!("{tp} event {e} (line {n})"),
-                (Some(e), None) => format!("{tp} event {e}"),
-                _ => tp.to_string(),
-            };
-            let locs: Vec<String> = l.cited.iter().map(loc).collect();
-            let first = locs.first().cloned().unwrap_or_else(|| tp.to_string());
-            match l.label {
-                Label::Exercised => (
+            let first = l
+                .cited
+                .first()
+                .map(|ci| event_loc(tp, ci.event, ci.line))
+                .unwrap_or_else(|| tp.to_string());
+            let events: Vec<usize> = l.cited.iter().filter_map(|ci| ci.event).collect();
+            let mut o = match l.label {
+                Label::Exercised => outcome(
                     Some(true),
                     vec![er(
                         "transcript",
@@ -567,7 +690,7 @@ pub fn evaluate(check: Option<&Check>, b: &Boundary, conv: Option<&str>) -> Outc
                     )],
                     "the trajectory's actions satisfy the predicate".into(),
                 ),
-                Label::Violated => (
+                Label::Violated => outcome(
                     Some(false),
                     vec![er(
                         "transcript",
@@ -577,7 +700,7 @@ pub fn evaluate(check: Option<&Check>, b: &Boundary, conv: Option<&str>) -> Outc
                     )],
                     "the trajectory's actions break the predicate".into(),
                 ),
-                other => (
+                other => outcome(
                     None,
                     vec![er(
                         "transcript",
@@ -587,7 +710,9 @@ pub fn evaluate(check: Option<&Check>, b: &Boundary, conv: Option<&str>) -> Outc
                     )],
                     format!("the trajectory leaves the predicate {}", other.as_str()),
                 ),
-            }
+            };
+            o.events = events;
+            o
         }
         Check::ExitCode {
             trajectory,
@@ -595,16 +720,7 @@ pub fn evaluate(check: Option<&Check>, b: &Boundary, conv: Option<&str>) -> Outc
             equals,
         } => {
             let Some(tp) = trajectory.as_deref().or(conv) else {
-                return (
-                    None,
-                    vec![er(
-                        "missing",
-                        "absent",
-                        "contract".into(),
-                        "no trajectory named".into(),
-                    )],
-                    "no trajectory".into(),
-                );
+                return unverifiable("contract", "no trajectory named", "no trajectory");
             };
             let t = match load_traj(b, tp) {
                 Ok(t) => t,
@@ -612,18 +728,7 @@ pub fn evaluate(check: Option<&Check>, b: &Boundary, conv: Option<&str>) -> Outc
             };
             let glob = match globset::Glob::new(command) {
                 Ok(g) => g.compile_matcher(),
-                Err(_) => {
-                    return (
-                        None,
-                        vec![er(
-                            "missing",
-                            "absent",
-                            "contract".into(),
-                            "bad command glob".into(),
-                        )],
-                        "bad glob".into(),
-                    )
-                }
+                Err(_) => return unverifiable("contract", "bad command glob", "bad glob"),
             };
             let hit = t.events.iter().rev().find(|e| match &e.action {
                 decode::model::Action::Shell(s) => {
@@ -632,24 +737,15 @@ pub fn evaluate(check: Option<&Check>, b: &Boundary, conv: Option<&str>) -> Outc
                 _ => false,
             });
             match hit {
-                None => (
-                    None,
-                    vec![er(
-                        "missing",
-                        "absent",
-                        tp.to_string(),
-                        "no matching command recorded".into(),
-                    )],
-                    "the command was not run in this trajectory".into(),
+                None => unverifiable(
+                    tp,
+                    "no matching command recorded",
+                    "the command was not run in this trajectory",
                 ),
                 Some(e) => {
-                    let loc = format!(
-                        "{tp} event {} (line {})",
-                        e.index,
-                        e.location.line.unwrap_or(0)
-                    );
-                    match e.exit_code {
-                        Some(code) if code == *equals => (
+                    let loc = event_loc(tp, Some(e.index), Some(e.location.line.unwrap_or(0)));
+                    let mut o = match e.exit_code {
+                        Some(code) if code == *equals => outcome(
                             Some(true),
                             vec![er(
                                 "machine_result",
@@ -659,7 +755,7 @@ pub fn evaluate(check: Option<&Check>, b: &Boundary, conv: Option<&str>) -> Outc
                             )],
                             format!("exit code {code}"),
                         ),
-                        Some(code) => (
+                        Some(code) => outcome(
                             Some(false),
                             vec![er(
                                 "machine_result",
@@ -669,19 +765,22 @@ pub fn evaluate(check: Option<&Check>, b: &Boundary, conv: Option<&str>) -> Outc
                             )],
                             format!("exit code {code}, expected {equals}"),
                         ),
-                        None => (
-                            None,
-                            vec![er("missing", "absent", loc, "no exit code recorded".into())],
-                            "the exit code was not recorded".into(),
+                        None => unverifiable(
+                            loc,
+                            "no exit code recorded",
+                            "the exit code was not recorded",
                         ),
-                    }
+                    };
+                    o.events = vec![e.index];
+                    o
                 }
             }
         }
     }
 }
 
-fn check_text(c: Option<&Check>) -> String {
+/// One-line description of a check.
+pub fn check_text(c: Option<&Check>) -> String {
     match c {
         None => "none".into(),
         Some(Check::FileExists(p)) => format!("file_exists {p}"),
@@ -710,20 +809,21 @@ fn criteria(c: &Contract, b: &Boundary, conv: Option<&str>) -> Vec<CriterionResu
     c.criteria
         .iter()
         .map(|k| {
-            let (v, records, reason) = evaluate(k.check.as_ref(), b, conv);
+            let o = evaluate(k.check.as_ref(), b, conv);
             CriterionResult {
                 id: k.id.clone(),
                 text: k.text.clone(),
                 source: serde_json::json!({"kind": k.source.kind, "location": k.source.location, "original": k.source.original}),
                 check: check_text(k.check.as_ref()),
-                verdict: match v {
+                verdict: match o.verdict {
                     Some(true) => "PASS",
                     Some(false) => "FAIL",
                     None => "UNVERIFIABLE",
                 },
-                evidence: records.iter().map(|r| r.location.clone()).collect(),
-                evidence_records: records,
-                reason,
+                evidence: o.records.iter().map(|r| r.location.clone()).collect(),
+                evidence_records: o.records,
+                reason: o.reason,
+                events: o.events,
             }
         })
         .collect()
@@ -733,36 +833,43 @@ fn claims(c: &Contract, b: &Boundary, conv: Option<&str>) -> Vec<ClaimResult> {
     c.claims
         .iter()
         .map(|q| {
-            let (v, records, reason) = evaluate(q.check.as_ref(), b, conv);
+            let o = evaluate(q.check.as_ref(), b, conv);
             ClaimResult {
                 claim: q.claim.clone(),
                 kind: q.kind.clone(),
-                verdict: match v {
+                verdict: match o.verdict {
                     Some(true) => "VERIFIED",
                     Some(false) => "CONTRADICTED",
                     None => "UNVERIFIABLE",
                 },
-                evidence: records.iter().map(|r| r.location.clone()).collect(),
-                evidence_records: records,
-                reason,
+                evidence: o.records.iter().map(|r| r.location.clone()).collect(),
+                evidence_records: o.records,
+                reason: o.reason,
                 consequence_if_false: q.consequence_if_false.clone(),
             }
         })
         .collect()
 }
 
-fn limitations(b: &Boundary, extra: &[PathBuf]) -> Vec<String> {
+/// Missing evidence, loudly: each line also goes to [`Graded::warnings`].
+fn missing_lines(b: &Boundary) -> Vec<String> {
     let mut out: Vec<String> = b
         .spec
         .missing
         .iter()
         .map(|m| format!("missing evidence: {m}"))
         .collect();
-    for e in extra {
-        if !b.base.join(e).exists() {
-            out.push(format!("listed evidence not found: {}", e.display()));
-        }
+    for m in &b.missing_listed {
+        out.push(format!(
+            "missing evidence: {m} is listed in the evidence boundary but not found (paths are relative to the contract's folder {}); every check that needs it is UNVERIFIABLE",
+            b.base.display()
+        ));
     }
+    out
+}
+
+fn limitations(b: &Boundary) -> Vec<String> {
+    let mut out = missing_lines(b);
     out.push(
         "evidence outside the frozen boundary is ignored; post-run checks prove only current state"
             .into(),
@@ -775,14 +882,23 @@ fn boundary_json(b: &Boundary) -> serde_json::Value {
         "included": b.spec.evidence,
         "excluded": b.spec.excluded,
         "evidence": b.included.iter().map(|p| crate::gate::display_path(p, &b.base)).collect::<Vec<_>>(),
-        "missing": b.spec.missing,
+        "missing": b.spec.missing.iter().chain(b.missing_listed.iter()).collect::<Vec<_>>(),
         "environment": b.spec.environment,
         "cutoff": b.spec.cutoff,
     })
 }
 
-/// The execution grade (top-level schema of seed 003).
-pub fn execution(c: &Contract, extra: &[PathBuf], base: &Path) -> serde_json::Value {
+/// A grade: the mode's JSON and the lines a person must see (missing
+/// evidence, criterion defects) — the command prints them on stderr.
+#[derive(Debug, Clone)]
+pub struct Graded {
+    pub json: serde_json::Value,
+    pub warnings: Vec<String>,
+}
+
+/// The execution grade (top-level schema of seed 003). `base` is the
+/// contract's folder; `extra` are `--evidence` paths (absolute, or relative to `base`).
+pub fn execution(c: &Contract, extra: &[PathBuf], base: &Path) -> Graded {
     let b = Boundary::freeze(c.boundary.clone(), extra, base);
     let cs = criteria(c, &b, None);
     let qs = claims(c, &b, None);
@@ -792,124 +908,28 @@ pub fn execution(c: &Contract, extra: &[PathBuf], base: &Path) -> serde_json::Va
     } else {
         "COMPLETE"
     };
-    serde_json::json!({
-        "mode": "execution_grade",
-        "terminal_status": terminal,
-        "boundary": boundary_json(&b),
-        "expectations": cs,
-        "summary": s,
-        "claims": qs,
-        "evaluation_feedback": c.evaluation_feedback,
-        "limitations": limitations(&b, extra),
-    })
-}
-
-/// The effectiveness audit (top-level schema of seed 003).
-pub fn audit(c: &Contract, extra: &[PathBuf], base: &Path) -> serde_json::Value {
-    let b = Boundary::freeze(c.boundary.clone(), extra, base);
-    let sample_defined = !b.spec.selection_method.trim().is_empty()
-        && (!b.spec.time_range.trim().is_empty() || !b.spec.fixture_boundary.trim().is_empty());
-    let mut conversations = Vec::new();
-    let (mut p, mut f, mut u, mut n) = (0, 0, 0, 0);
-    let mut included = Vec::new();
-    let mut excluded = Vec::new();
-    if sample_defined {
-        for conv in &c.conversations {
-            let abs = b.resolve(&conv.trajectory);
-            if !b.contains(&abs) {
-                excluded.push(serde_json::json!({"id": conv.trajectory, "reason": "outside the frozen evidence boundary: ignored"}));
-                continue;
-            }
-            included.push(conv.trajectory.clone());
-            let cs = criteria(c, &b, Some(&conv.trajectory));
-            let qs = claims(c, &b, Some(&conv.trajectory));
-            let s = summarize(&cs);
-            let v = conversation_verdict(&s);
-            match v {
-                "PASS" => p += 1,
-                "FAIL" => f += 1,
-                "UNVERIFIABLE" => u += 1,
-                _ => n += 1,
-            }
-            let traj = decode::decode_path(&abs, None, &DecodeOptions::default()).ok();
-            let detected: Vec<String> = c
-                .skills
-                .iter()
-                .filter(|s| {
-                    traj.as_ref()
-                        .is_some_and(|t| decode::skills::first_load(t, s).is_some())
-                })
-                .cloned()
-                .collect();
-            let assessment: Vec<serde_json::Value> = c
-                .skills
-                .iter()
-                .map(|s| {
-                    let act = match &traj {
-                        None => "unverifiable",
-                        Some(_) if detected.contains(s) => "detected",
-                        Some(_) => "not_detected",
-                    };
-                    serde_json::json!({
-                        "skill": s,
-                        "relevance": "uncertain",
-                        "activation": act,
-                        "adherence": "unverifiable",
-                        "attribution": "uncertain",
-                        "evidence": [conv.trajectory],
-                        "reason": "relevance, adherence and attribution need the conversation's task and a comparator, which actions alone do not give",
-                    })
-                })
-                .collect();
-            conversations.push(serde_json::json!({
-                "id": conv.id.clone().unwrap_or_else(|| conv.trajectory.clone()),
-                "trajectory": conv.trajectory,
-                "expectations": cs,
-                "summary": s,
-                "verdict": v,
-                "claims": qs,
-                "skill_sets": {"relevant": [], "detected": detected, "missed_applicable": []},
-                "assessment": assessment,
-            }));
-        }
-    }
-    let total = p + f + u + n;
-    let terminal = if !sample_defined {
-        "INCONCLUSIVE"
-    } else if c.criteria.is_empty() {
-        "NOT_GRADED"
-    } else {
-        "COMPLETE"
-    };
-    let effectiveness: Vec<serde_json::Value> = if terminal == "INCONCLUSIVE" {
-        Vec::new()
-    } else {
-        c.skills
+    let fb = feedback::detect(c, &b, false);
+    let mut warnings = missing_lines(&b);
+    warnings.extend(fb.iter().map(feedback::Defect::line));
+    let mut feedback_json: Vec<serde_json::Value> = fb.iter().map(feedback::Defect::json).collect();
+    feedback_json.extend(
+        c.evaluation_feedback
             .iter()
-            .map(|s| serde_json::json!({"skill": s, "value": "inconclusive", "evidence": included, "rationale": "no attribution is verified and no comparator was supplied"}))
-            .collect()
-    };
-    let mut lim = limitations(&b, extra);
-    if !sample_defined {
-        lim.push("sample boundary undefined (selection_method and time_range or fixture_boundary are required): no effectiveness or representativeness claim".into());
+            .map(|s| serde_json::json!({"source": "contract", "detail": s})),
+    );
+    Graded {
+        json: serde_json::json!({
+            "mode": "execution_grade",
+            "terminal_status": terminal,
+            "boundary": boundary_json(&b),
+            "expectations": cs,
+            "summary": s,
+            "claims": qs,
+            "evaluation_feedback": feedback_json,
+            "limitations": limitations(&b),
+        }),
+        warnings,
     }
-    serde_json::json!({
-        "mode": "effectiveness_audit",
-        "terminal_status": terminal,
-        "sample": {
-            "conversations_analyzed": conversations.len(),
-            "time_range": if b.spec.time_range.is_empty() { b.spec.fixture_boundary.clone() } else { b.spec.time_range.clone() },
-            "selection_method": b.spec.selection_method,
-            "included": included,
-            "excluded": excluded,
-            "limitations": lim,
-        },
-        "conversations": conversations,
-        "results": {"passed": p, "failed": f, "unverifiable": u, "not_graded": n, "total": total},
-        "effectiveness": effectiveness,
-        "findings": [],
-        "proposals": [],
-    })
 }
 
 /// Read and parse a contract file.

@@ -10,6 +10,7 @@ fn r(v: &'static str) -> CriterionResult {
         evidence: vec![],
         evidence_records: vec![],
         reason: String::new(),
+        events: vec![],
     }
 }
 
