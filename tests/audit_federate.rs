@@ -164,3 +164,130 @@ fn http_errors_and_bad_bodies_fail_open() {
         );
     });
 }
+
+/// A federation peer that stores what is published and returns it on fetch
+/// (filtered by `eventType` and `peer`), as a real relay would.
+struct Relay(std::sync::Arc<std::sync::Mutex<Vec<Value>>>);
+
+impl wiremock::Respond for Relay {
+    fn respond(&self, req: &wiremock::Request) -> ResponseTemplate {
+        let mut store = self.0.lock().unwrap();
+        match req.method.as_str() {
+            "POST" => match serde_json::from_slice::<Value>(&req.body) {
+                Ok(ev) => {
+                    store.push(ev);
+                    ResponseTemplate::new(201)
+                }
+                Err(_) => ResponseTemplate::new(400),
+            },
+            _ => {
+                let q: std::collections::HashMap<String, String> =
+                    req.url.query_pairs().into_owned().collect();
+                let events: Vec<Value> = store
+                    .iter()
+                    .filter(|e| q.get("eventType").is_none_or(|t| e["eventType"] == **t))
+                    .filter(|e| q.get("peer").is_none_or(|p| e["peer"] == **p))
+                    .cloned()
+                    .collect();
+                ResponseTemplate::new(200).set_body_json(json!({ "events": events }))
+            }
+        }
+    }
+}
+
+#[test]
+fn published_events_round_trip_through_a_storing_peer() {
+    runtime().block_on(async {
+        let server = MockServer::start().await;
+        let store = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        Mock::given(path("/events"))
+            .respond_with(Relay(store.clone()))
+            .mount(&server)
+            .await;
+        let url = server.uri();
+        let (code, v) = federate(
+            &url,
+            &[
+                "--action",
+                "publish",
+                "--peer",
+                "ci-runner-1",
+                "--payload",
+                r#"{"tool": "shell.exec", "issues": 2}"#,
+            ],
+        )
+        .await;
+        assert_eq!((code, v["ok"].clone()), (0, json!(true)), "{v}");
+        // The default peer name (no --peer): still a valid event.
+        let (code, v) = federate(
+            &url,
+            &[
+                "--action",
+                "publish",
+                "--payload",
+                r#"{"tool": "file.edit"}"#,
+            ],
+        )
+        .await;
+        assert_eq!((code, v["ok"].clone()), (0, json!(true)), "{v}");
+        assert_eq!(store.lock().unwrap().len(), 2);
+
+        let (code, v) = federate(&url, &["--action", "fetch"]).await;
+        assert_eq!(code, 0);
+        assert_eq!(v["ok"], true, "{v}");
+        assert_eq!(
+            v["rejected"],
+            json!([]),
+            "our own events must pass our own fetch: {v}"
+        );
+        assert_eq!(v["events"].as_array().unwrap().len(), 2);
+
+        let (_, v) = federate(&url, &["--action", "fetch", "--peer", "ci-runner-1"]).await;
+        let events = v["events"].as_array().unwrap();
+        assert_eq!(events.len(), 1, "{v}");
+        assert_eq!(events[0]["peer"], "ci-runner-1");
+        assert_eq!(
+            events[0]["payload"],
+            json!({"tool": "shell.exec", "issues": 2})
+        );
+        assert!(events[0]["source"]
+            .as_str()
+            .unwrap()
+            .starts_with("skillgate/"));
+    });
+}
+
+#[test]
+fn an_invalid_peer_name_or_event_type_is_never_published() {
+    runtime().block_on(async {
+        let server = MockServer::start().await;
+        Mock::given(method("POST"))
+            .respond_with(ResponseTemplate::new(201))
+            .expect(0)
+            .mount(&server)
+            .await;
+        let (code, v) = federate(
+            &server.uri(),
+            &[
+                "--action",
+                "publish",
+                "--event-type",
+                "bad type!",
+                "--peer",
+                "p",
+                "--payload",
+                "{}",
+            ],
+        )
+        .await;
+        assert_eq!(code, 0);
+        assert_eq!(v["ok"], false);
+        assert!(
+            v["reason"]
+                .as_str()
+                .unwrap()
+                .starts_with("invalid event: `eventType`"),
+            "{v}"
+        );
+    });
+}

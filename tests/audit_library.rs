@@ -583,3 +583,35 @@ fn gate_verdicts_recorded_then_joined_in_stats() {
         .filter(|s| s.tool_name != "shell.exec")
         .all(|s| s.scope_violations == Some(0)));
 }
+
+/// `shell` is a category (every `shell.*` call) before it is Codex's raw tool
+/// name: `explain shell` and `refine shell` cover all 5 shell calls, and say
+/// that 2 of them were made under the raw name `shell`.
+#[test]
+fn a_category_name_matches_its_category_before_a_raw_name() {
+    let f = fixture();
+    let md = explain::explain(Some(&f.conn), "shell", Window::all_time()).unwrap();
+    assert!(md.starts_with("## shell (category: shell.exec)\n"), "{md}");
+    assert!(
+        md.contains("**Usage (all time):** 5 calls, 40% success\n"),
+        "{md}"
+    );
+    assert!(
+        md.contains("**Note:** `shell` is read as the category (all 5 calls above); it is also a raw harness tool name, under which 2 of these calls were made.\n"),
+        "{md}"
+    );
+    let p = refine::propose(Some(&f.conn), "shell", true, "t", None).unwrap();
+    assert_eq!(p.category, Some(vec!["shell.exec".to_string()]));
+    let exec = refine::propose(Some(&f.conn), "shell.exec", true, "t", None).unwrap();
+    assert_eq!(p.issues, exec.issues);
+    assert!(!p.issues.is_empty());
+    // Without a database the category comes from the mapping table.
+    let md = explain::explain(None, "shell", Window::all_time()).unwrap();
+    assert!(
+        md.starts_with("## shell (category: shell.exec, shell.input, shell.kill, shell.output)\n"),
+        "{md}"
+    );
+    // A raw name that is no category still means only its calls.
+    let md = explain::explain(Some(&f.conn), "Bash", Window::all_time()).unwrap();
+    assert!(md.contains("**Usage (all time):** 3 calls"), "{md}");
+}

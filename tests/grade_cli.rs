@@ -214,7 +214,11 @@ fn audit_relevance_adherence_and_attribution_are_computed() {
     // forced: the skill already forbids force-pushes; the agent broke it.
     assert_eq!(
         triple(a0),
-        ("relevant".into(), "deviated".into(), "not_skill_caused".into())
+        (
+            "relevant".into(),
+            "deviated".into(),
+            "not_skill_caused".into()
+        )
     );
     assert!(a0["evidence"]
         .as_array()
@@ -241,7 +245,10 @@ fn audit_relevance_adherence_and_attribution_are_computed() {
         patch.starts_with("--- a/fixtures/gate/force-push/skills/release-helper/SKILL.md\n"),
         "{patch}"
     );
-    assert!(patch.contains("\n+- Never push directly to main"), "{patch}");
+    assert!(
+        patch.contains("\n+- Never push directly to main"),
+        "{patch}"
+    );
     assert_eq!(v["effectiveness"][0]["value"], "inconclusive");
 }
 
@@ -287,7 +294,10 @@ fn a_skill_never_loaded_is_not_observed() {
         .collect();
     assert_eq!(
         eff,
-        [("release-helper", "inconclusive"), ("never-loaded", "not_observed")]
+        [
+            ("release-helper", "inconclusive"),
+            ("never-loaded", "not_observed")
+        ]
     );
     assert_eq!(
         v["conversations"][0]["assessment"][1]["activation"],
@@ -317,11 +327,17 @@ fn a_comparator_arm_decides_effectiveness() {
     .unwrap();
     let (_, out, _) = grade(d.path(), &["--mode", "audit", "--contract", "audit.yaml"]);
     let v: Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v["effectiveness"][0]["value"], "verified_improvement", "{}", v["effectiveness"]);
+    assert_eq!(
+        v["effectiveness"][0]["value"], "verified_improvement",
+        "{}",
+        v["effectiveness"]
+    );
     assert!(v["effectiveness"][0]["rationale"]
         .as_str()
         .unwrap()
-        .contains("PASS in 1 of 1 decided conversation(s) with the skill loaded, 0 of 1 without it"));
+        .contains(
+            "PASS in 1 of 1 decided conversation(s) with the skill loaded, 0 of 1 without it"
+        ));
 }
 
 #[test]
@@ -356,7 +372,12 @@ fn paths_resolve_against_the_contract_from_any_folder() {
     let contract = root().join("fixtures/grade/contract.yaml");
     let (code, out, err) = grade(
         other.path(),
-        &["--mode", "execution", "--contract", contract.to_str().unwrap()],
+        &[
+            "--mode",
+            "execution",
+            "--contract",
+            contract.to_str().unwrap(),
+        ],
     );
     assert_eq!(code, 0, "{err}");
     let v: Value = serde_json::from_str(&out).unwrap();
@@ -384,7 +405,12 @@ fn missing_evidence_is_unverifiable_and_reported_loudly() {
     let contract = d.path().join("c.yaml");
     let (code, out, err) = grade(
         other.path(),
-        &["--mode", "execution", "--contract", contract.to_str().unwrap()],
+        &[
+            "--mode",
+            "execution",
+            "--contract",
+            contract.to_str().unwrap(),
+        ],
     );
     assert_eq!(code, 0, "{err}");
     let v: Value = serde_json::from_str(&out).unwrap();
@@ -397,8 +423,14 @@ fn missing_evidence_is_unverifiable_and_reported_loudly() {
     assert_eq!(v["expectations"][1]["verdict"], "UNVERIFIABLE");
     let lim = v["limitations"].to_string();
     assert!(lim.contains("missing evidence: out is listed"), "{lim}");
-    assert!(lim.contains("missing evidence: session.jsonl is listed"), "{lim}");
-    assert_eq!(v["boundary"]["missing"], serde_json::json!(["out", "session.jsonl"]));
+    assert!(
+        lim.contains("missing evidence: session.jsonl is listed"),
+        "{lim}"
+    );
+    assert_eq!(
+        v["boundary"]["missing"],
+        serde_json::json!(["out", "session.jsonl"])
+    );
     assert_eq!(err.matches("missing evidence").count(), 2, "{err}");
     valid("schemas/grade-execution.schema.json", &v);
 }

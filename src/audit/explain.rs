@@ -17,6 +17,11 @@ pub struct Resolved {
     pub raw: Option<String>,
     /// The catalog entry, when the (single) tool is in the catalog.
     pub catalog: Option<&'static CatalogTool>,
+    /// The name was read as a category (`shell` → `shell.*`).
+    pub category: bool,
+    /// A category name that is also a raw harness name (`shell` is Codex's
+    /// shell tool): reports say both.
+    pub also_raw: bool,
 }
 
 impl Resolved {
@@ -29,10 +34,12 @@ impl Resolved {
         }
     }
 
-    /// The markdown title: `Bash (shell.exec)` for a raw name, else as [`Resolved::name`].
+    /// The markdown title: `Bash (shell.exec)` for a raw name, `shell
+    /// (category: shell.exec, shell.kill)` for a category, else as [`Resolved::name`].
     pub fn title(&self, query: &str) -> String {
         match (&self.raw, self.dot_names.as_slice()) {
             (Some(r), [one]) => format!("{r} ({one})"),
+            _ if self.category => format!("{query} (category: {})", self.dot_names.join(", ")),
             _ => self.name(query),
         }
     }
@@ -55,16 +62,22 @@ impl Resolved {
 /// harness name (`Bash`: then only the calls with exactly that raw name), or
 /// a category prefix (`file`, `mcp.github`).
 ///
-/// Order: a catalog dot name; a dot name seen in the database; a raw name seen
-/// in the database (exact); a raw name of the mapping table (exact); a dot or
-/// raw name in the database, ignoring case (all its calls); the mapping
-/// table, ignoring case; a category prefix of names seen in the database;
-/// else the name itself.
+/// Order: a catalog dot name; a dot name seen in the database; a category
+/// (a name without a dot that is the first segment of dot names seen in the
+/// database, or of the mapping table without a database) — before a raw name
+/// of the same spelling, so `shell` is every `shell.*` call, not only Codex's
+/// raw `shell` ones ([`Resolved::also_raw`] says so); a raw name seen in the
+/// database (exact); a raw name of the mapping table (exact); a dot or raw
+/// name in the database, ignoring case (all its calls); the mapping table,
+/// ignoring case; a category prefix of names seen in the database; else the
+/// name itself.
 pub fn resolve(conn: Option<&Connection>, name: &str) -> rusqlite::Result<Resolved> {
     let dot = |dot: String| Resolved {
         catalog: catalog::lookup(&dot),
         dot_names: vec![dot],
         raw: None,
+        category: false,
+        also_raw: false,
     };
     let raw = |dots: Vec<String>| Resolved {
         catalog: match dots.as_slice() {
@@ -73,6 +86,8 @@ pub fn resolve(conn: Option<&Connection>, name: &str) -> rusqlite::Result<Resolv
         },
         dot_names: dots,
         raw: Some(name.to_string()),
+        category: false,
+        also_raw: false,
     };
     if catalog::lookup(name).is_some() {
         return Ok(dot(name.to_string()));
@@ -88,6 +103,52 @@ pub fn resolve(conn: Option<&Connection>, name: &str) -> rusqlite::Result<Resolv
         if let Some(d) = seen {
             return Ok(dot(d));
         }
+    }
+    if !name.is_empty() && !name.contains('.') {
+        let prefix = format!("{name}.");
+        let mut dots: Vec<String> = match conn {
+            Some(conn) => distinct(
+                conn,
+                "SELECT DISTINCT tool FROM tool_calls WHERE substr(tool, 1, length(?1)) = ?1 ORDER BY tool",
+                &prefix,
+            )?,
+            None => Vec::new(),
+        };
+        if dots.is_empty() && conn.is_none() {
+            dots = names::MAPPING
+                .iter()
+                .map(|(_, d)| d.to_string())
+                .filter(|d| d.starts_with(&prefix))
+                .collect();
+            dots.sort();
+            dots.dedup();
+        }
+        if !dots.is_empty() {
+            let raw_in_db = match conn {
+                Some(conn) => conn
+                    .query_row(
+                        "SELECT 1 FROM tool_calls WHERE raw_tool = ?1 LIMIT 1",
+                        [name],
+                        |_| Ok(()),
+                    )
+                    .optional()?
+                    .is_some(),
+                None => false,
+            };
+            let also_raw = raw_in_db || names::MAPPING.iter().any(|(r, _)| *r == name);
+            return Ok(Resolved {
+                catalog: match dots.as_slice() {
+                    [one] => catalog::lookup(one),
+                    _ => None,
+                },
+                dot_names: dots,
+                raw: None,
+                category: true,
+                also_raw,
+            });
+        }
+    }
+    if let Some(conn) = conn {
         let dots = distinct(
             conn,
             "SELECT DISTINCT tool FROM tool_calls WHERE raw_tool = ?1 ORDER BY tool",
@@ -117,6 +178,8 @@ pub fn resolve(conn: Option<&Connection>, name: &str) -> rusqlite::Result<Resolv
                 },
                 dot_names: dots,
                 raw: None,
+                category: false,
+                also_raw: false,
             });
         }
     }
@@ -135,6 +198,8 @@ pub fn resolve(conn: Option<&Connection>, name: &str) -> rusqlite::Result<Resolv
                 dot_names: dots,
                 raw: None,
                 catalog: None,
+                category: true,
+                also_raw: false,
             });
         }
     }
@@ -197,10 +262,15 @@ pub fn explain(conn: Option<&Connection>, name: &str, window: Window) -> rusqlit
     let resolved = resolve(conn, name)?;
     let title = resolved.title(name);
     let mut md = format!("## {title}\n\n");
-    let description = resolved
-        .catalog
-        .map(|c| c.description)
-        .unwrap_or("(Tool not found in active registry)");
+    let description = match (resolved.catalog, resolved.category) {
+        (Some(c), _) => c.description.to_string(),
+        (None, true) => format!(
+            "A category of {} tool(s): {}.",
+            resolved.dot_names.len(),
+            resolved.dot_names.join(", ")
+        ),
+        (None, false) => "(Tool not found in active registry)".to_string(),
+    };
     md.push_str(&format!("**Description:** {description}\n\n"));
 
     let stats = match conn {
@@ -267,6 +337,12 @@ pub fn explain(conn: Option<&Connection>, name: &str, window: Window) -> rusqlit
     if raw.len() > 1 {
         let list: Vec<String> = raw.iter().map(|(r, n)| format!("`{r}` ({n})")).collect();
         md.push_str(&format!("**Seen as:** {}\n", list.join(", ")));
+    }
+    if resolved.also_raw {
+        let n = raw.get(name).copied().unwrap_or(0);
+        md.push_str(&format!(
+            "**Note:** `{name}` is read as the category (all {total} calls above); it is also a raw harness tool name, under which {n} of these calls were made.\n"
+        ));
     }
     md.push('\n');
 

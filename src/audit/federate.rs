@@ -4,8 +4,10 @@
 //! peer gives `ok: false` and a `reason`, never an error.
 //!
 //! The protocol (plain HTTP + JSON, documented in docs/audit.md):
-//! - publish: `POST <url>/events` with `{"eventType", "payload", "publishedAt", "source"}`;
-//!   any 2xx is success.
+//! - publish: `POST <url>/events` with `{"eventType", "peer", "payload",
+//!   "publishedAt", "source"}` — exactly the shape fetch accepts (checked by
+//!   [`validate_event`] before sending), so a peer that stores and returns
+//!   events closes the round trip; any 2xx is success.
 //! - fetch: `GET <url>/events?eventType=T[&peer=P]` answering `{"events": [...]}`
 //!   (or a bare array); each event must be `{"eventType", "peer", "payload": {...},
 //!   "publishedAt"}` and is validated before it is returned; invalid ones are
@@ -26,6 +28,8 @@ pub const MAX_EVENT_BYTES: usize = 64 * 1024;
 pub enum Request {
     Publish {
         event_type: String,
+        /// This instance's name, as peers filter on it.
+        peer: String,
         payload: Map<String, Value>,
         published_at: String,
         source: String,
@@ -50,16 +54,22 @@ pub fn run(url: Option<&str>, timeout: Duration, req: &Request) -> Value {
     match req {
         Request::Publish {
             event_type,
+            peer,
             payload,
             published_at,
             source,
         } => {
             let body = json!({
                 "eventType": event_type,
+                "peer": peer,
                 "payload": payload,
                 "publishedAt": published_at,
                 "source": source,
             });
+            // Never publish what our own fetch would reject.
+            if let Err(reason) = validate_event(&body, event_type, None) {
+                return json!({"ok": false, "action": "publish", "reason": format!("invalid event: {reason}")});
+            }
             match agent.post(&endpoint).send_json(&body) {
                 Err(e) => unavailable("publish", &e),
                 Ok(resp) => {
@@ -162,7 +172,8 @@ pub fn validate_events(
     Ok((ok, rejected))
 }
 
-fn validate_event(ev: &Value, event_type: &str, peer: Option<&str>) -> Result<(), String> {
+/// Check one event as fetch does (publish checks its own event the same way).
+pub fn validate_event(ev: &Value, event_type: &str, peer: Option<&str>) -> Result<(), String> {
     let o = ev.as_object().ok_or("not an object")?;
     let size = ev.to_string().len();
     if size > MAX_EVENT_BYTES {

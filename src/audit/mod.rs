@@ -113,6 +113,9 @@ pub struct AuditConfig {
     /// The federation endpoint (base URL).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub federation_url: Option<String>,
+    /// This instance's peer name in published events (default: the host name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub federation_peer: Option<String>,
 }
 
 impl AuditConfig {

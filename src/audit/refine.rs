@@ -40,6 +40,9 @@ pub struct Issue {
 #[serde(rename_all = "camelCase")]
 pub struct Proposal {
     pub tool_name: String,
+    /// When the name was read as a category: the dot names it covers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub category: Option<Vec<String>>,
     pub issues: Vec<Issue>,
     pub proposed_patch_hints: Vec<String>,
     pub source_file_found: bool,
@@ -105,6 +108,7 @@ pub fn propose(
         }
     }
     Ok(Proposal {
+        category: resolved.category.then(|| resolved.dot_names.clone()),
         tool_name,
         issues,
         proposed_patch_hints: hints,

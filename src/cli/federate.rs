@@ -21,7 +21,8 @@ pub struct Args {
     /// The event's data, a JSON object (publish).
     #[arg(long, value_name = "JSON")]
     pub payload: Option<String>,
-    /// Only this peer's events (fetch).
+    /// fetch: only this peer's events. publish: this instance's peer name
+    /// (default: `audit.federation-peer`, else the host name).
     #[arg(long, value_name = "NAME")]
     pub peer: Option<String>,
     /// The federation endpoint (base URL; `/events` is appended).
@@ -41,7 +42,26 @@ pub enum Action {
     Fetch,
 }
 
+/// The host name, for the default peer name of published events.
+fn host_name() -> Option<String> {
+    std::env::var("HOSTNAME")
+        .ok()
+        .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty() && h.len() <= 200 && !h.chars().any(char::is_control))
+}
+
 pub fn run(args: Args) -> anyhow::Result<Exit> {
+    // The configuration is read only when a flag does not answer.
+    let needs_cfg = args.url.is_none() || (args.action == Action::Publish && args.peer.is_none());
+    let cfg = if needs_cfg {
+        match &args.config {
+            Some(p) => Config::load(p)?,
+            None => Config::discover_and_load(&std::env::current_dir()?)?,
+        }
+    } else {
+        Config::default()
+    };
     let req = match args.action {
         Action::Publish => {
             let Some(raw) = args.payload.as_deref() else {
@@ -52,8 +72,18 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
                 Ok(_) => bail!("--payload: must be a JSON object"),
                 Err(e) => bail!("--payload: not valid JSON: {e}"),
             };
+            let peer = args
+                .peer
+                .clone()
+                .or_else(|| cfg.audit.federation_peer.clone())
+                .or_else(host_name)
+                .unwrap_or_else(|| "skillgate".to_string());
+            if peer.trim().is_empty() || peer.len() > 200 || peer.chars().any(char::is_control) {
+                bail!("--peer: a peer name is 1-200 printable characters");
+            }
             Request::Publish {
                 event_type: args.event_type.clone(),
+                peer,
                 payload,
                 published_at: format_timestamp(time::OffsetDateTime::now_utc()),
                 source: format!("skillgate/{}", env!("CARGO_PKG_VERSION")),
@@ -64,16 +94,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             peer: args.peer.clone(),
         },
     };
-    let url = match args.url.clone() {
-        Some(u) => Some(u),
-        None => {
-            let cfg = match &args.config {
-                Some(p) => Config::load(p)?,
-                None => Config::discover_and_load(&std::env::current_dir()?)?,
-            };
-            cfg.audit.federation_url
-        }
-    };
+    let url = args.url.clone().or(cfg.audit.federation_url);
     let answer = federate::run(
         url.as_deref(),
         Duration::from_secs(args.timeout_secs.max(1)),

@@ -76,7 +76,10 @@ fn loc(tp: &str, t: &Trajectory, ev: usize) -> String {
 }
 
 fn fired(l: &TrajectoryLabel) -> bool {
-    matches!(l.label, Label::Exercised | Label::Violated | Label::Ambiguous)
+    matches!(
+        l.label,
+        Label::Exercised | Label::Violated | Label::Ambiguous
+    )
 }
 
 fn assess(
@@ -121,7 +124,7 @@ fn assess(
     });
     let governed: Vec<&CriterionResult> = cs
         .iter()
-        .filter(|c| spec.criteria().iter().any(|g| *g == c.id))
+        .filter(|c| spec.criteria().contains(&c.id))
         .collect();
     let governed_decided = governed.iter().any(|c| c.verdict != "UNVERIFIABLE");
     let rules_fired = labels.as_ref().is_some_and(|ls| ls.iter().any(fired));
@@ -134,7 +137,8 @@ fn assess(
         }
         "relevant"
     } else if labels.is_some() && governed.iter().all(|c| c.verdict == "UNVERIFIABLE") {
-        reasons.push("none of the skill's rules applied and no criterion it owns was decided".into());
+        reasons
+            .push("none of the skill's rules applied and no criterion it owns was decided".into());
         "not_relevant"
     } else {
         reasons.push("no SKILL.md path and no owned criterion decides relevance".into());
@@ -156,7 +160,12 @@ fn assess(
         for (l, id) in ls.iter().zip(&r.ids) {
             if l.label == Label::Violated {
                 reasons.push(format!("skill rule `{id}` was violated"));
-                evidence.extend(l.cited.iter().filter_map(|c| c.event).map(|e| loc(tp, t, e)));
+                evidence.extend(
+                    l.cited
+                        .iter()
+                        .filter_map(|c| c.event)
+                        .map(|e| loc(tp, t, e)),
+                );
             }
         }
     }
@@ -215,7 +224,10 @@ fn assess(
                 "uncertain"
             }
             (None, true) if !failed.is_empty() => {
-                reasons.push("without the skill's SKILL.md the failing action cannot be traced to a rule".into());
+                reasons.push(
+                    "without the skill's SKILL.md the failing action cannot be traced to a rule"
+                        .into(),
+                );
                 "uncertain"
             }
             _ => {
@@ -468,7 +480,10 @@ fn effect(name: &str, rows: &[Row]) -> Value {
             ),
         });
     }
-    let verified = rows.iter().filter(|r| r.4.iter().any(|(_, c)| *c != Cause::Deviation)).count();
+    let verified = rows
+        .iter()
+        .filter(|r| r.4.iter().any(|(_, c)| *c != Cause::Deviation))
+        .count();
     json!({
         "skill": name, "value": "inconclusive",
         "evidence": with.iter().map(|r| r.0.clone()).collect::<Vec<_>>(),
@@ -515,7 +530,11 @@ fn proposal(
         if traced.len() < 2 && !severe {
             continue;
         }
-        let rule = format!("- {} (from `skillgate grade`: criterion `{}`)", k.text.trim(), k.id);
+        let rule = format!(
+            "- {} (from `skillgate grade`: criterion `{}`)",
+            k.text.trim(),
+            k.id
+        );
         let mut new_text = rules.text.clone();
         if !new_text.ends_with('\n') {
             new_text.push('\n');

@@ -73,15 +73,16 @@ pub fn detect(c: &Contract, b: &Boundary, audit: bool) -> Vec<Defect> {
             });
         } else if let Some(k0) = k.check.as_ref().and_then(|ch| {
             let text = super::check_text(Some(ch));
-            c.criteria[..i]
-                .iter()
-                .find(|o| !matches!(ch, Check::Manual(_)) && super::check_text(o.check.as_ref()) == text)
+            c.criteria[..i].iter().find(|o| {
+                !matches!(ch, Check::Manual(_)) && super::check_text(o.check.as_ref()) == text
+            })
         }) {
             out.push(Defect {
                 criterion: k.id.clone(),
                 defect: "duplicate",
                 detail: format!("runs the same check as criterion `{}`", k0.id),
-                smallest_stronger_check: "check what distinguishes the two criteria, or merge them".into(),
+                smallest_stronger_check: "check what distinguishes the two criteria, or merge them"
+                    .into(),
             });
         }
         match &k.check {
@@ -144,11 +145,13 @@ pub fn detect(c: &Contract, b: &Boundary, audit: bool) -> Vec<Defect> {
 
 /// The smallest machine check that could decide a criterion, from its wording.
 fn suggest(text: &str) -> String {
-    let path = text.split_whitespace().map(|w| {
-        w.trim_matches(|c: char| "`'\"(),;:".contains(c))
-            .trim_end_matches('.')
-    })
-    .find(|w| w.contains('/') || (w.contains('.') && w.len() > 2 && !w.ends_with('.')));
+    let path = text
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| "`'\"(),;:".contains(c))
+                .trim_end_matches('.')
+        })
+        .find(|w| w.contains('/') || (w.contains('.') && w.len() > 2 && !w.ends_with('.')));
     match path {
         Some(p) => format!("`file_contains: {{path: {p}, pattern: …}}` on the artifact the criterion names"),
         None => "a `predicate` over the trajectory (the action that shows it), or `file_contains` on the artifact that records it".into(),
@@ -195,7 +198,10 @@ criteria:
                 ("f".to_string(), "no_evidence_source"),
             ]
         );
-        let e = detect(&c, &b, false).into_iter().find(|d| d.criterion == "e").unwrap();
+        let e = detect(&c, &b, false)
+            .into_iter()
+            .find(|d| d.criterion == "e")
+            .unwrap();
         assert!(e.smallest_stronger_check.contains("notes.md"), "{e:?}");
     }
 }

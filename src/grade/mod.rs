@@ -477,7 +477,11 @@ fn outcome(verdict: Option<bool>, records: Vec<EvidenceRecord>, reason: String) 
     }
 }
 
-fn unverifiable(location: impl Into<String>, observation: &str, reason: impl Into<String>) -> Outcome {
+fn unverifiable(
+    location: impl Into<String>,
+    observation: &str,
+    reason: impl Into<String>,
+) -> Outcome {
     outcome(
         None,
         vec![er("missing", "absent", location.into(), observation.into())],
@@ -497,7 +501,9 @@ fn missing_evidence(path: &str) -> Outcome {
     unverifiable(
         path,
         "listed evidence not found on disk: missing",
-        format!("{path} is listed in the evidence boundary but does not exist: the evidence is missing"),
+        format!(
+            "{path} is listed in the evidence boundary but does not exist: the evidence is missing"
+        ),
     )
 }
 
