@@ -61,6 +61,39 @@ fn threshold<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
     Ok(Some(v))
 }
 
+/// `escalate:` — what a fail-closed verdict does besides blocking (seed 004:
+/// "escalate to the operator"); docs/config.md. Empty: nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Escalate {
+    /// A command (argv, no shell) run with the verdict JSON on stdin. A
+    /// relative program path containing `/` is relative to the configuration file's folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<Vec<String>>,
+    /// Seconds the command may run before it is killed (default 60).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_secs: Option<u64>,
+    /// GitHub users asked to review the pull request.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reviewers: Vec<String>,
+    /// GitHub teams (slugs) asked to review the pull request.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub team_reviewers: Vec<String>,
+    /// Labels added to the pull request.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<String>,
+}
+
+impl Escalate {
+    pub fn is_empty(&self) -> bool {
+        *self == Escalate::default()
+    }
+    /// Something to ask of GitHub.
+    pub fn wants_github(&self) -> bool {
+        !(self.reviewers.is_empty() && self.team_reviewers.is_empty() && self.labels.is_empty())
+    }
+}
+
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawThresholds {
@@ -83,6 +116,8 @@ struct RawConfig {
     waivers: Option<Vec<Waiver>>,
     #[serde(default)]
     audit: Option<crate::audit::AuditConfig>,
+    #[serde(default)]
+    escalate: Option<Escalate>,
 }
 
 /// The effective configuration.
@@ -101,6 +136,8 @@ pub struct Config {
     pub waivers: Vec<Waiver>,
     /// The tool-usage database settings (`ingest`, `stats`, `federate`...; docs/audit.md).
     pub audit: crate::audit::AuditConfig,
+    /// What a fail-closed verdict triggers (a command, GitHub reviewers/labels).
+    pub escalate: Escalate,
 }
 
 impl Config {
@@ -223,6 +260,24 @@ impl Config {
             lexicon: raw.lexicon.unwrap_or_default(),
             waivers: raw.waivers.unwrap_or_default(),
             audit: raw.audit.unwrap_or_default().resolved(&base),
+            escalate: {
+                let mut e = raw.escalate.unwrap_or_default();
+                if let Some(cmd) = e.command.as_mut() {
+                    if cmd.first().is_none_or(|p| p.trim().is_empty()) {
+                        return Err(ConfigError {
+                            path: path.to_path_buf(),
+                            line: find_key_line(path, "escalate"),
+                            message: "escalate.command needs a program (a list: [program, args…])"
+                                .into(),
+                        });
+                    }
+                    let prog = PathBuf::from(&cmd[0]);
+                    if prog.is_relative() && cmd[0].contains('/') {
+                        cmd[0] = resolve(&cmd[0]).display().to_string();
+                    }
+                }
+                e
+            },
         })
     }
 
@@ -238,6 +293,8 @@ impl Config {
             waivers: &'a [Waiver],
             #[serde(skip_serializing_if = "crate::audit::AuditConfig::is_empty")]
             audit: &'a crate::audit::AuditConfig,
+            #[serde(skip_serializing_if = "Escalate::is_empty")]
+            escalate: &'a Escalate,
         }
         let shown = Shown {
             trajectories: match &self.trajectories {
@@ -253,6 +310,7 @@ impl Config {
             lexicon: &self.lexicon,
             waivers: &self.waivers,
             audit: &self.audit,
+            escalate: &self.escalate,
         };
         let mut out = String::new();
         match &self.file {

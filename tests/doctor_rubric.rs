@@ -243,7 +243,7 @@ fn task_completion_gaps_and_cap() {
     assert_eq!(sub(&r.efficiency, "task-completion"), (1, 3));
     let basis = &r.efficiency.as_ref().unwrap().subs()[0].basis;
     assert!(
-        basis.contains("The session ends without a final answer"),
+        basis.contains("the session ends without a final answer"),
         "{basis}"
     );
     assert!(
@@ -695,4 +695,66 @@ fn sub_score_codes_are_unique_and_complete() {
         .map(|s| s.max)
         .sum();
     assert_eq!(max, 10);
+}
+
+/// Seed 000: "Did the agent accomplish the stated goal?" — judged from what
+/// the session shows, not from the mere presence of a final answer.
+#[test]
+fn task_completion_reads_the_outcome_the_session_shows() {
+    // The session: a clean-looking run that ends "I gave up".
+    let mut s = S::new();
+    s.user("Fix the bug in src/lib.rs")
+        .read("/repo/src/lib.rs", "fn main() {}")
+        .say("I was unable to fix the bug; I gave up.");
+    let r = s.report();
+    assert_eq!(sub(&r.efficiency, "task-completion"), (0, 3));
+    let basis = &r.efficiency.as_ref().unwrap().subs()[0].basis;
+    assert!(
+        basis.starts_with("The stated goal is the first request (turn 1)"),
+        "{basis}"
+    );
+    assert!(
+        basis.contains("gap: the agent's last answer (turn 3) says it did not reach the goal (\"i was unable to\")"),
+        "{basis}"
+    );
+    assert!(
+        basis.contains("capped at 0: the agent gave up and changed nothing"),
+        "{basis}"
+    );
+    assert_eq!(evidence_turns(&r.efficiency, "task-completion"), vec![1, 3]);
+    assert!(r.efficiency.as_ref().unwrap().total().unwrap() <= 7);
+    // Partial changes, then giving up: at most 1.
+    let mut s = S::new();
+    s.user("Make the tests pass")
+        .edit("/repo/src/a.rs", "a", "b", false)
+        .bash("cargo test", "test result: ok", false)
+        .say("I couldn't get the remaining case to work.");
+    assert_eq!(sub(&s.report().efficiency, "task-completion"), (1, 3));
+    // The user's last message is a correction, and nothing was done after it.
+    let mut s = S::new();
+    s.user("Rename helper to assist")
+        .edit("/repo/src/a.rs", "helper", "assist", false)
+        .say("Done.")
+        .user("No, that's wrong: you renamed the wrong function.")
+        .say("Sorry about that.");
+    let r = s.report();
+    assert_eq!(sub(&r.efficiency, "task-completion"), (1, 3));
+    assert!(evidence_turns(&r.efficiency, "task-completion").contains(&4));
+    // A correction the agent then acted on: one gap.
+    let mut s = S::new();
+    s.user("Rename helper to assist")
+        .edit("/repo/src/a.rs", "helper", "assist", false)
+        .say("Done.")
+        .user("That's wrong, it is in b.rs")
+        .edit("/repo/src/b.rs", "helper", "assist", false)
+        .say("Renamed in b.rs.");
+    assert_eq!(sub(&s.report().efficiency, "task-completion"), (2, 3));
+    // A plain success stays 3/3.
+    let mut s = S::new();
+    s.user("Rename helper to assist")
+        .edit("/repo/src/a.rs", "helper", "assist", false)
+        .say("Renamed.")
+        .user("thanks")
+        .say("Glad to help.");
+    assert_eq!(sub(&s.report().efficiency, "task-completion"), (3, 3));
 }

@@ -288,14 +288,21 @@ fn decode_file(path: &Path, harness: Option<Harness>) -> anyhow::Result<SessionI
 }
 
 fn undecodable(path: &Path, line: Option<u64>, message: String) -> SessionInput {
-    let recovered = match fs::File::open(path) {
-        Ok(f) => {
-            let mut bytes = Vec::new();
-            let _ = f.take(PLAIN_TEXT_LIMIT).read_to_end(&mut bytes);
-            doctor::turns::from_plain_text(&String::from_utf8_lossy(&bytes))
-        }
-        Err(_) => Vec::new(),
-    };
+    let mut bytes = Vec::new();
+    if let Ok(f) = fs::File::open(path) {
+        let _ = f.take(PLAIN_TEXT_LIMIT).read_to_end(&mut bytes);
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let recovered = doctor::turns::from_plain_text(&text);
+    // A plain-text log (not JSON that failed to decode) split by role
+    // markers is a session like any other: it is scored.
+    let json_like = text.trim_start().starts_with(['{', '[']);
+    if !json_like && !recovered.is_empty() {
+        return SessionInput::PlainText {
+            path: path.to_path_buf(),
+            turns: recovered,
+        };
+    }
     SessionInput::Undecodable {
         path: path.to_path_buf(),
         line,
@@ -426,16 +433,25 @@ fn summarize(report: &Report, written: &Path, input: &SessionInput) -> anyhow::R
                 let at = line.map(|l| format!(":{l}")).unwrap_or_default();
                 eprintln!("error: {}{at}: {message}", path.display());
             } else if let SessionInput::Decoded(t) = input {
+                let locs = doctor::undecodable_locations(t);
                 eprintln!(
-                    "error: {}: {} record(s) could not be decoded; scores are N/A",
+                    "error: {}: {} record(s) could not be decoded ({}); scores are N/A",
                     t.path.display(),
-                    t.undecodable_count()
+                    locs.len(),
+                    doctor::list_locations(&locs)
                 );
             }
             writeln!(out, "Parsing error: scores N/A; report written to {shown}")?;
             Ok(Exit::Error)
         }
         Outcome::Scored => {
+            if let SessionInput::PlainText { path, turns } = input {
+                eprintln!(
+                    "note: {}: no transcript decoder recognised it; scored as a plain-text log ({} turn(s) split by role markers, tool calls from `Tool:` turns and fenced blocks)",
+                    path.display(),
+                    turns.len()
+                );
+            }
             let fmt = |s: &Option<doctor::Score>| match s.as_ref().and_then(|s| s.total()) {
                 Some(t) => format!("{t}/10"),
                 None => "N/A".to_string(),

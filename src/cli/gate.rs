@@ -142,6 +142,11 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         Format::Junit => Junit.render(&verdicts),
     };
     print!("{out}");
+    // Seed 004: a fail-closed verdict is escalated to the operator (`escalate:`).
+    let fail_closed = verdicts.iter().any(|v| v.verdict.as_str() == "fail-closed");
+    if fail_closed && !config.escalate.is_empty() {
+        super::escalate::on_fail_closed(&config.escalate, true, &Json.render(&verdicts));
+    }
     for v in verdicts.iter().filter(|v| v.trajectories.valid.is_empty()) {
         eprintln!(
             "nothing to measure for `{}`: no valid trajectory ({} discarded) — capture a run first",

@@ -8,6 +8,7 @@ pub mod assess;
 pub mod compose;
 pub mod config;
 pub mod doctor;
+pub mod escalate;
 pub mod explain;
 pub mod extract;
 pub mod federate;

@@ -139,5 +139,15 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             }
         }
     }
-    emit(&decide(validation, Some(verdict), None, report))
+    let decided = decide(validation, Some(verdict), None, report);
+    let exit = emit(&decided)?;
+    // Seed 004: a fail-closed verdict is escalated to the operator (`escalate:`).
+    if decided.verdict.as_deref() == Some("fail-closed") {
+        super::escalate::on_fail_closed(
+            &config.escalate,
+            true,
+            &serde_json::to_string_pretty(&decided)?,
+        );
+    }
+    Ok(exit)
 }

@@ -289,6 +289,8 @@ fn header(out: &mut String, report: &Report, ctx: &RenderContext) {
         row("Transcript", &s.path, true);
         if let (Some(h), Some(f)) = (&s.harness, &s.format) {
             row("Harness", &format!("{h} ({f})"), false);
+        } else if let Some(f) = &s.format {
+            row("Format", f, false);
         }
         match (&s.started_at, &s.ended_at) {
             (Some(a), Some(b)) if a != b => row("Session time", &format!("{a} – {b}"), false),

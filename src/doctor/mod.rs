@@ -47,6 +47,9 @@ pub enum SessionInput {
     Empty { path: PathBuf },
     /// A decoded session (possibly with undecodable records in `problems`).
     Decoded(Box<Trajectory>),
+    /// A plain-text log (no decoder recognised it, it is not JSON, and role
+    /// markers split it into turns): scored like any session (seed 000 step 2).
+    PlainText { path: PathBuf, turns: Vec<Turn> },
     /// No decoder recognised the file, or decoding failed. `recovered` are
     /// the turns found by plain-text role markers, if any.
     Undecodable {
@@ -289,7 +292,66 @@ pub fn diagnose(input: &SessionInput, opts: &DoctorOptions) -> Report {
             parse_error_report(note, session, recovered, opts)
         }
         SessionInput::Decoded(traj) => from_trajectory(traj, opts),
+        SessionInput::PlainText { path, turns } => from_plain_text(path, turns, opts),
     }
+}
+
+/// The format name reported for plain-text logs.
+pub const PLAIN_TEXT_FORMAT: &str = "plain-text (role markers)";
+
+fn from_plain_text(path: &std::path::Path, turns: &[Turn], opts: &DoctorOptions) -> Report {
+    let session = SessionInfo {
+        path: path.display().to_string(),
+        session_id: None,
+        harness: None,
+        format: Some(PLAIN_TEXT_FORMAT.to_string()),
+        started_at: None,
+        ended_at: None,
+        turns: turns.len(),
+    };
+    let substantive = turns.iter().filter(|t| t.role != TurnRole::System).count();
+    if substantive < 2 {
+        return minimal(
+            Outcome::TooShort { turns: substantive },
+            Some(session),
+            opts,
+        );
+    }
+    scored(session, turns, None, false, opts)
+}
+
+/// Where the undecodable records of a trajectory are (`line 6`, a JSON
+/// pointer), for the report's note and the command's stderr.
+pub fn undecodable_locations(traj: &Trajectory) -> Vec<String> {
+    traj.problems
+        .iter()
+        .filter(|p| {
+            matches!(
+                p.kind,
+                crate::decode::ProblemKind::Undecodable | crate::decode::ProblemKind::InvalidUtf8
+            )
+        })
+        .map(|p| match (p.location.line, &p.location.pointer) {
+            (Some(l), _) => format!("line {l}"),
+            (None, Some(ptr)) => ptr.clone(),
+            _ => "an unknown location".to_string(),
+        })
+        .collect()
+}
+
+/// `line 3, line 9, and 4 more`.
+pub fn list_locations(locs: &[String]) -> String {
+    let shown: Vec<&str> = locs.iter().take(10).map(String::as_str).collect();
+    let more = locs.len().saturating_sub(shown.len());
+    format!(
+        "{}{}",
+        shown.join(", "),
+        if more > 0 {
+            format!(", and {more} more")
+        } else {
+            String::new()
+        }
+    )
 }
 
 fn minimal(outcome: Outcome, session: Option<SessionInfo>, opts: &DoctorOptions) -> Report {
@@ -361,31 +423,14 @@ fn parse_error_report(
 fn from_trajectory(traj: &Trajectory, opts: &DoctorOptions) -> Report {
     let turns = turns::from_trajectory(traj);
     let session = session_info(traj, &turns);
-    let undecodable: Vec<String> = traj
-        .problems
-        .iter()
-        .filter(|p| {
-            matches!(
-                p.kind,
-                crate::decode::ProblemKind::Undecodable | crate::decode::ProblemKind::InvalidUtf8
-            )
-        })
-        .map(|p| match (p.location.line, &p.location.pointer) {
-            (Some(l), _) => format!("line {l}"),
-            (None, Some(ptr)) => ptr.clone(),
-            _ => "an unknown location".to_string(),
-        })
-        .collect();
+    let undecodable = undecodable_locations(traj);
     if !undecodable.is_empty() {
-        let shown: Vec<&str> = undecodable.iter().take(10).map(String::as_str).collect();
-        let more = undecodable.len().saturating_sub(shown.len());
         let note = format!(
-            "{}: {} record(s) could not be decoded ({}{}). The {} decoded turn(s) are listed below; \
+            "{}: {} record(s) could not be decoded ({}). The {} decoded turn(s) are listed below; \
              scores are not assessed because the hidden records could change every count.",
             traj.path.display(),
             undecodable.len(),
-            shown.join(", "),
-            if more > 0 { format!(", and {more} more") } else { String::new() },
+            list_locations(&undecodable),
             turns.len()
         );
         return parse_error_report(note, session, &turns, opts);
@@ -398,7 +443,17 @@ fn from_trajectory(traj: &Trajectory, opts: &DoctorOptions) -> Report {
             opts,
         );
     }
-    let assessed = rubric::assess(&turns, traj.cwd.as_deref(), traj.truncated, opts);
+    scored(session, &turns, traj.cwd.as_deref(), traj.truncated, opts)
+}
+
+fn scored(
+    session: SessionInfo,
+    turns: &[Turn],
+    cwd: Option<&str>,
+    truncated: bool,
+    opts: &DoctorOptions,
+) -> Report {
+    let assessed = rubric::assess(turns, cwd, truncated, opts);
     let (findings, suggestions) = rubric::findings(&assessed.efficiency, &assessed.code_quality);
     Report {
         outcome: Outcome::Scored,

@@ -591,6 +591,86 @@ fn task_completion(c: &Ctx) -> SubScore {
             ));
         }
     }
+    // What the session says about the outcome: the agent's last answer
+    // admitting it could not reach the goal, the user's last message
+    // complaining or correcting.
+    let mut cap: Option<(u8, String)> = None;
+    let last_answer = (first_req..c.turns.len()).rev().find(|&i| {
+        let t = &c.turns[i];
+        t.is_assistant_message()
+            && !t.subagent
+            && t.text.as_deref().is_some_and(|x| !x.trim().is_empty())
+    });
+    if let Some(a) = last_answer {
+        if let Some(phrase) = c.turns[a].text.as_deref().and_then(signals::admits_failure) {
+            let limit = if c.changed.is_empty() { 0 } else { 1 };
+            parts.push(format!(
+                "gap: the agent's last answer (turn {}) says it did not reach the goal (\"{phrase}\")",
+                c.num(a)
+            ));
+            evidence.retain(|e| e.turn != c.num(a));
+            evidence.push(c.ev(
+                a,
+                format!("the agent says it did not reach the goal (\"{phrase}\")"),
+                Focus::Auto,
+            ));
+            cap = Some((
+                limit,
+                if limit == 0 {
+                    "capped at 0: the agent gave up and changed nothing".to_string()
+                } else {
+                    "capped at 1: the agent gave up after partial changes".to_string()
+                },
+            ));
+            suggestion = Some(
+                "The agent stopped short of the goal: break the task into a step it can verify, \
+                 read the error it stopped on, and ask the user for what is missing instead of giving up."
+                    .to_string(),
+            );
+        }
+    }
+    let last_user = (0..c.turns.len())
+        .rev()
+        .find(|&i| signals::is_user_request(&c.turns[i]) && !c.turns[i].subagent);
+    if let Some(u) = last_user.filter(|&u| u > first_req) {
+        if c.turns[u]
+            .text
+            .as_deref()
+            .is_some_and(signals::is_complaint)
+        {
+            let acted_after =
+                (u + 1..c.turns.len()).any(|i| c.turns[i].is_tool() && !c.turns[i].failed);
+            evidence.retain(|e| e.turn != c.num(u));
+            evidence.push(c.ev(
+                u,
+                "the user's last message is a complaint or correction",
+                Focus::Auto,
+            ));
+            if acted_after {
+                gaps += 1;
+                parts.push(format!(
+                    "gap: the user's last message (turn {}) is a complaint or correction",
+                    c.num(u)
+                ));
+            } else {
+                parts.push(format!(
+                    "gap: the user's last message (turn {}) is a complaint or correction, and nothing was done after it",
+                    c.num(u)
+                ));
+                if cap.as_ref().is_none_or(|(l, _)| *l > 1) {
+                    cap = Some((
+                        1,
+                        "capped at 1: the session ends on the user's complaint".to_string(),
+                    ));
+                }
+            }
+            suggestion.get_or_insert_with(|| {
+                "The user had to correct the result: restate the goal and check the result against it \
+                 before calling the task done."
+                    .to_string()
+            });
+        }
+    }
     let mut score = 3u8.saturating_sub(gaps).max(1);
     let mut tail = format!("3 − {gaps} gap(s) = {}", 3u8.saturating_sub(gaps));
     if !ended_on_answer && score > 1 {
@@ -599,6 +679,22 @@ fn task_completion(c: &Ctx) -> SubScore {
     }
     if 3u8.saturating_sub(gaps) == 0 {
         tail.push_str(", at least 1 since there was progress");
+    }
+    if let Some((limit, why)) = cap {
+        if score > limit {
+            score = limit;
+            tail.push_str(&format!(", {why}"));
+        }
+    }
+    // The goal the outcome is judged against.
+    if let Some(&r) = c.requests.first() {
+        parts.insert(
+            0,
+            format!("the stated goal is the first request (turn {})", c.num(r)),
+        );
+        if score < max && !evidence.iter().any(|e| e.turn == c.num(r)) {
+            evidence.insert(0, c.ev(r, "the stated goal", Focus::Auto));
+        }
     }
     SubScore {
         code,

@@ -56,6 +56,87 @@ pub fn is_user_request(t: &Turn) -> bool {
     }
 }
 
+/// Phrases by which an agent says it did not reach the goal (lower case).
+pub const FAILURE_ADMISSIONS: &[&str] = &[
+    "i was unable to",
+    "i am unable to",
+    "i'm unable to",
+    "i was not able to",
+    "i wasn't able to",
+    "i am not able to",
+    "i'm not able to",
+    "i couldn't",
+    "i could not",
+    "i failed to",
+    "i didn't manage",
+    "i did not manage",
+    "i give up",
+    "i gave up",
+    "giving up",
+    "i'm stuck",
+    "i am stuck",
+    "unable to fix",
+    "unable to resolve",
+    "could not be fixed",
+    "couldn't be fixed",
+    "remains unresolved",
+    "still unresolved",
+    "is still failing",
+    "are still failing",
+    "still fail",
+    "without success",
+];
+
+/// Phrases by which a user complains or corrects (lower case; `no,` etc.
+/// only at the start of the message).
+pub const COMPLAINTS: &[&str] = &[
+    "that's wrong",
+    "that is wrong",
+    "this is wrong",
+    "it's wrong",
+    "not what i asked",
+    "not what i wanted",
+    "doesn't work",
+    "does not work",
+    "didn't work",
+    "did not work",
+    "still broken",
+    "still doesn't",
+    "still does not",
+    "still failing",
+    "still fails",
+    "you broke",
+    "you didn't",
+    "you did not",
+    "you forgot",
+    "why did you",
+    "undo that",
+    "revert that",
+    "that's not right",
+    "that is not right",
+    "not correct",
+    "incorrect",
+];
+
+/// The agent says it could not do the task (a phrase of [`FAILURE_ADMISSIONS`]).
+pub fn admits_failure(text: &str) -> Option<&'static str> {
+    let lower = text.to_lowercase().replace('\u{2019}', "'");
+    FAILURE_ADMISSIONS
+        .iter()
+        .copied()
+        .find(|p| lower.contains(p))
+}
+
+/// The user complains or corrects (a phrase of [`COMPLAINTS`], or a message
+/// opening with "no," / "nope" / "wrong").
+pub fn is_complaint(text: &str) -> bool {
+    let lower = text.trim().to_lowercase().replace('\u{2019}', "'");
+    ["no,", "no.", "no!", "nope", "wrong"]
+        .iter()
+        .any(|p| lower.starts_with(p))
+        || COMPLAINTS.iter().any(|p| lower.contains(p))
+}
+
 pub fn is_interrupt_turn(t: &Turn) -> bool {
     t.role == TurnRole::User && !t.subagent && t.text.as_deref().is_some_and(is_interrupt)
 }

@@ -160,37 +160,171 @@ fn marker(line: &str) -> Option<(TurnRole, &str)> {
 }
 
 /// Recover turns from a plain-text log by its role markers (`User:`,
-/// `Assistant:`, `Tool:`, … at the start of a line). Used only for files no
-/// decoder recognises: the turns are listed, never scored.
+/// `Assistant:`, `Tool:`, … at the start of a line; seed 000 step 2), with
+/// the tool calls it shows:
+/// - a `Tool:` turn is a shell call: its first line is the command (a
+///   leading `$ ` dropped), the rest its output; the call failed when the
+///   output shows an error ([`output_failed`]);
+/// - a fenced block in an assistant turn is a tool call of its own, right
+///   after the message: `bash`/`sh`/`shell`/`console`/`zsh` blocks are shell
+///   calls (`$ ` prompts dropped), `diff`/`patch` blocks are edits of the
+///   files their `+++ ` headers name.
+///
+/// Turns are numbered in order; each keeps the line of its marker (or fence).
 pub fn from_plain_text(text: &str) -> Vec<Turn> {
-    let mut turns: Vec<Turn> = Vec::new();
+    let mut raw: Vec<(TurnRole, u64, String)> = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if let Some((role, rest)) = marker(line) {
-            turns.push(Turn {
-                number: turns.len() + 1,
-                line: Some(i as u64 + 1),
-                pointer: None,
-                role,
-                text: Some(rest.trim().to_string()),
-                tool_name: None,
-                tool_input: None,
-                tool_output: None,
-                timestamp: None,
-                subagent: false,
-                action: Action::Message,
-                failed: false,
-                rejected: false,
-                exit_code: None,
-            });
-        } else if let Some(last) = turns.last_mut() {
-            let t = last.text.get_or_insert_with(String::new);
-            if !t.is_empty() {
-                t.push('\n');
+            raw.push((role, i as u64 + 1, rest.trim().to_string()));
+        } else if let Some(last) = raw.last_mut() {
+            if !last.2.is_empty() {
+                last.2.push('\n');
             }
-            t.push_str(line);
+            last.2.push_str(line);
         }
     }
+    let mut turns: Vec<Turn> = Vec::new();
+    let blank = |role: TurnRole, line: u64, text: String| Turn {
+        number: 0,
+        line: Some(line),
+        pointer: None,
+        role,
+        text: Some(text),
+        tool_name: None,
+        tool_input: None,
+        tool_output: None,
+        timestamp: None,
+        subagent: false,
+        action: Action::Message,
+        failed: false,
+        rejected: false,
+        exit_code: None,
+    };
+    for (role, line, body) in raw {
+        match role {
+            TurnRole::Tool => {
+                let mut t = blank(role, line, body.clone());
+                let (first, rest) = body.split_once('\n').unwrap_or((body.as_str(), ""));
+                let cmd = first.trim().trim_start_matches("$ ").trim();
+                if !cmd.is_empty() {
+                    t.action = Action::Shell(crate::decode::shell::parse_line(cmd));
+                    t.tool_name = Some("shell".into());
+                    t.tool_input = Some(serde_json::json!({ "command": cmd }));
+                    t.tool_output = Some(rest.to_string());
+                    t.failed = output_failed(rest);
+                }
+                turns.push(t);
+            }
+            TurnRole::Assistant => {
+                let calls = fenced_calls(&body, line);
+                turns.push(blank(role, line, body));
+                for (fence_line, action, name, input) in calls {
+                    let mut t = blank(TurnRole::Tool, fence_line, String::new());
+                    t.text = None;
+                    t.action = action;
+                    t.tool_name = Some(name.into());
+                    t.tool_input = Some(input);
+                    turns.push(t);
+                }
+            }
+            _ => turns.push(blank(role, line, body)),
+        }
+    }
+    for (i, t) in turns.iter_mut().enumerate() {
+        t.number = i + 1;
+    }
     turns
+}
+
+/// Does a tool output (of a plain-text log) show a failure?
+pub fn output_failed(out: &str) -> bool {
+    out.lines().any(|l| {
+        let t = l.trim_start();
+        let lower = t.to_ascii_lowercase();
+        lower.starts_with("error")
+            || lower.starts_with("fatal:")
+            || lower.starts_with("traceback (most recent call last)")
+            || lower.contains("command not found")
+            || lower.contains("no such file or directory")
+            || lower.starts_with("failed")
+            || lower.contains("test result: failed")
+            || lower.contains("tests failed")
+            || lower
+                .strip_prefix("exit code")
+                .or_else(|| lower.strip_prefix("exit status"))
+                .map(|r| r.trim_start_matches([':', ' ']))
+                .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit() && c != '0'))
+    })
+}
+
+/// The tool calls of the fenced blocks of an assistant message.
+fn fenced_calls(
+    body: &str,
+    first_line: u64,
+) -> Vec<(u64, Action, &'static str, serde_json::Value)> {
+    let mut out = Vec::new();
+    let mut open: Option<(u64, String, Vec<&str>)> = None;
+    for (i, l) in body.lines().enumerate() {
+        let t = l.trim_start();
+        let here = first_line + i as u64;
+        if let Some(info) = t.strip_prefix("```") {
+            match open.take() {
+                None => open = Some((here, info.trim().to_ascii_lowercase(), Vec::new())),
+                Some((at, lang, lines)) => {
+                    if let Some(call) = fenced_call(&lang, &lines) {
+                        out.push((at, call.0, call.1, call.2));
+                    }
+                }
+            }
+        } else if let Some((_, _, lines)) = open.as_mut() {
+            lines.push(l);
+        }
+    }
+    out
+}
+
+fn fenced_call(lang: &str, lines: &[&str]) -> Option<(Action, &'static str, serde_json::Value)> {
+    match lang {
+        "bash" | "sh" | "shell" | "console" | "zsh" | "shell-session" => {
+            let prompted = lines.iter().any(|l| l.trim_start().starts_with("$ "));
+            let cmds: Vec<&str> = lines
+                .iter()
+                .map(|l| l.trim())
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .filter(|l| !prompted || l.starts_with("$ "))
+                .map(|l| l.trim_start_matches("$ "))
+                .collect();
+            if cmds.is_empty() {
+                return None;
+            }
+            let script = cmds.join("\n");
+            Some((
+                Action::Shell(crate::decode::shell::parse_line(&script)),
+                "shell",
+                serde_json::json!({ "command": script }),
+            ))
+        }
+        "diff" | "patch" => {
+            let effects: Vec<crate::decode::FileEffect> = lines
+                .iter()
+                .filter_map(|l| l.strip_prefix("+++ "))
+                .map(|p| p.split('\t').next().unwrap_or(p).trim())
+                .filter(|p| *p != "/dev/null")
+                .map(|p| crate::decode::FileEffect::Edit {
+                    path: p.strip_prefix("b/").unwrap_or(p).to_string(),
+                })
+                .collect();
+            if effects.is_empty() {
+                return None;
+            }
+            Some((
+                Action::File { effects },
+                "apply_patch",
+                serde_json::json!({ "patch": lines.join("\n") }),
+            ))
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -211,6 +345,37 @@ mod tests {
             turns[2].text.as_deref(),
             Some("ls\nREADME.md\nnot a marker: here")
         );
+    }
+
+    #[test]
+    fn plain_text_tool_calls_come_from_tool_turns_and_fenced_blocks() {
+        let log = "User: fix the build\n\
+                   Assistant: Running it.\n```bash\n$ cargo build\n```\n\
+                   Tool: cargo build\nerror[E0425]: cannot find value `x`\n\
+                   Assistant: Patch:\n```diff\n--- a/src/main.rs\n+++ b/src/main.rs\n@@\n-x\n+let x = 1;\n```\n\
+                   Tool: $ cargo test\ntest result: ok. 3 passed\n";
+        let turns = from_plain_text(log);
+        let roles: Vec<(&str, Option<&str>, bool)> = turns
+            .iter()
+            .map(|t| (t.role.as_str(), t.tool_name.as_deref(), t.failed))
+            .collect();
+        assert_eq!(
+            roles,
+            vec![
+                ("user", None, false),
+                ("assistant", None, false),
+                ("tool", Some("shell"), false),
+                ("tool", Some("shell"), true),
+                ("assistant", None, false),
+                ("tool", Some("apply_patch"), false),
+                ("tool", Some("shell"), false),
+            ]
+        );
+        assert_eq!(turns[2].line, Some(3));
+        assert_eq!(turns[6].number, 7);
+        assert!(matches!(&turns[5].action, Action::File { effects } if effects.len() == 1));
+        assert!(output_failed("Exit code: 2"));
+        assert!(!output_failed("exit code 0\nall good"));
     }
 
     #[test]
