@@ -147,7 +147,9 @@ impl Config {
             let found: Vec<PathBuf> = CONFIG_NAMES
                 .iter()
                 .map(|n| dir.join(n))
-                .filter(|p| p.is_file())
+                // anything there counts: a dangling symlink, a FIFO or a folder
+                // is an error when loaded, never a silent "no configuration"
+                .filter(|p| crate::fsutil::entry_exists(p))
                 .collect();
             match found.len() {
                 0 => continue,
@@ -182,19 +184,25 @@ impl Config {
 
     /// Read one configuration file (YAML, or TOML by its `.toml` extension).
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let bytes = std::fs::read(path).map_err(|e| ConfigError {
+        use crate::fsutil::{self, InputError};
+        let text = fsutil::read_text(path, fsutil::MAX_CONFIG_BYTES).map_err(|e| ConfigError {
             path: path.to_path_buf(),
-            line: None,
-            message: format!("cannot read the configuration: {e}"),
+            line: e.line(),
+            message: match e {
+                InputError::NotUtf8 { .. } => "the configuration is not valid UTF-8".into(),
+                e => format!("cannot read the configuration: {e}"),
+            },
         })?;
-        let text = String::from_utf8(bytes).map_err(|e| ConfigError {
-            path: path.to_path_buf(),
-            line: Some(line_of_offset(
-                &String::from_utf8_lossy(e.as_bytes()),
-                e.utf8_error().valid_up_to(),
-            )),
-            message: "the configuration is not valid UTF-8".into(),
-        })?;
+        if let Some((line, col)) = fsutil::yaml_too_deep(&text, fsutil::MAX_YAML_DEPTH) {
+            return Err(ConfigError {
+                path: path.to_path_buf(),
+                line: Some(line),
+                message: format!(
+                    "`[` / `{{` nest more than {} deep (column {col}); write the values out plainly",
+                    fsutil::MAX_YAML_DEPTH
+                ),
+            });
+        }
         if path.extension().is_some_and(|e| e == "toml") {
             Config::from_toml_str(path, &text)
         } else {
@@ -211,7 +219,7 @@ impl Config {
                 .map_err(|e| ConfigError {
                     path: path.to_path_buf(),
                     line: e.location().map(|l| l.line()),
-                    message: strip_location(&e.to_string()),
+                    message: crate::fsutil::redact_quotes(&strip_location(&e.to_string())),
                 })?
                 .unwrap_or_default()
         };
@@ -223,7 +231,7 @@ impl Config {
         let raw: RawConfig = toml::from_str(text).map_err(|e| ConfigError {
             path: path.to_path_buf(),
             line: e.span().map(|s| line_of_offset(text, s.start)),
-            message: e.message().to_string(),
+            message: crate::fsutil::redact_quotes(e.message()),
         })?;
         Config::from_raw(path, raw)
     }
@@ -334,7 +342,7 @@ fn line_of_offset(text: &str, offset: usize) -> usize {
 }
 
 fn find_key_line(path: &Path, key: &str) -> Option<usize> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = crate::fsutil::read_text(path, crate::fsutil::MAX_CONFIG_BYTES).ok()?;
     text.lines()
         .position(|l| {
             l.trim_start().starts_with(&format!("{key}:")) || l.trim() == format!("[{key}]")

@@ -256,10 +256,12 @@ pub fn redact_quotes(msg: &str) -> String {
             return out;
         };
         let inner = &after[..end];
-        let plain = inner.len() <= 32
-            && inner
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | ' ' | ','));
+        let plain = inner.len() <= 40
+            && !looks_secret(inner)
+            && inner.chars().all(|c| {
+                c.is_ascii_alphanumeric()
+                    || matches!(c, '-' | '_' | '.' | '/' | ' ' | ',' | '*' | '?' | ':' | '[' | ']' | '{' | '}' | '(' | ')' | '!' | '^' | '$' | '|' | '\\')
+            });
         if plain {
             out.push(q);
             out.push_str(inner);
@@ -271,6 +273,16 @@ pub fn redact_quotes(msg: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// A token that could be a key or a password: 16 or more letters and digits
+/// in a row, digits and letters mixed.
+fn looks_secret(s: &str) -> bool {
+    s.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
+        w.len() >= 16
+            && w.chars().any(|c| c.is_ascii_digit())
+            && w.chars().any(|c| c.is_ascii_alphabetic())
+    })
 }
 
 /// Read standard input to its end, refusing more than `limit` bytes.
@@ -356,6 +368,8 @@ mod tests {
             "unknown field `bogus`, expected one of `id`, `text`"
         );
         assert!(!redact_quotes("x \"unterminated secret").contains("secret"));
+        assert!(redact_quotes("bad glob `git push*`").contains("`git push*`"));
+        assert!(!redact_quotes("unknown field `ghp_a1b2c3d4e5f6g7h8i9`").contains("ghp_"));
     }
 
     #[test]

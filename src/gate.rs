@@ -299,6 +299,18 @@ pub fn run_gate(
                 e.path = path.clone();
                 return Err(GateError::Trajectory(e));
             }
+            // A discovered file that cannot be decoded could be a session
+            // that broke a rule: dropping it could turn a block into a pass
+            // (fail-open). The gate refuses instead (exit 2, docs/gate.md).
+            Err(e) => {
+                let mut e = e.clone();
+                e.path = path.clone();
+                e.message = format!(
+                    "{} — a file under the trajectory roots that cannot be decoded could hide a violation; repair it or move it out of the roots",
+                    e.message.replace(" (use --input-format to name one)", "")
+                );
+                return Err(GateError::Trajectory(e));
+            }
             _ => {}
         }
     }

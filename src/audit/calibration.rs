@@ -16,7 +16,15 @@ use std::path::Path;
 
 /// Import a calibration JSONL file; returns the number of rows stored.
 pub fn import(conn: &mut Connection, db_path: &Path, file: &Path) -> Result<usize> {
-    let text = std::fs::read(file).map_err(|e| AuditError::io(file, e))?;
+    let text = crate::fsutil::read_bounded(file, crate::fsutil::MAX_DOCUMENT_BYTES).map_err(|e| {
+        AuditError::io(
+            file,
+            match e {
+                crate::fsutil::InputError::Io(e) => e,
+                e => std::io::Error::other(e.to_string()),
+            },
+        )
+    })?;
     let source = file
         .canonicalize()
         .unwrap_or_else(|_| file.to_path_buf())
@@ -66,7 +74,9 @@ pub fn import(conn: &mut Connection, db_path: &Path, file: &Path) -> Result<usiz
         rows.push((line, tag.to_string(), p, outcome));
     }
     let db = |e| AuditError::db(db_path, e);
-    let tx = conn.transaction().map_err(db)?;
+    let tx = conn
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(db)?;
     tx.execute("DELETE FROM calibration WHERE source = ?1", [&source])
         .map_err(db)?;
     {

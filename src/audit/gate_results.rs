@@ -89,7 +89,9 @@ pub fn rows_from_verdicts(
 pub fn record_gate_results(db: &Path, rows: &[GateResultRow]) -> Result<()> {
     let mut conn = schema::open_rw(db)?;
     let dberr = |e| AuditError::db(db, e);
-    let tx = conn.transaction().map_err(dberr)?;
+    let tx = conn
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(dberr)?;
     {
         let mut st = tx
             .prepare(

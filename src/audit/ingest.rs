@@ -174,6 +174,7 @@ fn hex(bytes: &[u8]) -> String {
     s
 }
 
+#[derive(PartialEq)]
 struct Stored {
     main: Fingerprint,
     extra: Vec<Fingerprint>,
@@ -257,6 +258,35 @@ pub fn ingest_file_with(
         }
     }
 
+    // One IMMEDIATE transaction per file: it takes the write lock up front
+    // (a deferred one that upgrades can fail at once with "database is
+    // locked", busy timeout or not). Another `ingest` may have stored this
+    // file since it was read above: then judge against what is stored now.
+    let rows = call_rows(&traj);
+    let tx = conn
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(|e| AuditError::db(db_path, e))?;
+    let now_stored = load_stored(&tx, db_path, &key)?;
+    let mut main_prefix = main_prefix;
+    let mut extras_prefix_ok = extras_prefix_ok;
+    if now_stored != stored {
+        if now_stored
+            .as_ref()
+            .is_some_and(|s| s.main == main && s.extra == extra)
+        {
+            return Ok(FileReport {
+                path: path.to_path_buf(),
+                status: FileStatus::Unchanged,
+                added: 0,
+                updated: 0,
+                user_commands: 0,
+                reason: None,
+            });
+        }
+        main_prefix = None; // the prefix was hashed for another stored size
+        extras_prefix_ok = false;
+    }
+    let stored = now_stored;
     let status = match &stored {
         None => FileStatus::New,
         Some(s) => {
@@ -271,8 +301,6 @@ pub fn ingest_file_with(
         }
     };
 
-    let rows = call_rows(&traj);
-    let tx = conn.transaction().map_err(|e| AuditError::db(db_path, e))?;
     let (added, updated) = write_session(
         &tx,
         db_path,
@@ -636,7 +664,7 @@ fn write_session(
             traj.complete,
             traj.truncated,
             traj.events.len() as i64,
-            traj.problems.len() as i64,
+            traj.problems.total() as i64,
             serde_json::to_string(&session_skills).unwrap_or_else(|_| "[]".into()),
         ],
     )

@@ -148,6 +148,10 @@ fn prepare(conn: &Connection, path: &Path) -> Result<()> {
         .map_err(|e| AuditError::db(path, e))?;
     conn.execute_batch("PRAGMA foreign_keys = ON;")
         .map_err(|e| AuditError::db(path, e))?;
+    // WAL: readers never block the writer and parallel `ingest` runs queue
+    // on the write lock instead of failing (docs/reliability.md). A database
+    // on a file system without shared memory keeps its journal mode.
+    let _ = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0));
     Ok(())
 }
 
@@ -180,7 +184,13 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<()> {
         }
     }
     for m in MIGRATIONS.iter().filter(|m| m.version > current) {
-        let tx = conn.transaction().map_err(|e| AuditError::db(path, e))?;
+        // the write lock first, then look again: a parallel run may have migrated
+        let tx = conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(|e| AuditError::db(path, e))?;
+        if version(&tx).map_err(|e| not_a_database(path, e))? >= m.version {
+            continue;
+        }
         tx.execute_batch(m.sql)
             .map_err(|e| AuditError::db(path, e))?;
         tx.execute(

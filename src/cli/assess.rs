@@ -5,6 +5,7 @@
 use anyhow::{bail, Context};
 use skillgate::assess::{self, Severity, Skip};
 use skillgate::exit::Exit;
+use skillgate::fsutil::{self, InputError};
 use std::fs;
 use std::io::{self, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -99,8 +100,8 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         "read {shown}"
     );
 
-    let evaluation = read_evaluation(&dir.join(EVALUATION));
-    let model = read_model(&dir.join(STACK));
+    let evaluation = read_evaluation(&dir.join(EVALUATION))?;
+    let model = read_model(&dir.join(STACK))?;
     let assessment = tally.finish(evaluation.as_ref(), model, now_utc()?);
     let json = assessment.to_json_pretty();
 
@@ -120,16 +121,21 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
 
 /// evaluation.md's requirement list; a missing file is `None`, an unreadable
 /// one is logged and `None` (the coverage then falls back to the R ids seen).
-fn read_evaluation(path: &Path) -> Option<assess::EvaluationRequirements> {
-    let bytes = match fs::read(path) {
+/// A FIFO, device or folder in its place, or a file over
+/// [`fsutil::MAX_DOCUMENT_BYTES`], is an input error.
+fn read_evaluation(path: &Path) -> anyhow::Result<Option<assess::EvaluationRequirements>> {
+    let bytes = match fsutil::read_bounded(path, fsutil::MAX_DOCUMENT_BYTES) {
         Ok(b) => b,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return None,
+        Err(e) if e.is_not_found() => return Ok(None),
+        Err(e @ (InputError::NotRegular(_) | InputError::TooLarge { .. })) => {
+            bail!("{}: {e}", path.display())
+        }
         Err(e) => {
             tracing::warn!(
-                "{}: cannot read ({e}); requirement total from the findings",
+                "{}: {e}; requirement total from the findings",
                 path.display()
             );
-            return None;
+            return Ok(None);
         }
     };
     let found = assess::evaluation_requirements(&String::from_utf8_lossy(&bytes));
@@ -145,29 +151,34 @@ fn read_evaluation(path: &Path) -> Option<assess::EvaluationRequirements> {
             path.display()
         ),
     }
-    found
+    Ok(found)
 }
 
-/// `.model // .agent // "unknown"` of stack.json; never an error.
-fn read_model(path: &Path) -> String {
-    let text = match fs::read_to_string(path) {
+/// `.model // .agent // "unknown"` of stack.json; never an error, except a
+/// FIFO, device or folder in its place, or a file over
+/// [`fsutil::MAX_SIDE_FILE_BYTES`].
+fn read_model(path: &Path) -> anyhow::Result<String> {
+    let text = match fsutil::read_text(path, fsutil::MAX_SIDE_FILE_BYTES) {
         Ok(t) => t,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+        Err(e) if e.is_not_found() => {
             tracing::info!("{}: absent; model \"unknown\"", path.display());
-            return assess::UNKNOWN_MODEL.to_string();
+            return Ok(assess::UNKNOWN_MODEL.to_string());
+        }
+        Err(e @ (InputError::NotRegular(_) | InputError::TooLarge { .. })) => {
+            bail!("{}: {e}", path.display())
         }
         Err(e) => {
-            tracing::warn!("{}: cannot read ({e}); model \"unknown\"", path.display());
-            return assess::UNKNOWN_MODEL.to_string();
+            tracing::warn!("{}: {e}; model \"unknown\"", path.display());
+            return Ok(assess::UNKNOWN_MODEL.to_string());
         }
     };
-    assess::model_from_stack_json(&text).unwrap_or_else(|e| {
+    Ok(assess::model_from_stack_json(&text).unwrap_or_else(|e| {
         tracing::warn!(
             "{}: not valid JSON ({e}); model \"unknown\"",
             path.display()
         );
         assess::UNKNOWN_MODEL.to_string()
-    })
+    }))
 }
 
 /// Now, ISO 8601 UTC to the second: `2026-04-18T21:00:00Z`.
@@ -184,9 +195,25 @@ fn now_utc() -> anyhow::Result<String> {
 /// write `assessment.json` directly, as the seed's troubleshooting says.
 fn write_assessment(dir: &Path, bytes: &[u8]) -> anyhow::Result<PathBuf> {
     let target = dir.join(ASSESSMENT);
-    let tmp = dir.join(ASSESSMENT_TMP);
+    // The seed's name, unless another run is writing it right now: then a
+    // name unique to this process (two runs never write one temporary file).
+    let (tmp, mut f) = match fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(dir.join(ASSESSMENT_TMP))
+    {
+        Ok(f) => (dir.join(ASSESSMENT_TMP), Some(f)),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => (fsutil::temp_path(&target), None),
+        Err(_) => (dir.join(ASSESSMENT_TMP), None),
+    };
     let atomic = (|| -> io::Result<()> {
-        let mut f = fs::File::create(&tmp)?;
+        let mut f = match f.take() {
+            Some(f) => f,
+            None => fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)?,
+        };
         f.write_all(bytes)?;
         f.sync_all()?;
         fs::rename(&tmp, &target)

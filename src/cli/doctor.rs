@@ -237,6 +237,15 @@ fn most_recent(roots: &[PathBuf]) -> anyhow::Result<Option<PathBuf>> {
 /// and fall back to plain-text role markers when nothing decodes it.
 fn decode_file(path: &Path, harness: Option<Harness>) -> anyhow::Result<SessionInput> {
     let meta = fs::metadata(path).with_context(|| format!("{}: cannot read", path.display()))?;
+    if !meta.is_file() {
+        // a FIFO would block, a device never ends (docs/reliability.md)
+        let e = skillgate::fsutil::open_regular(path).err();
+        anyhow::bail!(
+            "{}: {}",
+            path.display(),
+            e.map_or_else(|| "not a regular file".to_string(), |e| e.to_string())
+        );
+    }
     if meta.len() == 0 {
         return Ok(SessionInput::Empty {
             path: path.to_path_buf(),

@@ -60,27 +60,30 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         }
     };
     let extracted = extract(&skill, &lexicon);
-    let lockfile = if args.write {
-        let lock_path = skill.dir().join(LOCKFILE_NAME);
-        let old = if lock_path.exists() {
-            match Lockfile::read(&lock_path) {
-                Ok(l) => Some(l),
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    eprintln!("fix the lockfile (or delete it to start over), then run `skillgate extract --write` again");
-                    return Ok(Exit::Error);
-                }
+    // An existing lockfile is read (and must be valid) with or without
+    // --write: a malformed one is an input error either way (docs/constraints.md).
+    let lock_path = skill.dir().join(LOCKFILE_NAME);
+    let old = if skillgate::fsutil::entry_exists(&lock_path) {
+        match Lockfile::read(&lock_path) {
+            Ok(l) => Some(l),
+            Err(e) => {
+                eprintln!("error: {e}");
+                eprintln!("fix the lockfile (or delete it to start over), then run `skillgate extract --write` again");
+                return Ok(Exit::Error);
             }
-        } else {
-            None
-        };
+        }
+    } else {
+        None
+    };
+    let lockfile = if args.write {
         let r = lockfile::refresh(old.as_ref(), &skill, extracted);
         let yaml = r.lockfile.to_yaml();
         // What we write must read back: never leave a lockfile the gate rejects.
         if let Err(e) = Lockfile::parse(&lock_path, &yaml) {
             anyhow::bail!("refusing to write an invalid lockfile (a skillgate defect):\n{e}");
         }
-        let unchanged = std::fs::read(&lock_path).is_ok_and(|b| b == yaml.as_bytes());
+        let unchanged = skillgate::fsutil::read_bounded(&lock_path, skillgate::fsutil::MAX_LOCKFILE_BYTES)
+            .is_ok_and(|b| b == yaml.as_bytes());
         if !unchanged {
             skillgate::fsutil::atomic_write(&lock_path, yaml.as_bytes())
                 .with_context(|| format!("cannot write {}", lock_path.display()))?;

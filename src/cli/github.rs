@@ -14,7 +14,7 @@ use skillgate::release::github::{self as gh, CommentAction, Overrides, Plan};
 use skillgate::render::github::{truncate_markdown, GithubAnnotations, GithubSummary};
 use skillgate::render::Renderer;
 use skillgate::score::SkillVerdict;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 
 /// GitHub's limit on one step's summary (1 MiB).
@@ -103,14 +103,13 @@ pub fn github_format(verdicts: &[SkillVerdict]) -> anyhow::Result<String> {
 }
 
 fn read_verdicts(path: &Path) -> anyhow::Result<Vec<SkillVerdict>> {
+    use skillgate::fsutil;
     let text = if path.as_os_str() == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .context("reading the verdicts on stdin")?;
-        s
+        fsutil::read_stdin_bounded(fsutil::MAX_DOCUMENT_BYTES)
+            .and_then(fsutil::bytes_to_text)
+            .context("reading the verdicts on stdin")?
     } else {
-        std::fs::read_to_string(path)
+        fsutil::read_text(path, fsutil::MAX_DOCUMENT_BYTES)
             .with_context(|| format!("{}: cannot read the verdicts", path.display()))?
     };
     let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
@@ -213,8 +212,11 @@ fn report(args: ReportArgs) -> anyhow::Result<Exit> {
     };
     let event = match env("GITHUB_EVENT_PATH") {
         Some(p) => {
-            let text = std::fs::read_to_string(&p)
-                .with_context(|| format!("{p}: cannot read GITHUB_EVENT_PATH"))?;
+            let text = skillgate::fsutil::read_text(
+                Path::new(&p),
+                skillgate::fsutil::MAX_DOCUMENT_BYTES,
+            )
+            .with_context(|| format!("{p}: cannot read GITHUB_EVENT_PATH"))?;
             Some(
                 serde_json::from_str::<serde_json::Value>(&text)
                     .with_context(|| format!("{p}: GITHUB_EVENT_PATH is not JSON"))?,

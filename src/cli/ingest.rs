@@ -161,7 +161,11 @@ fn collect(root: &Path) -> std::io::Result<Discovery> {
     if meta.is_dir() {
         std::fs::read_dir(root)?;
     } else {
-        std::fs::File::open(root)?;
+        // a FIFO would block `open`, a device never ends: regular files only
+        skillgate::fsutil::open_regular(root).map_err(|e| match e {
+            skillgate::fsutil::InputError::Io(e) => e,
+            e => std::io::Error::other(e.to_string()),
+        })?;
     }
     skillgate::decode::discover::discover_all(root)
 }

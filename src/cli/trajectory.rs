@@ -211,7 +211,7 @@ fn write_text(out: &mut impl Write, t: &Trajectory) -> std::io::Result<()> {
         yn(t.complete),
         yn(t.truncated),
         t.events.len(),
-        t.problems.len()
+        t.problems.total()
     )?;
     if let Some(r) = &t.retro {
         let skills = r
@@ -244,6 +244,13 @@ fn write_text(out: &mut impl Write, t: &Trajectory) -> std::io::Result<()> {
                 "    {} {kind}: {}",
                 loc(&p.location, t),
                 one_line(&p.detail, 160)
+            )?;
+        }
+        if t.problems.omitted > 0 {
+            writeln!(
+                out,
+                "    … and {} more, counted but not listed",
+                t.problems.omitted
             )?;
         }
     }

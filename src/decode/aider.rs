@@ -81,8 +81,7 @@ impl Decoder for AiderDecoder {
         }
     }
     fn decode(&self, path: &Path, opts: &DecodeOptions) -> Result<Trajectory, DecodeError> {
-        let file = std::fs::File::open(path)
-            .map_err(|e| DecodeError::new(path, None, format!("cannot open: {e}")))?;
+        let file = super::open_transcript(path)?;
         let mut reader = std::io::BufReader::with_capacity(256 * 1024, file);
         let mut traj = Trajectory::new(path.to_path_buf(), Harness::Aider, self.format());
         let mut st = Parser::new(opts.clone());

@@ -46,8 +46,7 @@ impl Decoder for ClaudeChatJsonDecoder {
 }
 
 fn decode_array<const K: bool>(path: &Path) -> Result<Trajectory, DecodeError> {
-    let file = std::fs::File::open(path)
-        .map_err(|e| DecodeError::new(path, None, format!("cannot open: {e}")))?;
+    let file = super::open_transcript(path)?;
     let traj = Trajectory::new(path.to_path_buf(), Harness::ClaudeCode, "claude-chat-json");
     let mut st = ClaudeRecords::<K>::new(traj, None);
     let mut de = serde_json::Deserializer::from_reader(BufReader::with_capacity(256 * 1024, file));

@@ -1117,7 +1117,7 @@ fn attach_subagent_files<const K: bool>(
     for f in files {
         let stem = f.file_stem().and_then(|s| s.to_str()).unwrap_or("agent-");
         let agent_id = stem.trim_start_matches("agent-").to_string();
-        let meta: SubagentMeta = std::fs::read(f.with_extension("meta.json"))
+        let meta: SubagentMeta = crate::fsutil::read_bounded(&f.with_extension("meta.json"), crate::fsutil::MAX_SIDE_FILE_BYTES)
             .ok()
             .and_then(|b| serde_json::from_slice(&b).ok())
             .unwrap_or_default();

@@ -132,8 +132,7 @@ impl Decoder for GeminiDecoder {
 
 fn read_head(path: &Path) -> Result<Vec<u8>, DecodeError> {
     use std::io::Read;
-    let file = std::fs::File::open(path)
-        .map_err(|e| DecodeError::new(path, None, format!("cannot open: {e}")))?;
+    let file = super::open_transcript(path)?;
     let mut head = Vec::new();
     file.take(super::SNIFF_BYTES as u64)
         .read_to_end(&mut head)

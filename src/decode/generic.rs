@@ -247,9 +247,11 @@ pub(crate) fn first_line_json(head: &[u8]) -> Option<PartialJson> {
 /// to its last complete record and reported as truncated (`.1 == true`).
 /// Anything else that is not JSON is a [`DecodeError`] naming line and column.
 pub(crate) fn read_json_file(path: &Path) -> Result<(Value, bool), DecodeError> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| DecodeError::new(path, None, format!("cannot read: {e}")))?;
+    let bytes = crate::fsutil::read_bounded(path, crate::fsutil::MAX_JSON_TRANSCRIPT_BYTES)
+        .map_err(|e| DecodeError::new(path, None, e.to_string()))?;
     let body = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(&bytes);
+    // Python's json.dump writes NaN / Infinity by default: read them as null
+    let body = &*super::probe::non_finite_to_null(body);
     match serde_json::from_slice::<Value>(body) {
         Ok(v) => Ok((v, false)),
         Err(e) if e.classify() == serde_json::error::Category::Eof => {

@@ -55,8 +55,7 @@ pub struct Line<'a> {
 impl JsonlLines<BufReader<File>> {
     /// Open a file for line-by-line reading.
     pub fn open(path: &Path) -> Result<Self, DecodeError> {
-        let file = File::open(path)
-            .map_err(|e| DecodeError::new(path, None, format!("cannot open: {e}")))?;
+        let file = super::open_transcript(path)?;
         Ok(JsonlLines::new(
             BufReader::with_capacity(READ_BUF, file),
             path,

@@ -112,12 +112,37 @@ pub fn pick_decoder(
                 )
             });
     }
+    let file = open_transcript(path)?;
     let mut head = Vec::with_capacity(SNIFF_BYTES);
-    let file = std::fs::File::open(path)
-        .map_err(|e| DecodeError::new(path, None, format!("cannot open: {e}")))?;
-    file.take(SNIFF_BYTES as u64)
+    // Leading blank lines (64 KiB of them, say) are skipped before the head is taken.
+    let mut reader = std::io::BufReader::new(file);
+    skip_blank(&mut reader)
+        .map_err(|e| DecodeError::new(path, None, format!("cannot read: {e}")))?;
+    (&mut reader)
+        .take(SNIFF_BYTES as u64)
         .read_to_end(&mut head)
         .map_err(|e| DecodeError::new(path, None, format!("cannot read: {e}")))?;
+    if let Some(d) = best_sniff(path, &head) {
+        return Ok(d);
+    }
+    // A bad first record (a garbage line, a 100,000-deep array) must not hide a
+    // session: sniff again past it. The decoder then counts it as a problem.
+    let reread = open_transcript(path)?;
+    if let Some(later) = probe::head_past_bad_records(reread, SNIFF_BYTES) {
+        if let Some(d) = best_sniff(path, &later) {
+            return Ok(d);
+        }
+    }
+    Err(DecodeError::new(
+        path,
+        Some(1),
+        "not a recognised transcript format (use --input-format to name one)",
+    ))
+}
+
+/// The decoder whose sniff of `head` is surest, if any is.
+fn best_sniff(path: &Path, head: &[u8]) -> Option<&'static dyn Decoder> {
+    let head = probe::non_finite_to_null(head);
     let mut best: Option<(u8, &'static dyn Decoder)> = None;
     for d in decoders() {
         let s = d.sniff(path, &head);
@@ -125,13 +150,32 @@ pub fn pick_decoder(
             best = Some((s, d));
         }
     }
-    best.map(|(_, d)| d).ok_or_else(|| {
-        DecodeError::new(
-            path,
-            Some(1),
-            "not a recognised transcript format (use --input-format to name one)",
-        )
-    })
+    best.map(|(_, d)| d)
+}
+
+/// Skip leading ASCII whitespace (at most [`probe::MAX_SKIPPED_BYTES`]), a
+/// byte-order mark kept.
+fn skip_blank(r: &mut impl std::io::BufRead) -> std::io::Result<()> {
+    let mut seen = 0u64;
+    loop {
+        let buf = r.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        let n = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        let all = n == buf.len();
+        r.consume(n);
+        seen += n as u64;
+        if !all || seen > probe::MAX_SKIPPED_BYTES {
+            return Ok(());
+        }
+    }
+}
+
+/// Open a transcript for reading: a regular file only (a FIFO would block, a
+/// device never ends), refused with an error naming it otherwise.
+pub fn open_transcript(path: &Path) -> Result<std::fs::File, DecodeError> {
+    crate::fsutil::open_regular(path).map_err(|e| DecodeError::new(path, None, e.to_string()))
 }
 
 /// Decode one transcript file: pick the decoder, decode, apply a retro sidecar,

@@ -62,8 +62,9 @@ pub struct Trajectory {
     /// The last record was torn (a partial line) or the file ended mid-structure.
     pub truncated: bool,
     pub events: Vec<Event>,
-    /// Records that could not be decoded, and other counted skips.
-    pub problems: Vec<DecodeProblem>,
+    /// Records that could not be decoded, and other counted skips (the first
+    /// [`MAX_KEPT_PROBLEMS`] kept with their lines, the rest counted).
+    pub problems: Problems,
     /// Session-retro sidecar (`<file>.retro.yaml`), when present.
     pub retro: Option<Retro>,
     /// Extra files that were read as part of this trajectory (new-layout subagent files).
@@ -84,7 +85,7 @@ impl Trajectory {
             complete: false,
             truncated: false,
             events: Vec::new(),
-            problems: Vec::new(),
+            problems: Problems::default(),
             retro: None,
             extra_files: Vec::new(),
         }
@@ -96,8 +97,9 @@ impl Trajectory {
     pub fn undecodable_count(&self) -> usize {
         self.problems
             .iter()
-            .filter(|p| matches!(p.kind, ProblemKind::Undecodable | ProblemKind::InvalidUtf8))
+            .filter(|p| p.kind.is_hidden_record())
             .count()
+            + self.problems.omitted_undecodable
     }
 }
 
@@ -426,6 +428,75 @@ pub struct GitOp {
     pub config: Vec<String>,
 }
 
+/// How many problems a trajectory keeps with their locations; the rest are
+/// counted. Memory stays flat in a file of 10^7 bad records.
+pub const MAX_KEPT_PROBLEMS: usize = 100;
+
+/// A trajectory's problems: the first [`MAX_KEPT_PROBLEMS`] − 1 and the latest
+/// one kept (so a record after the skill load is never lost among the
+/// omitted), the others counted. Reads as a slice; serialises as the kept list.
+#[derive(Debug, Clone, Default)]
+pub struct Problems {
+    kept: Vec<DecodeProblem>,
+    /// Problems counted but not kept.
+    pub omitted: usize,
+    /// Of those, undecodable records (see [`ProblemKind::is_hidden_record`]).
+    pub omitted_undecodable: usize,
+}
+
+impl Problems {
+    pub fn push(&mut self, p: DecodeProblem) {
+        if self.kept.len() < MAX_KEPT_PROBLEMS {
+            self.kept.push(p);
+        } else if let Some(last) = self.kept.last_mut() {
+            let old = std::mem::replace(last, p);
+            self.omitted += 1;
+            if old.kind.is_hidden_record() {
+                self.omitted_undecodable += 1;
+            }
+        }
+    }
+    /// Move `other`'s problems (and counts) into these.
+    pub fn append(&mut self, other: &mut Problems) {
+        for p in other.kept.drain(..) {
+            self.push(p);
+        }
+        self.omitted += std::mem::take(&mut other.omitted);
+        self.omitted_undecodable += std::mem::take(&mut other.omitted_undecodable);
+    }
+    /// Kept and omitted.
+    pub fn total(&self) -> usize {
+        self.kept.len() + self.omitted
+    }
+}
+
+impl std::ops::Deref for Problems {
+    type Target = [DecodeProblem];
+    fn deref(&self) -> &[DecodeProblem] {
+        &self.kept
+    }
+}
+
+impl std::ops::DerefMut for Problems {
+    fn deref_mut(&mut self) -> &mut [DecodeProblem] {
+        &mut self.kept
+    }
+}
+
+impl<'a> IntoIterator for &'a Problems {
+    type Item = &'a DecodeProblem;
+    type IntoIter = std::slice::Iter<'a, DecodeProblem>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.kept.iter()
+    }
+}
+
+impl Serialize for Problems {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.kept.serialize(s)
+    }
+}
+
 /// A counted record that could not be fully decoded.
 #[derive(Debug, Clone, Serialize)]
 pub struct DecodeProblem {
@@ -448,4 +519,11 @@ pub enum ProblemKind {
     UnknownRecordType,
     /// Other counted skip (an oversized value not materialised, ...).
     Skipped,
+}
+
+impl ProblemKind {
+    /// A record in the middle of the file that could hide an action.
+    pub fn is_hidden_record(self) -> bool {
+        matches!(self, ProblemKind::Undecodable | ProblemKind::InvalidUtf8)
+    }
 }

@@ -83,8 +83,7 @@ impl Decoder for OpenHandsDecoder {
         let mut traj = Trajectory::new(path.to_path_buf(), Harness::OpenHands, self.format());
         let head = {
             use std::io::Read;
-            let f = std::fs::File::open(path)
-                .map_err(|e| DecodeError::new(path, None, format!("cannot open: {e}")))?;
+            let f = super::open_transcript(path)?;
             let mut h = Vec::new();
             f.take(super::SNIFF_BYTES as u64)
                 .read_to_end(&mut h)

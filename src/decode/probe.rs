@@ -370,9 +370,159 @@ impl<'de> Deserialize<'de> for LooseInt {
     }
 }
 
+/// `NaN`, `Infinity` and `-Infinity` outside strings replaced by `null`: Python's
+/// `json.dump` writes them by default (SWE-agent, OpenHands, Inspect logs), and
+/// one of them must not make a whole one-object transcript unreadable. Borrows
+/// when there is nothing to replace.
+pub fn non_finite_to_null(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    use memchr::memmem::find;
+    if find(bytes, b"NaN").is_none() && find(bytes, b"Infinity").is_none() {
+        return std::borrow::Cow::Borrowed(bytes);
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut in_str = false;
+    let mut i = 0;
+    let mut last = b' '; // last non-blank byte outside strings
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_str {
+            out.push(b);
+            match b {
+                b'\\' if i + 1 < bytes.len() => {
+                    out.push(bytes[i + 1]);
+                    i += 2;
+                    continue;
+                }
+                b'"' => in_str = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        if matches!(last, b':' | b'[' | b',') {
+            let rest = &bytes[i..];
+            let word = [&b"NaN"[..], b"Infinity", b"-Infinity"]
+                .into_iter()
+                .find(|w| rest.starts_with(w));
+            if let Some(w) = word {
+                let next = rest.get(w.len()).copied().unwrap_or(b' ');
+                if !next.is_ascii_alphanumeric() && next != b'_' {
+                    out.extend_from_slice(b"null");
+                    i += w.len();
+                    last = b'l';
+                    continue;
+                }
+            }
+        }
+        if b == b'"' {
+            in_str = true;
+        }
+        if !b.is_ascii_whitespace() {
+            last = b;
+        }
+        out.push(b);
+        i += 1;
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// How many leading lines [`heads_past_bad_records`] looks past.
+pub const MAX_SKIPPED_RECORDS: usize = 64;
+/// How many leading bytes it reads at most while looking.
+pub const MAX_SKIPPED_BYTES: u64 = 16 << 20;
+
+/// The sniff heads of a file whose first record is bad: after every leading
+/// line that is not a JSON object (a garbage line, a 100,000-deep array, a
+/// binary blob; blank lines are skipped too), the head that starts at the
+/// next JSON-object line. Reads at most [`MAX_SKIPPED_BYTES`] and never keeps
+/// a skipped line in memory (a 200 MB garbage line costs nothing).
+/// Used by [`super::pick_decoder`] when the file's first bytes match no format,
+/// so a bad first line cannot make a session "not a transcript" and drop it.
+pub fn head_past_bad_records(r: impl std::io::Read, sniff_bytes: usize) -> Option<Vec<u8>> {
+    use std::io::{BufRead, BufReader, Read};
+    let mut r = BufReader::with_capacity(64 * 1024, r.take(MAX_SKIPPED_BYTES));
+    let mut skipped = 0usize;
+    loop {
+        // one line, kept only while it is short enough to be a sniffable record
+        let mut line = Vec::new();
+        let mut too_long = false;
+        let mut eof = false;
+        loop {
+            let buf = r.fill_buf().ok()?;
+            if buf.is_empty() {
+                eof = true;
+                break;
+            }
+            let (chunk, done) = match memchr::memchr(b'\n', buf) {
+                Some(k) => (&buf[..=k], true),
+                None => (buf, false),
+            };
+            if !too_long {
+                if line.len() + chunk.len() > sniff_bytes {
+                    too_long = true;
+                    line.clear();
+                } else {
+                    line.extend_from_slice(chunk);
+                }
+            }
+            let n = chunk.len();
+            r.consume(n);
+            if done {
+                break;
+            }
+        }
+        let text = super::jsonl::trim_start(&line);
+        let blank = !too_long && text.is_empty();
+        if !blank {
+            let object = !too_long
+                && text.first() == Some(&b'{')
+                && serde_json::from_slice::<IgnoredAny>(text).is_ok();
+            if object {
+                if skipped == 0 {
+                    return None; // the first record is fine: nothing to look past
+                }
+                let mut head = line;
+                let room = sniff_bytes.saturating_sub(head.len());
+                r.take(room as u64).read_to_end(&mut head).ok()?;
+                return Some(head);
+            }
+            skipped += 1;
+            if skipped > MAX_SKIPPED_RECORDS {
+                return None;
+            }
+        }
+        if eof {
+            return None;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn non_finite_numbers_become_null_outside_strings() {
+        let got = non_finite_to_null(br#"{"a": NaN, "b": [Infinity,-Infinity], "c": "NaN", "d": "x\"NaN"}"#);
+        let v: Value = serde_json::from_slice(&got).unwrap();
+        assert_eq!(v["a"], Value::Null);
+        assert_eq!(v["b"], serde_json::json!([null, null]));
+        assert_eq!(v["c"], "NaN");
+        assert!(matches!(non_finite_to_null(b"{\"a\":1}"), std::borrow::Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn heads_skip_bad_first_records() {
+        let deep = "[".repeat(200_000);
+        let file = format!("garbage\n{deep}\n\n{{\"sessionId\":\"s\"}}\n{{\"b\":2}}\n");
+        let head = head_past_bad_records(file.as_bytes(), 64 * 1024).unwrap();
+        assert!(head.starts_with(b"{\"sessionId\""));
+        assert!(head.ends_with(b"{\"b\":2}\n"));
+        // a good first record: nothing to skip
+        assert!(head_past_bad_records(&b"{\"a\":1}\n"[..], 1024).is_none());
+        // only garbage
+        assert!(head_past_bad_records(&b"x\ny\n"[..], 1024).is_none());
+    }
 
     #[test]
     fn text_head_and_full() {

@@ -34,9 +34,26 @@ pub fn parse(path: &Path, text: &str) -> Result<Retro, DecodeError> {
     if text.trim().is_empty() {
         return Ok(Retro::default());
     }
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if let Some((line, _)) = crate::fsutil::yaml_too_deep(text, crate::fsutil::MAX_YAML_DEPTH) {
+        return Err(DecodeError::new(
+            path,
+            Some(line as u64),
+            format!(
+                "invalid retro sidecar: `[` / `{{` nest more than {} deep",
+                crate::fsutil::MAX_YAML_DEPTH
+            ),
+        ));
+    }
     yaml_serde::from_str::<Retro>(text).map_err(|e| {
         let line = e.location().map(|l| l.line() as u64);
-        DecodeError::new(path, line, format!("invalid retro sidecar: {e}"))
+        let msg = e.to_string();
+        let msg = msg.find(" at line ").map_or(&msg[..], |i| &msg[..i]);
+        DecodeError::new(
+            path,
+            line,
+            format!("invalid retro sidecar: {}", crate::fsutil::redact_quotes(msg)),
+        )
     })
 }
 
@@ -45,14 +62,14 @@ pub fn parse(path: &Path, text: &str) -> Result<Retro, DecodeError> {
 /// trusts) and its `complete` overrides the decoder's.
 pub fn apply(traj: &mut Trajectory) -> Result<(), DecodeError> {
     let side = sidecar_path(&traj.path);
-    let text = match std::fs::read_to_string(&side) {
+    let text = match crate::fsutil::read_text(&side, crate::fsutil::MAX_SIDE_FILE_BYTES) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) if e.is_not_found() => return Ok(()),
         Err(e) => {
             return Err(DecodeError::new(
                 &side,
                 None,
-                format!("cannot read retro sidecar: {e}"),
+                format!("retro sidecar: {e}"),
             ))
         }
     };

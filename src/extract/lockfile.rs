@@ -140,35 +140,33 @@ pub const LOCKFILE_CODES: &[(&str, &str)] = &[
 impl Lockfile {
     /// Read and validate a lockfile.
     pub fn read(path: &Path) -> Result<Lockfile, LockfileError> {
-        let bytes = std::fs::read(path).map_err(|e| {
-            LockfileError::one(
+        use crate::fsutil::{self, InputError};
+        let text = fsutil::read_text(path, fsutil::MAX_LOCKFILE_BYTES).map_err(|e| match e {
+            InputError::NotUtf8 { line } => LockfileError::one(
                 path,
-                1,
+                line as u32,
                 "unreadable",
-                format!("cannot read the lockfile: {e}"),
-            )
+                "the lockfile is not valid UTF-8".into(),
+            ),
+            e => LockfileError::one(path, 1, "unreadable", format!("cannot read the lockfile: {e}")),
         })?;
-        let text = match std::str::from_utf8(&bytes) {
-            Ok(t) => t,
-            Err(e) => {
-                let line = bytes[..e.valid_up_to()]
-                    .iter()
-                    .filter(|b| **b == b'\n')
-                    .count() as u32
-                    + 1;
-                return Err(LockfileError::one(
-                    path,
-                    line,
-                    "unreadable",
-                    "the lockfile is not valid UTF-8".into(),
-                ));
-            }
-        };
-        Lockfile::parse(path, text)
+        Lockfile::parse(path, &text)
     }
 
     /// Parse and validate lockfile text; `path` is only used in errors.
     pub fn parse(path: &Path, text: &str) -> Result<Lockfile, LockfileError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        if let Some((line, col)) = crate::fsutil::yaml_too_deep(text, crate::fsutil::MAX_YAML_DEPTH) {
+            return Err(LockfileError::one(
+                path,
+                line as u32,
+                "invalid-yaml",
+                format!(
+                    "`[` / `{{` nest more than {} deep (column {col}); write the predicates out plainly",
+                    crate::fsutil::MAX_YAML_DEPTH
+                ),
+            ));
+        }
         let layout = Layout::of(text);
         let lf: Lockfile = yaml_serde::from_str(text).map_err(|e| {
             let mut line = e.location().map_or(1, |l| l.line() as u32);
@@ -180,7 +178,8 @@ impl Lockfile {
                     line = layout.item_key(i, key);
                 }
             }
-            LockfileError::one(path, line.max(1), classify_serde(&msg), msg)
+            let code = classify_serde(&msg);
+            LockfileError::one(path, line.max(1), code, crate::fsutil::redact_quotes(&msg))
         })?;
         let mut problems = Vec::new();
         if lf.version != LOCKFILE_VERSION {
@@ -477,9 +476,30 @@ fn flow_str(s: &str) -> String {
     }
 }
 
-/// A YAML double-quoted scalar (JSON string syntax is a subset of it).
+/// A YAML double-quoted scalar (JSON string syntax is a subset of it). JSON
+/// leaves DEL, the C1 controls and the noncharacters raw, but YAML refuses
+/// them as unprintable: those are written as `\uXXXX` escapes, so the
+/// lockfile always reads back.
 fn quoted(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_string())
+    let json = serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_string());
+    if !json.chars().any(yaml_unprintable) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if yaml_unprintable(c) {
+            out.push_str(&format!("\\u{:04X}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Characters YAML 1.2 does not allow unescaped (beyond the C0 controls,
+/// which JSON escapes already).
+fn yaml_unprintable(c: char) -> bool {
+    matches!(c, '\u{7F}'..='\u{9F}' | '\u{FEFF}' | '\u{FFFE}' | '\u{FFFF}')
 }
 
 fn strip_location(msg: &str) -> String {

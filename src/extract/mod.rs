@@ -48,7 +48,8 @@ pub fn lockfile_path(skill: &Skill) -> PathBuf {
 /// one is an error naming file and line), else extraction.
 pub fn load_constraints(skill: &Skill, lexicon: &Lexicon) -> Result<Loaded, LockfileError> {
     let path = lockfile_path(skill);
-    if path.exists() {
+    // a dangling symlink, a FIFO or a folder there is an error, not "no lockfile"
+    if crate::fsutil::entry_exists(&path) {
         let lf = Lockfile::read(&path)?;
         let drift = !lf.source_sha256.eq_ignore_ascii_case(&skill.sha256);
         Ok(Loaded {

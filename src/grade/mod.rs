@@ -385,6 +385,34 @@ pub fn normalize(p: &Path) -> PathBuf {
     out
 }
 
+/// `p` normalised with symlinks followed as far as the path exists (the
+/// longest existing ancestor is canonicalised, the rest appended).
+pub fn real_path(p: &Path) -> PathBuf {
+    // canonicalise the raw path first: `link/..` is the link target's parent
+    if let Ok(c) = p.canonicalize() {
+        return c;
+    }
+    let lexical = normalize(p);
+    let mut rest = Vec::new();
+    let mut cur = lexical.as_path();
+    loop {
+        if let Ok(c) = cur.canonicalize() {
+            let mut out = c;
+            for r in rest.iter().rev() {
+                out.push(r);
+            }
+            return out;
+        }
+        match (cur.parent(), cur.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                cur = parent;
+            }
+            _ => return lexical,
+        }
+    }
+}
+
 /// The frozen boundary B.
 #[derive(Debug, Clone)]
 pub struct Boundary {
@@ -428,9 +456,19 @@ impl Boundary {
     fn resolve(&self, p: &str) -> PathBuf {
         normalize(&self.base.join(p))
     }
-    /// The path is listed, or lies under a listed folder.
+    /// The path is listed, or lies under a listed folder. Both sides are
+    /// compared normalised and with symlinks resolved, so a link out of a
+    /// listed folder (or a `..` through one) is outside.
     pub fn contains(&self, p: &Path) -> bool {
-        self.included.iter().any(|i| p == i || p.starts_with(i))
+        let lexical = self.included.iter().any(|i| p == i || p.starts_with(i));
+        if !lexical {
+            return false;
+        }
+        let p = real_path(p);
+        self.included.iter().any(|i| {
+            let i = real_path(i);
+            p == i || p.starts_with(&i)
+        })
     }
     /// The path is inside B but the listed entry holding it is not on disk:
     /// the evidence is missing (not inspected), so nothing can be proven absent.
@@ -602,7 +640,7 @@ pub fn evaluate(check: Option<&Check>, b: &Boundary, conv: Option<&str>) -> Outc
                     )
                 }
             };
-            match std::fs::read_to_string(&abs) {
+            match crate::fsutil::read_text(&abs, crate::fsutil::MAX_DOCUMENT_BYTES) {
                 Err(_) => unverifiable(
                     path.clone(),
                     "file unreadable or missing",
@@ -938,17 +976,37 @@ pub fn execution(c: &Contract, extra: &[PathBuf], base: &Path) -> Graded {
     }
 }
 
-/// Read and parse a contract file.
+/// Read and parse a contract file: a regular file of at most
+/// [`crate::fsutil::MAX_CONTRACT_BYTES`], nesting bounded before parsing;
+/// errors never quote the file's values.
 pub fn read_contract(path: &Path) -> Result<Contract, ContractError> {
-    let text = std::fs::read_to_string(path).map_err(|e| ContractError {
+    use crate::fsutil;
+    let err = |line: usize, message: String| ContractError {
         path: path.to_path_buf(),
-        line: 1,
-        message: format!("cannot read the contract: {e}"),
-    })?;
-    yaml_serde::from_str(&text).map_err(|e| ContractError {
-        path: path.to_path_buf(),
-        line: e.location().map_or(1, |l| l.line()),
-        message: e.to_string(),
+        line,
+        message,
+    };
+    let text = fsutil::read_text(path, fsutil::MAX_CONTRACT_BYTES)
+        .map_err(|e| err(e.line().unwrap_or(1), format!("cannot read the contract: {e}")))?;
+    if let Some((line, col)) = fsutil::yaml_too_deep(&text, fsutil::MAX_YAML_DEPTH) {
+        return Err(err(
+            line,
+            format!(
+                "`[` / `{{` nest more than {} deep (column {col}); write the values out plainly",
+                fsutil::MAX_YAML_DEPTH
+            ),
+        ));
+    }
+    yaml_serde::from_str(&text).map_err(|e| {
+        let msg = e.to_string();
+        let msg = match msg.find(" at line ") {
+            Some(i) => &msg[..i],
+            None => &msg,
+        };
+        err(
+            e.location().map_or(1, |l| l.line()),
+            fsutil::redact_quotes(msg),
+        )
     })
 }
 

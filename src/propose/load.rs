@@ -68,7 +68,8 @@ pub fn diff_path(file: &Path, cwd: &Path) -> String {
 }
 
 fn read_text(path: &Path) -> Result<String, ProposeError> {
-    let bytes = std::fs::read(path).map_err(|e| err(path, format!("cannot read: {e}")))?;
+    let bytes = crate::fsutil::read_bounded(path, crate::fsutil::MAX_LOCKFILE_BYTES)
+        .map_err(|e| err(path, e.to_string()))?;
     String::from_utf8(bytes).map_err(|_| err(path, "not UTF-8: no proposal can be made"))
 }
 
@@ -88,7 +89,7 @@ pub fn attach(
         let loaded = extract::load_constraints(&skill, &lexicon)
             .map_err(|e| err(&e.path.clone(), e.to_string()))?;
         let lock_path = extract::lockfile_path(&skill);
-        let lock_text = if lock_path.exists() {
+        let lock_text = if crate::fsutil::entry_exists(&lock_path) {
             Some(read_text(&lock_path)?)
         } else {
             None
