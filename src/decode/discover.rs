@@ -45,6 +45,14 @@ pub fn discover(root: &Path) -> std::io::Result<Vec<PathBuf>> {
 /// [`discover`], with the entries it skipped and why.
 pub fn discover_all(root: &Path) -> std::io::Result<Discovery> {
     let meta = std::fs::metadata(root)?;
+    if !meta.is_file() && !meta.is_dir() {
+        // a FIFO would block, a device never ends: an input error naming it
+        return Err(std::io::Error::other(
+            crate::fsutil::open_regular(root)
+                .err()
+                .map_or_else(|| "not a regular file".to_string(), |e| e.to_string()),
+        ));
+    }
     let mut d = Discovery::default();
     if meta.is_file() {
         let name = root

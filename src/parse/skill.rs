@@ -183,7 +183,11 @@ impl Skill {
             };
             ParseError::new(path, 0, 0, code, format!("cannot read: {e}"))
         };
-        let file = std::fs::File::open(path).map_err(unreadable)?;
+        // a FIFO would block `open`, a device never ends: regular files only
+        let file = crate::fsutil::open_regular(path).map_err(|e| match e {
+            crate::fsutil::InputError::Io(e) => unreadable(e),
+            e => ParseError::new(path, 0, 0, Code::Unreadable, e.to_string()),
+        })?;
         let mut bytes = Vec::new();
         file.take(MAX_FILE_BYTES as u64 + 1)
             .read_to_end(&mut bytes)
