@@ -119,24 +119,17 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     Ok(Exit::Ok)
 }
 
-/// evaluation.md's requirement list; a missing file is `None`, an unreadable
-/// one is logged and `None` (the coverage then falls back to the R ids seen).
-/// A FIFO, device or folder in its place, or a file over
-/// [`fsutil::MAX_DOCUMENT_BYTES`], is an input error.
+/// evaluation.md's requirement list; a missing file is `None` (the coverage
+/// then falls back to the R ids seen). One that is there but cannot be read
+/// (a FIFO, a device, a folder, a broken symlink, over
+/// [`fsutil::MAX_DOCUMENT_BYTES`]) is an input error.
 fn read_evaluation(path: &Path) -> anyhow::Result<Option<assess::EvaluationRequirements>> {
     let bytes = match fsutil::read_bounded(path, fsutil::MAX_DOCUMENT_BYTES) {
         Ok(b) => b,
-        Err(e) if e.is_not_found() => return Ok(None),
-        Err(e @ (InputError::NotRegular(_) | InputError::TooLarge { .. })) => {
-            bail!("{}: {e}", path.display())
-        }
-        Err(e) => {
-            tracing::warn!(
-                "{}: {e}; requirement total from the findings",
-                path.display()
-            );
-            return Ok(None);
-        }
+        Err(e) if e.is_not_found() && !fsutil::entry_exists(path) => return Ok(None),
+        // there but not readable (a FIFO, a device, a folder, a dangling or
+        // looping symlink, too large, no permission): an input error
+        Err(e) => bail!("{}: {e}", path.display()),
     };
     let found = assess::evaluation_requirements(&String::from_utf8_lossy(&bytes));
     match &found {
@@ -154,23 +147,24 @@ fn read_evaluation(path: &Path) -> anyhow::Result<Option<assess::EvaluationRequi
     Ok(found)
 }
 
-/// `.model // .agent // "unknown"` of stack.json; never an error, except a
-/// FIFO, device or folder in its place, or a file over
-/// [`fsutil::MAX_SIDE_FILE_BYTES`].
+/// `.model // .agent // "unknown"` of stack.json (absent or not JSON:
+/// "unknown"). One that is there but cannot be read (a FIFO, a device, a
+/// folder, a broken symlink, over [`fsutil::MAX_SIDE_FILE_BYTES`]) is an
+/// input error.
 fn read_model(path: &Path) -> anyhow::Result<String> {
     let text = match fsutil::read_text(path, fsutil::MAX_SIDE_FILE_BYTES) {
         Ok(t) => t,
-        Err(e) if e.is_not_found() => {
+        Err(e) if e.is_not_found() && !fsutil::entry_exists(path) => {
             tracing::info!("{}: absent; model \"unknown\"", path.display());
             return Ok(assess::UNKNOWN_MODEL.to_string());
         }
-        Err(e @ (InputError::NotRegular(_) | InputError::TooLarge { .. })) => {
-            bail!("{}: {e}", path.display())
-        }
-        Err(e) => {
+        // not UTF-8: not JSON either, so the model is unknown (as for bad JSON)
+        Err(e @ InputError::NotUtf8 { .. }) => {
             tracing::warn!("{}: {e}; model \"unknown\"", path.display());
             return Ok(assess::UNKNOWN_MODEL.to_string());
         }
+        // there but not readable: an input error
+        Err(e) => bail!("{}: {e}", path.display()),
     };
     Ok(assess::model_from_stack_json(&text).unwrap_or_else(|e| {
         tracing::warn!(

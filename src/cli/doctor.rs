@@ -109,7 +109,8 @@ fn stamp(t: time::OffsetDateTime) -> String {
 fn locate_and_decode(args: &Args) -> anyhow::Result<SessionInput> {
     let harness = args.harness.harness();
     let path = match &args.input {
-        Some(p) if !p.exists() => {
+        // a dangling or looping symlink is there but broken: an error below
+        Some(p) if !skillgate::fsutil::entry_exists(p) => {
             eprintln!("warning: {}: no such file or folder", p.display());
             return Ok(SessionInput::NoHistory {
                 searched: vec![p.display().to_string()],
