@@ -175,6 +175,21 @@ fn read_model(path: &Path) -> anyhow::Result<String> {
     }))
 }
 
+/// An exclusive advisory lock on `dir`, held until the value is dropped
+/// (`None` where the platform or the folder does not allow it).
+fn lock_dir(dir: &Path) -> Option<fs::File> {
+    let f = fs::File::open(dir).ok()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::io::AsRawFd;
+        // SAFETY: flock on a descriptor we own; released when `f` is closed.
+        if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) } != 0 {
+            return None;
+        }
+    }
+    Some(f)
+}
+
 /// Now, ISO 8601 UTC to the second: `2026-04-18T21:00:00Z`.
 fn now_utc() -> anyhow::Result<String> {
     let format =
@@ -189,25 +204,12 @@ fn now_utc() -> anyhow::Result<String> {
 /// write `assessment.json` directly, as the seed's troubleshooting says.
 fn write_assessment(dir: &Path, bytes: &[u8]) -> anyhow::Result<PathBuf> {
     let target = dir.join(ASSESSMENT);
-    // The seed's name, unless another run is writing it right now: then a
-    // name unique to this process (two runs never write one temporary file).
-    let (tmp, mut f) = match fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(dir.join(ASSESSMENT_TMP))
-    {
-        Ok(f) => (dir.join(ASSESSMENT_TMP), Some(f)),
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => (fsutil::temp_path(&target), None),
-        Err(_) => (dir.join(ASSESSMENT_TMP), None),
-    };
+    // Parallel runs on one folder take turns (an advisory lock on the folder),
+    // so they never share the temporary file nor fall back to a direct write.
+    let _turn = lock_dir(dir);
+    let tmp = dir.join(ASSESSMENT_TMP);
     let atomic = (|| -> io::Result<()> {
-        let mut f = match f.take() {
-            Some(f) => f,
-            None => fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&tmp)?,
-        };
+        let mut f = fs::File::create(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()?;
         fs::rename(&tmp, &target)
