@@ -260,14 +260,38 @@ pub fn redact_quotes(msg: &str) -> String {
             && !looks_secret(inner)
             && inner.chars().all(|c| {
                 c.is_ascii_alphanumeric()
-                    || matches!(c, '-' | '_' | '.' | '/' | ' ' | ',' | '*' | '?' | ':' | '[' | ']' | '{' | '}' | '(' | ')' | '!' | '^' | '$' | '|' | '\\')
+                    || matches!(
+                        c,
+                        '-' | '_'
+                            | '.'
+                            | '/'
+                            | ' '
+                            | ','
+                            | '*'
+                            | '?'
+                            | ':'
+                            | '['
+                            | ']'
+                            | '{'
+                            | '}'
+                            | '('
+                            | ')'
+                            | '!'
+                            | '^'
+                            | '$'
+                            | '|'
+                            | '\\'
+                    )
             });
         if plain {
             out.push(q);
             out.push_str(inner);
             out.push(q);
         } else {
-            out.push_str(&format!("{q}…{q} ({} characters, not shown)", inner.chars().count()));
+            out.push_str(&format!(
+                "{q}…{q} ({} characters, not shown)",
+                inner.chars().count()
+            ));
         }
         rest = &after[end + 1..];
     }
@@ -336,12 +360,20 @@ mod tests {
         let p = dir.path().join("a.yaml");
         std::fs::write(&p, b"\xEF\xBB\xBFkey: 1\n").unwrap();
         assert_eq!(read_text(&p, 100).unwrap(), "key: 1\n");
-        assert!(matches!(read_bounded(&p, 3), Err(InputError::TooLarge { limit: 3 })));
+        assert!(matches!(
+            read_bounded(&p, 3),
+            Err(InputError::TooLarge { limit: 3 })
+        ));
         let e = read_bounded(dir.path(), 100).unwrap_err();
-        assert_eq!(e.to_string(), "not a regular file (a folder); refusing to read it");
+        assert_eq!(
+            e.to_string(),
+            "not a regular file (a folder); refusing to read it"
+        );
         let e = read_bounded(Path::new("/dev/zero"), 100).unwrap_err();
         assert!(matches!(e, InputError::NotRegular("a device")), "{e}");
-        assert!(read_bounded(&dir.path().join("missing"), 1).unwrap_err().is_not_found());
+        assert!(read_bounded(&dir.path().join("missing"), 1)
+            .unwrap_err()
+            .is_not_found());
         std::fs::write(&p, b"ok\n\xff").unwrap();
         assert_eq!(read_text(&p, 100).unwrap_err().line(), Some(2));
     }

@@ -35,7 +35,11 @@ fn reset_standard_streams() {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
         for fd in 0..=2 {
             if libc::fcntl(fd, libc::F_GETFD) == -1 {
-                let flags = if fd == 0 { libc::O_RDONLY } else { libc::O_WRONLY };
+                let flags = if fd == 0 {
+                    libc::O_RDONLY
+                } else {
+                    libc::O_WRONLY
+                };
                 let null = libc::open(c"/dev/null".as_ptr(), flags);
                 if null >= 0 && null != fd {
                     libc::dup2(null, fd);

@@ -120,14 +120,25 @@ fn cell(dir: &Path, role: Role, kind: Kind) -> (Vec<String>, String, &'static [i
             std::fs::create_dir_all(dir.join("s")).unwrap();
             kind.make(&dir.join("s/SKILL.md"));
             // a folder named SKILL.md is a folder to search: nothing found → error
-            (vec![s("extract"), s("s/SKILL.md")], s("SKILL.md"), &[0, 2], false)
+            (
+                vec![s("extract"), s("s/SKILL.md")],
+                s("SKILL.md"),
+                &[0, 2],
+                false,
+            )
         }
         Role::Lockfile => {
             std::fs::create_dir_all(dir.join("s/demo")).unwrap();
             std::fs::write(dir.join("s/demo/SKILL.md"), SKILL).unwrap();
             kind.make(&dir.join("s/demo/SKILL.constraints.yaml"));
             (
-                vec![s("gate"), s("s/demo"), s("--trajectories"), s("s"), s("--no-report")],
+                vec![
+                    s("gate"),
+                    s("s/demo"),
+                    s("--trajectories"),
+                    s("s"),
+                    s("--no-report"),
+                ],
                 s("SKILL.constraints.yaml"),
                 &[2],
                 false,
@@ -135,12 +146,23 @@ fn cell(dir: &Path, role: Role, kind: Kind) -> (Vec<String>, String, &'static [i
         }
         Role::Config => {
             kind.make(&dir.join("c.yaml"));
-            (vec![s("config"), s("--config"), s("c.yaml")], s("c.yaml"), &[0, 2], false)
+            (
+                vec![s("config"), s("--config"), s("c.yaml")],
+                s("c.yaml"),
+                &[0, 2],
+                false,
+            )
         }
         Role::Contract => {
             kind.make(&dir.join("k.yaml"));
             (
-                vec![s("grade"), s("--mode"), s("execution"), s("--contract"), s("k.yaml")],
+                vec![
+                    s("grade"),
+                    s("--mode"),
+                    s("execution"),
+                    s("--contract"),
+                    s("k.yaml"),
+                ],
                 s("k.yaml"),
                 &[0, 2],
                 false,
@@ -151,7 +173,13 @@ fn cell(dir: &Path, role: Role, kind: Kind) -> (Vec<String>, String, &'static [i
             std::fs::write(dir.join("s/demo/SKILL.md"), SKILL).unwrap();
             kind.make(&dir.join("t.jsonl"));
             (
-                vec![s("gate"), s("s/demo"), s("--trajectories"), s("t.jsonl"), s("--no-report")],
+                vec![
+                    s("gate"),
+                    s("s/demo"),
+                    s("--trajectories"),
+                    s("t.jsonl"),
+                    s("--no-report"),
+                ],
                 s("t.jsonl"),
                 &[2, 3],
                 true,
@@ -299,7 +327,9 @@ fn every_hostile_input_in_every_role_gets_a_clean_answer() {
                         let must_refuse = kind.special() && !(kind == Kind::Folder && folders_ok);
                         if must_refuse && c != 2 {
                             bad.push(format!("exit {c}, expected 2 for a {kind:?}"));
-                        } else if !must_refuse && !allowed.contains(&c) && !(kind == Kind::Folder && c <= 3)
+                        } else if !(must_refuse
+                            || allowed.contains(&c)
+                            || (kind == Kind::Folder && c <= 3))
                         {
                             bad.push(format!("exit {c}, expected one of {allowed:?}"));
                         }

@@ -103,21 +103,36 @@ fn p01_a_bad_first_line_does_not_turn_a_block_into_a_pass() {
         ("64 KiB of blank lines", blanks.into_bytes()),
     ] {
         let d = gate_repo(&prefix);
-        let r = run10(d.path(), &["gate", "skills/demo", "--format", "json", "--no-report"]);
+        let r = run10(
+            d.path(),
+            &["gate", "skills/demo", "--format", "json", "--no-report"],
+        );
         assert_eq!(r.code, 1, "{what}: {}\n{}", r.stdout, r.stderr);
         let v = r.json();
         assert_eq!(v["verdict"], "fail-closed", "{what}");
-        assert_eq!(v["trajectories"]["valid"].as_array().unwrap().len(), 2, "{what}");
+        assert_eq!(
+            v["trajectories"]["valid"].as_array().unwrap().len(),
+            2,
+            "{what}"
+        );
     }
 }
 
 #[test]
 fn p01_a_discovered_file_that_cannot_be_decoded_is_refused() {
     let d = gate_repo(b"");
-    std::fs::write(d.path().join(".planning/patterns/junk.jsonl"), "hello\nworld\n").unwrap();
+    std::fs::write(
+        d.path().join(".planning/patterns/junk.jsonl"),
+        "hello\nworld\n",
+    )
+    .unwrap();
     let r = run10(d.path(), &["gate", "skills/demo", "--no-report"]);
     assert_eq!(r.code, 2, "{}\n{}", r.stdout, r.stderr);
-    assert!(r.stderr.contains(".planning/patterns/junk.jsonl:1:"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains(".planning/patterns/junk.jsonl:1:"),
+        "{}",
+        r.stderr
+    );
     assert!(r.stderr.contains("could hide a violation"), "{}", r.stderr);
 }
 
@@ -131,12 +146,34 @@ fn p02_a_closed_stdout_ends_quietly_by_sigpipe() {
     let skill = format!("{force}/skills/release-helper/SKILL.md");
     let traj = format!("{force}/transcripts/forced.jsonl");
     let cases: Vec<Vec<&str>> = vec![
-        vec!["gate", &skill, "--trajectories", &traj, "--format", "json", "--no-report"],
-        vec!["gate", &skill, "--trajectories", &traj, "--format", "sarif", "--no-report"],
+        vec![
+            "gate",
+            &skill,
+            "--trajectories",
+            &traj,
+            "--format",
+            "json",
+            "--no-report",
+        ],
+        vec![
+            "gate",
+            &skill,
+            "--trajectories",
+            &traj,
+            "--format",
+            "sarif",
+            "--no-report",
+        ],
         vec!["gate", &skill, "--trajectories", &traj, "--no-report"],
         vec!["extract", &skill, "--format", "json"],
         vec!["trajectory", &traj, "--format", "json"],
-        vec!["grade", "--mode", "execution", "--contract", "fixtures/grade/contract.yaml"],
+        vec![
+            "grade",
+            "--mode",
+            "execution",
+            "--contract",
+            "fixtures/grade/contract.yaml",
+        ],
     ];
     for args in cases {
         let mut child = Command::new(assert_cmd::cargo::cargo_bin("skillgate"))
@@ -168,7 +205,11 @@ fn p03_fifos_are_refused_not_waited_on() {
     let dir = d.path();
     // a skill folder whose lockfile is a FIFO
     std::fs::create_dir_all(dir.join("lock/demo")).unwrap();
-    std::fs::write(dir.join("lock/demo/SKILL.md"), skill_md("demo", "You MUST NOT force-push.")).unwrap();
+    std::fs::write(
+        dir.join("lock/demo/SKILL.md"),
+        skill_md("demo", "You MUST NOT force-push."),
+    )
+    .unwrap();
     mkfifo(&dir.join("lock/demo/SKILL.constraints.yaml"));
     mkfifo(&dir.join("SKILL.md"));
     mkfifo(&dir.join("contract.yaml"));
@@ -185,9 +226,21 @@ fn p03_fifos_are_refused_not_waited_on() {
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["validate", "SKILL.md"], "SKILL.md"),
         (vec!["extract", "SKILL.md"], "SKILL.md"),
-        (vec!["gate", "lock/demo", "--trajectories", "."], "SKILL.constraints.yaml"),
+        (
+            vec!["gate", "lock/demo", "--trajectories", "."],
+            "SKILL.constraints.yaml",
+        ),
         (vec!["extract", "lock/demo"], "SKILL.constraints.yaml"),
-        (vec!["grade", "--mode", "execution", "--contract", "contract.yaml"], "contract.yaml"),
+        (
+            vec![
+                "grade",
+                "--mode",
+                "execution",
+                "--contract",
+                "contract.yaml",
+            ],
+            "contract.yaml",
+        ),
         (vec!["config", "--config", "config.yaml"], "config.yaml"),
         (vec!["ingest", "session.jsonl", "--db", db], "session.jsonl"),
         (vec!["trajectory", "session.jsonl"], "session.jsonl"),
@@ -210,7 +263,11 @@ fn p04_endless_and_huge_inputs_hit_a_limit() {
     let d = tempfile::tempdir().unwrap();
     let dir = d.path();
     std::fs::create_dir_all(dir.join("lock/demo")).unwrap();
-    std::fs::write(dir.join("lock/demo/SKILL.md"), skill_md("demo", "You MUST NOT force-push.")).unwrap();
+    std::fs::write(
+        dir.join("lock/demo/SKILL.md"),
+        skill_md("demo", "You MUST NOT force-push."),
+    )
+    .unwrap();
     std::os::unix::fs::symlink("/dev/zero", dir.join("lock/demo/SKILL.constraints.yaml")).unwrap();
     std::os::unix::fs::symlink("/dev/zero", dir.join("contract.yaml")).unwrap();
     std::fs::create_dir(dir.join("run")).unwrap();
@@ -220,8 +277,20 @@ fn p04_endless_and_huge_inputs_hit_a_limit() {
     let f = std::fs::File::create(dir.join("big.yaml")).unwrap();
     f.set_len(3 << 30).unwrap();
     for (args, named) in [
-        (vec!["gate", "lock/demo", "--trajectories", "."], "SKILL.constraints.yaml"),
-        (vec!["grade", "--mode", "execution", "--contract", "contract.yaml"], "contract.yaml"),
+        (
+            vec!["gate", "lock/demo", "--trajectories", "."],
+            "SKILL.constraints.yaml",
+        ),
+        (
+            vec![
+                "grade",
+                "--mode",
+                "execution",
+                "--contract",
+                "contract.yaml",
+            ],
+            "contract.yaml",
+        ),
         (vec!["assess", "run", "--dry-run"], "stack.json"),
         (vec!["config", "--config", "big.yaml"], "big.yaml"),
     ] {
@@ -243,7 +312,12 @@ fn p04_the_pre_push_hook_reads_a_bounded_stdin() {
     let small = line.repeat(3).into_bytes();
     let r = run_limited(
         d.path(),
-        &["hook", "pre-push", "origin", "https://example.invalid/r.git"],
+        &[
+            "hook",
+            "pre-push",
+            "origin",
+            "https://example.invalid/r.git",
+        ],
         Some(small),
         Duration::from_secs(20),
     );
@@ -251,7 +325,12 @@ fn p04_the_pre_push_hook_reads_a_bounded_stdin() {
     let big = line.repeat((2 << 20) / line.len()).into_bytes();
     let r = run_limited(
         d.path(),
-        &["hook", "pre-push", "origin", "https://example.invalid/r.git"],
+        &[
+            "hook",
+            "pre-push",
+            "origin",
+            "https://example.invalid/r.git",
+        ],
         Some(big),
         Duration::from_secs(20),
     );
@@ -267,7 +346,11 @@ fn p05_deep_yaml_is_refused_before_parsing() {
     let dir = d.path();
     let deep = "[".repeat(100_000);
     std::fs::create_dir_all(dir.join("s/demo")).unwrap();
-    std::fs::write(dir.join("s/demo/SKILL.md"), skill_md("demo", "You MUST NOT force-push.")).unwrap();
+    std::fs::write(
+        dir.join("s/demo/SKILL.md"),
+        skill_md("demo", "You MUST NOT force-push."),
+    )
+    .unwrap();
     std::fs::write(
         dir.join("s/demo/SKILL.constraints.yaml"),
         format!("version: 1\nskill: demo\nsource_sha256: x\nconstraints: {deep}\n"),
@@ -278,14 +361,25 @@ fn p05_deep_yaml_is_refused_before_parsing() {
     for (args, named) in [
         (vec!["extract", "s/demo"], "SKILL.constraints.yaml:4"),
         (vec!["config", "--config", "c.yaml"], "c.yaml"),
-        (vec!["grade", "--mode", "execution", "--contract", "k.yaml"], "k.yaml:1"),
+        (
+            vec!["grade", "--mode", "execution", "--contract", "k.yaml"],
+            "k.yaml:1",
+        ),
     ] {
         let t = Instant::now();
         let r = run10(dir, &args);
         assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
         assert!(r.stderr.contains(named), "{args:?}: {}", r.stderr);
-        assert!(r.stderr.contains("nest more than 64"), "{args:?}: {}", r.stderr);
-        assert!(t.elapsed() < Duration::from_secs(10), "{args:?}: {:?}", t.elapsed());
+        assert!(
+            r.stderr.contains("nest more than 64"),
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "{args:?}: {:?}",
+            t.elapsed()
+        );
     }
 }
 
@@ -295,17 +389,17 @@ fn p05_deep_yaml_is_refused_before_parsing() {
 #[test]
 fn p08_a_broken_configuration_or_lockfile_is_an_error_not_absent() {
     use std::os::unix::fs::symlink;
-    for (what, make) in [
-        ("dangling symlink", 0),
-        ("symlink loop", 1),
-        ("folder", 2),
-    ] {
+    for (what, make) in [("dangling symlink", 0), ("symlink loop", 1), ("folder", 2)] {
         let d = tempfile::tempdir().unwrap();
         let dir = d.path();
         let cfg = dir.join(".skillgate.yaml");
         let lock_dir = dir.join("s/demo");
         std::fs::create_dir_all(&lock_dir).unwrap();
-        std::fs::write(lock_dir.join("SKILL.md"), skill_md("demo", "You MUST NOT force-push.")).unwrap();
+        std::fs::write(
+            lock_dir.join("SKILL.md"),
+            skill_md("demo", "You MUST NOT force-push."),
+        )
+        .unwrap();
         let lock = lock_dir.join("SKILL.constraints.yaml");
         for p in [&cfg, &lock] {
             match make {
@@ -317,10 +411,16 @@ fn p08_a_broken_configuration_or_lockfile_is_an_error_not_absent() {
         let r = run10(dir, &["config"]);
         assert_eq!(r.code, 2, "config, {what}: {}{}", r.stdout, r.stderr);
         assert!(r.stderr.contains(".skillgate.yaml"), "{what}: {}", r.stderr);
-        std::fs::remove_file(&cfg).or_else(|_| std::fs::remove_dir(&cfg)).unwrap();
+        std::fs::remove_file(&cfg)
+            .or_else(|_| std::fs::remove_dir(&cfg))
+            .unwrap();
         let r = run10(dir, &["extract", "s/demo"]);
         assert_eq!(r.code, 2, "extract, {what}: {}{}", r.stdout, r.stderr);
-        assert!(r.stderr.contains("SKILL.constraints.yaml"), "{what}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("SKILL.constraints.yaml"),
+            "{what}: {}",
+            r.stderr
+        );
         let r = run10(dir, &["gate", "s/demo", "--trajectories", "s"]);
         assert_eq!(r.code, 2, "gate, {what}: {}{}", r.stdout, r.stderr);
     }
@@ -333,7 +433,13 @@ fn p08_a_device_named_as_a_transcript_is_an_input_error() {
     for dev in ["/dev/null", "/dev/zero"] {
         for args in [
             vec!["trajectory", dev],
-            vec!["gate", "fixtures/gate/force-push/skills/release-helper", "--trajectories", dev, "--no-report"],
+            vec![
+                "gate",
+                "fixtures/gate/force-push/skills/release-helper",
+                "--trajectories",
+                dev,
+                "--no-report",
+            ],
         ] {
             let r = run_limited(&repo(), &args, None, Duration::from_secs(20));
             assert_eq!(r.code, 2, "{args:?}: {}{}", r.stdout, r.stderr);
@@ -373,7 +479,11 @@ fn p09_errors_never_echo_a_secret_file() {
         assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
         assert!(r.stderr.contains(".env"), "{args:?}: {}", r.stderr);
         for leak in ["sk-proj", "hunter2", "OPENAI_API_KEY"] {
-            assert!(!r.stderr.contains(leak), "{args:?} leaks {leak}: {}", r.stderr);
+            assert!(
+                !r.stderr.contains(leak),
+                "{args:?} leaks {leak}: {}",
+                r.stderr
+            );
         }
     }
 }
@@ -412,7 +522,13 @@ criteria:
     std::fs::write(dir.join("work/contract.yaml"), contract).unwrap();
     let r = run10(
         &dir.join("work"),
-        &["grade", "--mode", "execution", "--contract", "contract.yaml"],
+        &[
+            "grade",
+            "--mode",
+            "execution",
+            "--contract",
+            "contract.yaml",
+        ],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
@@ -442,7 +558,12 @@ fn p12_parallel_ingests_into_one_database_all_succeed() {
                 let out = Command::new(assert_cmd::cargo::cargo_bin("skillgate"))
                     .current_dir(&home)
                     .env("HOME", &home)
-                    .args(["ingest", src.to_str().unwrap(), "--db", db.to_str().unwrap()])
+                    .args([
+                        "ingest",
+                        src.to_str().unwrap(),
+                        "--db",
+                        db.to_str().unwrap(),
+                    ])
                     .output()
                     .unwrap();
                 (i, out)
@@ -471,7 +592,11 @@ fn p12_parallel_assess_runs_write_atomically() {
     let run = d.path().join("run");
     std::fs::create_dir(&run).unwrap();
     for f in ["findings.jsonl", "evaluation.md", "stack.json"] {
-        std::fs::copy(repo().join("fixtures/assess/seed-sample").join(f), run.join(f)).unwrap();
+        std::fs::copy(
+            repo().join("fixtures/assess/seed-sample").join(f),
+            run.join(f),
+        )
+        .unwrap();
     }
     let handles: Vec<_> = (0..8)
         .map(|_| {
@@ -489,7 +614,10 @@ fn p12_parallel_assess_runs_write_atomically() {
         let out = h.join().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(0), "{stderr}");
-        assert!(!stderr.contains("directly"), "fell back to a non-atomic write: {stderr}");
+        assert!(
+            !stderr.contains("directly"),
+            "fell back to a non-atomic write: {stderr}"
+        );
     }
     let names: Vec<String> = std::fs::read_dir(&run)
         .unwrap()
@@ -510,7 +638,13 @@ fn p13_a_byte_order_mark_is_read_past() {
     std::fs::write(dir.join("c.yaml"), "\u{feff}trajectories: [runs]\n").unwrap();
     let r = run10(dir, &["config", "--config", "c.yaml"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let skill = write_skill(&dir.join("s"), "demo", "You MUST NOT force-push.", Some(NO_FORCE), false);
+    let skill = write_skill(
+        &dir.join("s"),
+        "demo",
+        "You MUST NOT force-push.",
+        Some(NO_FORCE),
+        false,
+    );
     let lock = skill.with_file_name("SKILL.constraints.yaml");
     let text = std::fs::read_to_string(&lock).unwrap();
     std::fs::write(&lock, format!("\u{feff}{text}")).unwrap();
@@ -521,7 +655,10 @@ fn p13_a_byte_order_mark_is_read_past() {
         "\u{feff}criteria:\n  - id: a\n    text: t\n    source: {kind: user_explicit, location: t, original: t}\n    check: {manual: x}\n",
     )
     .unwrap();
-    let r = run10(dir, &["grade", "--mode", "execution", "--contract", "k.yaml"]);
+    let r = run10(
+        dir,
+        &["grade", "--mode", "execution", "--contract", "k.yaml"],
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
 
@@ -546,8 +683,14 @@ fn p13_nan_in_one_object_json_transcripts_is_read_as_null() {
         };
         let p = d.path().join(src.file_name().unwrap());
         std::fs::write(&p, with_nan).unwrap();
-        let before = run10(&repo(), &["trajectory", src.to_str().unwrap(), "--format", "json"]);
-        let after = run10(&repo(), &["trajectory", p.to_str().unwrap(), "--format", "json"]);
+        let before = run10(
+            &repo(),
+            &["trajectory", src.to_str().unwrap(), "--format", "json"],
+        );
+        let after = run10(
+            &repo(),
+            &["trajectory", p.to_str().unwrap(), "--format", "json"],
+        );
         assert_eq!(before.code, 0, "{}", before.stderr);
         assert_eq!(after.code, 0, "{}: {}", p.display(), after.stderr);
         let events = |r: &Run| {
@@ -567,9 +710,15 @@ fn p13_the_lockfile_writer_reads_its_own_file() {
     let r = run10(d.path(), &["extract", "demo", "--write"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let lock = std::fs::read_to_string(d.path().join("demo/SKILL.constraints.yaml")).unwrap();
-    assert!(lock.contains("\\u007F") && lock.contains("\\uFFFE"), "{lock}");
+    assert!(
+        lock.contains("\\u007F") && lock.contains("\\uFFFE"),
+        "{lock}"
+    );
     let r = run10(d.path(), &["extract", "demo", "--format", "json"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let r = run10(d.path(), &["gate", "demo", "--trajectories", "demo", "--no-report"]);
+    let r = run10(
+        d.path(),
+        &["gate", "demo", "--trajectories", "demo", "--no-report"],
+    );
     assert_ne!(r.code, 2, "{}", r.stderr);
 }

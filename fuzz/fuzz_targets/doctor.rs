@@ -6,7 +6,10 @@ use skillgate::decode::{decode_path, DecodeOptions};
 use skillgate::doctor::{diagnose, DoctorOptions, SessionInput};
 
 fuzz_target!(|data: &[u8]| {
-    let p = std::env::temp_dir().join(format!("skillgate-fuzz-doctor-{}.jsonl", std::process::id()));
+    let p = std::env::temp_dir().join(format!(
+        "skillgate-fuzz-doctor-{}.jsonl",
+        std::process::id()
+    ));
     std::fs::write(&p, data).unwrap();
     let input = match decode_path(&p, None, &DecodeOptions { keep_content: true }) {
         Ok(t) => SessionInput::Decoded(Box::new(t)),

@@ -13,7 +13,8 @@ const LOCK: &str = include_str!("../seeds/labels.constraints.yaml");
 fn set() -> &'static CompiledSet {
     static S: OnceLock<CompiledSet> = OnceLock::new();
     S.get_or_init(|| {
-        let lf = Lockfile::parse(Path::new("labels.constraints.yaml"), LOCK).expect("seed lockfile");
+        let lf =
+            Lockfile::parse(Path::new("labels.constraints.yaml"), LOCK).expect("seed lockfile");
         CompiledSet::compile(&lf.constraints).expect("seed lockfile compiles")
     })
 }

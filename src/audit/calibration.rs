@@ -16,15 +16,16 @@ use std::path::Path;
 
 /// Import a calibration JSONL file; returns the number of rows stored.
 pub fn import(conn: &mut Connection, db_path: &Path, file: &Path) -> Result<usize> {
-    let text = crate::fsutil::read_bounded(file, crate::fsutil::MAX_DOCUMENT_BYTES).map_err(|e| {
-        AuditError::io(
-            file,
-            match e {
-                crate::fsutil::InputError::Io(e) => e,
-                e => std::io::Error::other(e.to_string()),
-            },
-        )
-    })?;
+    let text =
+        crate::fsutil::read_bounded(file, crate::fsutil::MAX_DOCUMENT_BYTES).map_err(|e| {
+            AuditError::io(
+                file,
+                match e {
+                    crate::fsutil::InputError::Io(e) => e,
+                    e => std::io::Error::other(e.to_string()),
+                },
+            )
+        })?;
     let source = file
         .canonicalize()
         .unwrap_or_else(|_| file.to_path_buf())

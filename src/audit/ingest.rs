@@ -268,7 +268,6 @@ pub fn ingest_file_with(
         .map_err(|e| AuditError::db(db_path, e))?;
     let now_stored = load_stored(&tx, db_path, &key)?;
     let mut main_prefix = main_prefix;
-    let mut extras_prefix_ok = extras_prefix_ok;
     if now_stored != stored {
         if now_stored
             .as_ref()

@@ -82,8 +82,9 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         if let Err(e) = Lockfile::parse(&lock_path, &yaml) {
             anyhow::bail!("refusing to write an invalid lockfile (a skillgate defect):\n{e}");
         }
-        let unchanged = skillgate::fsutil::read_bounded(&lock_path, skillgate::fsutil::MAX_LOCKFILE_BYTES)
-            .is_ok_and(|b| b == yaml.as_bytes());
+        let unchanged =
+            skillgate::fsutil::read_bounded(&lock_path, skillgate::fsutil::MAX_LOCKFILE_BYTES)
+                .is_ok_and(|b| b == yaml.as_bytes());
         if !unchanged {
             skillgate::fsutil::atomic_write(&lock_path, yaml.as_bytes())
                 .with_context(|| format!("cannot write {}", lock_path.display()))?;

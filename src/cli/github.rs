@@ -212,11 +212,9 @@ fn report(args: ReportArgs) -> anyhow::Result<Exit> {
     };
     let event = match env("GITHUB_EVENT_PATH") {
         Some(p) => {
-            let text = skillgate::fsutil::read_text(
-                Path::new(&p),
-                skillgate::fsutil::MAX_DOCUMENT_BYTES,
-            )
-            .with_context(|| format!("{p}: cannot read GITHUB_EVENT_PATH"))?;
+            let text =
+                skillgate::fsutil::read_text(Path::new(&p), skillgate::fsutil::MAX_DOCUMENT_BYTES)
+                    .with_context(|| format!("{p}: cannot read GITHUB_EVENT_PATH"))?;
             Some(
                 serde_json::from_str::<serde_json::Value>(&text)
                     .with_context(|| format!("{p}: GITHUB_EVENT_PATH is not JSON"))?,

@@ -138,11 +138,13 @@ fn jobs(
     }
     // git writes one short line per pushed ref: a bounded read, so a hostile
     // or runaway producer cannot grow memory (docs/reliability.md)
-    let bytes = skillgate::fsutil::read_all_bounded(stdin.lock(), skillgate::fsutil::MAX_STDIN_BYTES)
-        .map_err(|e| ReleaseError::Input(format!("reading the pre-push lines on stdin: {e}")))?;
-    let text = String::from_utf8(bytes).map_err(|_| {
-        ReleaseError::Input("the pre-push lines on stdin are not UTF-8".into())
-    })?;
+    let bytes =
+        skillgate::fsutil::read_all_bounded(stdin.lock(), skillgate::fsutil::MAX_STDIN_BYTES)
+            .map_err(|e| {
+                ReleaseError::Input(format!("reading the pre-push lines on stdin: {e}"))
+            })?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| ReleaseError::Input("the pre-push lines on stdin are not UTF-8".into()))?;
     let refs = parse_push_lines(&text)?;
     let mut out = Vec::new();
     for r in &refs {

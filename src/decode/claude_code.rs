@@ -1117,10 +1117,13 @@ fn attach_subagent_files<const K: bool>(
     for f in files {
         let stem = f.file_stem().and_then(|s| s.to_str()).unwrap_or("agent-");
         let agent_id = stem.trim_start_matches("agent-").to_string();
-        let meta: SubagentMeta = crate::fsutil::read_bounded(&f.with_extension("meta.json"), crate::fsutil::MAX_SIDE_FILE_BYTES)
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .unwrap_or_default();
+        let meta: SubagentMeta = crate::fsutil::read_bounded(
+            &f.with_extension("meta.json"),
+            crate::fsutil::MAX_SIDE_FILE_BYTES,
+        )
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default();
         let sub_traj =
             Trajectory::new(path.to_path_buf(), Harness::ClaudeCode, "claude-code-jsonl");
         let mut sub = ClaudeRecords::<K>::new(sub_traj, Some(agent_id.clone()));

@@ -503,12 +503,17 @@ mod tests {
 
     #[test]
     fn non_finite_numbers_become_null_outside_strings() {
-        let got = non_finite_to_null(br#"{"a": NaN, "b": [Infinity,-Infinity], "c": "NaN", "d": "x\"NaN"}"#);
+        let got = non_finite_to_null(
+            br#"{"a": NaN, "b": [Infinity,-Infinity], "c": "NaN", "d": "x\"NaN"}"#,
+        );
         let v: Value = serde_json::from_slice(&got).unwrap();
         assert_eq!(v["a"], Value::Null);
         assert_eq!(v["b"], serde_json::json!([null, null]));
         assert_eq!(v["c"], "NaN");
-        assert!(matches!(non_finite_to_null(b"{\"a\":1}"), std::borrow::Cow::Borrowed(_)));
+        assert!(matches!(
+            non_finite_to_null(b"{\"a\":1}"),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 
     #[test]

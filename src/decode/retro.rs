@@ -52,7 +52,10 @@ pub fn parse(path: &Path, text: &str) -> Result<Retro, DecodeError> {
         DecodeError::new(
             path,
             line,
-            format!("invalid retro sidecar: {}", crate::fsutil::redact_quotes(msg)),
+            format!(
+                "invalid retro sidecar: {}",
+                crate::fsutil::redact_quotes(msg)
+            ),
         )
     })
 }
@@ -65,13 +68,7 @@ pub fn apply(traj: &mut Trajectory) -> Result<(), DecodeError> {
     let text = match crate::fsutil::read_text(&side, crate::fsutil::MAX_SIDE_FILE_BYTES) {
         Ok(t) => t,
         Err(e) if e.is_not_found() => return Ok(()),
-        Err(e) => {
-            return Err(DecodeError::new(
-                &side,
-                None,
-                format!("retro sidecar: {e}"),
-            ))
-        }
+        Err(e) => return Err(DecodeError::new(&side, None, format!("retro sidecar: {e}"))),
     };
     let retro = parse(&side, &text)?;
     if let Some(c) = retro.complete {

@@ -148,7 +148,12 @@ impl Lockfile {
                 "unreadable",
                 "the lockfile is not valid UTF-8".into(),
             ),
-            e => LockfileError::one(path, 1, "unreadable", format!("cannot read the lockfile: {e}")),
+            e => LockfileError::one(
+                path,
+                1,
+                "unreadable",
+                format!("cannot read the lockfile: {e}"),
+            ),
         })?;
         Lockfile::parse(path, &text)
     }
@@ -156,7 +161,8 @@ impl Lockfile {
     /// Parse and validate lockfile text; `path` is only used in errors.
     pub fn parse(path: &Path, text: &str) -> Result<Lockfile, LockfileError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        if let Some((line, col)) = crate::fsutil::yaml_too_deep(text, crate::fsutil::MAX_YAML_DEPTH) {
+        if let Some((line, col)) = crate::fsutil::yaml_too_deep(text, crate::fsutil::MAX_YAML_DEPTH)
+        {
             return Err(LockfileError::one(
                 path,
                 line as u32,
@@ -499,7 +505,10 @@ fn quoted(s: &str) -> String {
 /// Characters YAML 1.2 does not allow unescaped (beyond the C0 controls,
 /// which JSON escapes already).
 fn yaml_unprintable(c: char) -> bool {
-    matches!(c, '\u{7F}'..='\u{9F}' | '\u{FEFF}' | '\u{FFFE}' | '\u{FFFF}')
+    matches!(
+        c,
+        '\u{7F}'..='\u{9F}' | '\u{FEFF}' | '\u{FFFE}' | '\u{FFFF}'
+    )
 }
 
 fn strip_location(msg: &str) -> String {

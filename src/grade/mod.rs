@@ -986,8 +986,12 @@ pub fn read_contract(path: &Path) -> Result<Contract, ContractError> {
         line,
         message,
     };
-    let text = fsutil::read_text(path, fsutil::MAX_CONTRACT_BYTES)
-        .map_err(|e| err(e.line().unwrap_or(1), format!("cannot read the contract: {e}")))?;
+    let text = fsutil::read_text(path, fsutil::MAX_CONTRACT_BYTES).map_err(|e| {
+        err(
+            e.line().unwrap_or(1),
+            format!("cannot read the contract: {e}"),
+        )
+    })?;
     if let Some((line, col)) = fsutil::yaml_too_deep(&text, fsutil::MAX_YAML_DEPTH) {
         return Err(err(
             line,
