@@ -162,7 +162,10 @@ fn on_a_violating_pull_request_the_action_fails_closed_with_annotations() {
     let verdicts: Value =
         serde_json::from_str(&std::fs::read_to_string(&gate.outputs["verdicts-file"]).unwrap())
             .unwrap();
-    assert_eq!(verdicts["skills"][0]["skill"]["path"], "skills/tidy-branches/SKILL.md");
+    assert_eq!(
+        verdicts["skills"][0]["skill"]["path"],
+        "skills/tidy-branches/SKILL.md"
+    );
     let sarif: Value =
         serde_json::from_str(&std::fs::read_to_string(&gate.outputs["sarif-file"]).unwrap())
             .unwrap();
