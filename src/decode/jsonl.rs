@@ -33,12 +33,19 @@ use std::path::{Path, PathBuf};
 /// Reads buffer size: large enough that a typical line needs one read.
 const READ_BUF: usize = 256 * 1024;
 
+/// The longest line kept in memory (real records with inline images reach
+/// tens of MiB). A longer line is read past without being stored and counted
+/// as an undecodable record (it could hide an action): memory stays bounded
+/// whatever the file holds.
+pub const MAX_LINE_BYTES: usize = 256 << 20;
+
 /// A JSONL file read line by line.
 pub struct JsonlLines<R> {
     reader: R,
     path: PathBuf,
     buf: Vec<u8>,
     line_no: u64,
+    max_line: usize,
 }
 
 /// One non-blank line.
@@ -49,6 +56,8 @@ pub struct Line<'a> {
     pub bytes: &'a [u8],
     /// The file ended without a newline after this line.
     pub unterminated: bool,
+    /// The line was longer than the limit: `bytes` is empty, the line unread.
+    pub oversized: bool,
     path: &'a Path,
 }
 
@@ -70,6 +79,51 @@ impl<R: BufRead> JsonlLines<R> {
             path: path.to_path_buf(),
             buf: Vec::new(),
             line_no: 0,
+            max_line: MAX_LINE_BYTES,
+        }
+    }
+
+    /// Another line-length limit than [`MAX_LINE_BYTES`] (tests).
+    pub fn with_max_line(mut self, max: usize) -> Self {
+        self.max_line = max;
+        self
+    }
+
+    /// One line into `buf` (with its newline), at most `max_line` bytes kept:
+    /// returns (bytes read, the line was longer).
+    fn read_capped(&mut self) -> std::io::Result<(usize, bool)> {
+        let mut n = 0;
+        let mut over = false;
+        loop {
+            let avail = match self.reader.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if avail.is_empty() {
+                return Ok((n, over));
+            }
+            let (chunk, done) = match memchr::memchr(b'\n', avail) {
+                Some(k) => (&avail[..=k], true),
+                None => (avail, false),
+            };
+            if !over {
+                if self.buf.len() + chunk.len() > self.max_line + 1 {
+                    over = true;
+                    self.buf.clear();
+                } else {
+                    self.buf.extend_from_slice(chunk);
+                }
+            }
+            let k = chunk.len();
+            self.reader.consume(k);
+            n += k;
+            if done {
+                if over {
+                    self.buf.push(b'\n');
+                }
+                return Ok((n, over));
+            }
         }
     }
 
@@ -78,7 +132,7 @@ impl<R: BufRead> JsonlLines<R> {
     pub fn next_line(&mut self) -> Result<Option<Line<'_>>, DecodeError> {
         let (start, end, unterminated) = loop {
             self.buf.clear();
-            let n = self.reader.read_until(b'\n', &mut self.buf).map_err(|e| {
+            let (n, oversized) = self.read_capped().map_err(|e| {
                 DecodeError::new(
                     &self.path,
                     Some(self.line_no + 1),
@@ -89,6 +143,16 @@ impl<R: BufRead> JsonlLines<R> {
                 return Ok(None);
             }
             self.line_no += 1;
+            if oversized {
+                let unterminated = self.buf.last() != Some(&b'\n');
+                return Ok(Some(Line {
+                    number: self.line_no,
+                    bytes: &[],
+                    unterminated,
+                    oversized: true,
+                    path: &self.path,
+                }));
+            }
             let unterminated = self.buf.last() != Some(&b'\n');
             let mut end = self.buf.len();
             if !unterminated {
@@ -110,6 +174,7 @@ impl<R: BufRead> JsonlLines<R> {
             number: self.line_no,
             bytes: &self.buf[start..end],
             unterminated,
+            oversized: false,
             path: &self.path,
         }))
     }
@@ -123,6 +188,14 @@ impl<R: BufRead> JsonlLines<R> {
 impl<'a> Line<'a> {
     /// The line as text, or `None` after recording an [`ProblemKind::InvalidUtf8`] problem.
     pub fn text(&self, traj: &mut Trajectory) -> Option<&'a str> {
+        if self.oversized {
+            traj.problems.push(DecodeProblem {
+                location: self.location(),
+                kind: ProblemKind::Undecodable,
+                detail: format!("line longer than {MAX_LINE_BYTES} bytes: not decoded"),
+            });
+            return None;
+        }
         match std::str::from_utf8(self.bytes) {
             Ok(s) => Some(s),
             Err(e) => {
@@ -303,6 +376,27 @@ mod tests {
         );
         assert!(traj.truncated);
         assert_eq!(traj.undecodable_count(), 3);
+    }
+
+    #[test]
+    fn an_oversized_line_is_counted_not_kept() {
+        let mut traj = Trajectory::new("t.jsonl".into(), Harness::ClaudeCode, "x");
+        let text = format!(
+            "{{\"a\":1}}\n{{\"a\":\"{}\"}}\n{{\"a\":2}}\n",
+            "x".repeat(100)
+        );
+        let mut lines = JsonlLines::new(text.as_bytes(), Path::new("t.jsonl")).with_max_line(50);
+        let mut out = Vec::new();
+        while let Some(line) = lines.next_line().unwrap() {
+            let n = line.number;
+            if let Some(r) = line.parse::<Rec>(&mut traj) {
+                out.push((n, r.a));
+            }
+        }
+        assert_eq!(out, [(1, 1), (3, 2)]);
+        assert_eq!(traj.undecodable_count(), 1);
+        assert_eq!(traj.problems[0].location.line, Some(2));
+        assert!(traj.problems[0].detail.contains("longer than"));
     }
 
     #[test]
