@@ -16,7 +16,7 @@ use skillgate::release::push::{parse_push_lines, PushKind};
 use skillgate::release::range::{self, Range};
 use skillgate::release::summary::push_summary;
 use skillgate::release::touched::{touched_skills, Why};
-use skillgate::release::{tree, ReleaseError};
+use skillgate::release::{normative, tree, ReleaseError};
 use skillgate::render::report::Report;
 use skillgate::score::SkillVerdict;
 use std::collections::BTreeMap;
@@ -250,7 +250,41 @@ fn pre_push(args: PrePushArgs) -> anyhow::Result<Exit> {
         let exported = guard.is_some();
         keep_alive.extend(guard);
         let config = load_config(args.config.as_deref(), &root)?;
-        let touched = touched_skills(&root, &changed, &config);
+        let mut touched = touched_skills(&root, &changed, &config);
+        // A change to frontmatter or non-normative text only is not re-gated
+        // (the same rule as `ship`; release::normative).
+        let lexicon = skillgate::extract::Lexicon::with_overrides(&config.lexicon)
+            .unwrap_or_else(|_| skillgate::extract::Lexicon::builtin());
+        let skip: Vec<PathBuf> = touched
+            .skills
+            .iter()
+            .filter(|(_, why)| why.as_slice() == [Why::Folder])
+            .filter_map(|(skill, _)| {
+                let rel = skill.strip_prefix(&root).ok()?;
+                let folder = rel.parent()?;
+                let only_skill_md = changed
+                    .iter()
+                    .filter(|c| c.starts_with(folder))
+                    .all(|c| c == rel);
+                let same_rules = jobs.iter().all(|j| {
+                    let (Some(from), Some(new)) =
+                        (j.range.from, normative::text_at(&repo, to, rel))
+                    else {
+                        return false;
+                    };
+                    normative::text_at(&repo, from, rel)
+                        .is_some_and(|old| normative::touches_no_rule(rel, &old, &new, &lexicon))
+                });
+                (only_skill_md && same_rules).then(|| skill.clone())
+            })
+            .collect();
+        for s in &skip {
+            touched.skills.remove(s);
+            notes.push(format!(
+                "{}: frontmatter or non-normative text only: not re-gated (no rule changed)",
+                s.strip_prefix(&root).unwrap_or(s).display()
+            ));
+        }
         for d in &touched.deleted {
             notes.push(format!("{}: skill deleted, nothing to gate", d.display()));
         }

@@ -29,6 +29,56 @@ pub struct Args {
     /// Do not write the Markdown report.
     #[arg(long)]
     pub no_report: bool,
+    /// The revision the change is measured from: a change to frontmatter or
+    /// non-normative text only since it is not re-gated, as in the pre-push
+    /// hook (default: the branch's upstream, else HEAD; e.g. `origin/main` in CI).
+    #[arg(long, value_name = "REV")]
+    pub base: Option<String>,
+}
+
+/// `Some(reason)` when the skill's change since the base touches no rule
+/// (release::normative): the skill is then not re-gated, as in the hook.
+fn not_regated(
+    path: &Path,
+    base: Option<&str>,
+    config: &skillgate::config::Config,
+) -> Option<String> {
+    use skillgate::release::normative;
+    let dir = path.parent()?;
+    let repo = git2::Repository::discover(dir).ok()?;
+    let workdir = repo.workdir()?.canonicalize().ok()?;
+    let rel = path
+        .canonicalize()
+        .ok()?
+        .strip_prefix(&workdir)
+        .ok()?
+        .to_path_buf();
+    let (spec, commit) = match base {
+        Some(b) => (
+            b.to_string(),
+            repo.revparse_single(b).ok()?.peel_to_commit().ok()?,
+        ),
+        None => match repo
+            .revparse_single("@{upstream}")
+            .and_then(|o| o.peel_to_commit())
+        {
+            Ok(c) => ("the upstream".to_string(), c),
+            Err(_) => ("HEAD".to_string(), repo.head().ok()?.peel_to_commit().ok()?),
+        },
+    };
+    let changed = normative::changed_since(&repo, commit.id(), rel.parent()?)?;
+    if changed.is_empty() || changed.iter().any(|c| *c != rel) {
+        return None;
+    }
+    let old = normative::text_at(&repo, commit.id(), &rel)?;
+    let new = std::fs::read_to_string(path).ok()?;
+    let lexicon = skillgate::extract::Lexicon::with_overrides(&config.lexicon).ok()?;
+    normative::touches_no_rule(&rel, &old, &new, &lexicon).then(|| {
+        format!(
+            "not re-gated: since {spec} only frontmatter or non-normative text of {} changed (no rule changed), so no new run is needed",
+            rel.display()
+        )
+    })
 }
 
 fn folder_name(path: &Path) -> Option<String> {
@@ -97,6 +147,11 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         Ok(c) => c,
         Err(e) => return fail(format!("{e:#}"), validation),
     };
+    if let Some(reason) = not_regated(&path, args.base.as_deref(), &config) {
+        let mut s = decide(validation, None, None, None);
+        s.reasons.insert(0, reason);
+        return emit(&s);
+    }
     let options = GateOptions {
         trajectories: args.trajectories.clone(),
         cwd: cwd.clone(),

@@ -7,7 +7,8 @@
 //! - [`hook`]: the pre-push hook script and `hook install`;
 //! - [`summary`]: the one-screen explanation the hook prints;
 //! - [`github`]: the GitHub context, the check run and the one upserted PR comment;
-//! - [`ship`]: the JSON verdict object of `skillgate ship`.
+//! - [`ship`]: the JSON verdict object of `skillgate ship`;
+//! - [`normative`]: whether a change touches a rule (else it is not re-gated).
 //!
 //! Like every stage, nothing here prints, exits or reads the environment:
 //! the commands under `src/cli/` pass the environment in.
@@ -15,6 +16,7 @@
 pub mod changed;
 pub mod github;
 pub mod hook;
+pub mod normative;
 pub mod push;
 pub mod range;
 pub mod ship;
