@@ -111,9 +111,10 @@ fn assess(
         None if detected => evidence.push(format!("{tp} (session-retro loaded_skills)")),
         None => {}
     }
-    // The skill's own rules, labelled from its load (or over the whole
-    // conversation when it was never loaded: would they have applied?).
-    let labels: Option<Vec<TrajectoryLabel>> = rules.map(|r| {
+    // The skill's own rules, labelled from its load. A skill that was not
+    // loaded has no rules in effect: whether it applied is then read only
+    // from the criteria it owns (its trigger is prose no action decides).
+    let labels: Option<Vec<TrajectoryLabel>> = rules.filter(|_| detected).map(|r| {
         label::label_trajectory(
             &r.set,
             t,
@@ -140,6 +141,9 @@ fn assess(
         reasons
             .push("none of the skill's rules applied and no criterion it owns was decided".into());
         "not_relevant"
+    } else if !detected {
+        reasons.push("the skill was not loaded and no criterion it owns was decided".into());
+        "uncertain"
     } else {
         reasons.push("no SKILL.md path and no owned criterion decides relevance".into());
         "uncertain"
