@@ -30,5 +30,6 @@ pub mod audit;
 pub mod doctor;
 pub mod grade;
 pub mod propose;
+pub mod redact;
 pub mod release;
 pub mod review;

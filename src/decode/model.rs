@@ -4,11 +4,11 @@
 //! [`EventContent`], which decoders fill only when [`DecodeOptions::keep_content`]
 //! is set (the doctor and the usage statistics need it; the gate never asks).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
 /// Which harness wrote a transcript.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Harness {
     ClaudeCode,
@@ -146,7 +146,7 @@ impl Location {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     User,
@@ -165,7 +165,7 @@ pub enum AgentPath {
 }
 
 /// One normalized event.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Event {
     /// 0-based position in [`Trajectory::events`].
     pub index: usize,
@@ -178,7 +178,7 @@ pub struct Event {
     /// The action's result was an error (including user rejections).
     pub failed: bool,
     /// The user rejected / vetoed the call (implies `failed`).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rejected: bool,
     pub agent: AgentPath,
     /// RFC 3339 timestamp of the call, where recorded.
@@ -251,7 +251,7 @@ pub struct EventContent {
 }
 
 /// The normalized action of an event.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum Action {
     /// A plain message turn that is not a user turn (assistant text, a
@@ -332,7 +332,7 @@ pub enum UserTurnVia {
 pub const SESSION_COMMANDS: &[&str] = &["exit", "quit", "clear", "compact", "reset", "new"];
 
 /// How a skill load was seen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LoadVia {
     /// Claude Code `Skill` tool call.
@@ -363,7 +363,7 @@ impl LoadVia {
 }
 
 /// One effect on a file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "op")]
 pub enum FileEffect {
     Read {
@@ -387,7 +387,7 @@ pub enum FileEffect {
 }
 
 /// A shell line and what it does.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ShellAction {
     /// The whole line as given to the shell tool (after unwrapping `bash -lc`).
     pub line: String,
@@ -400,7 +400,7 @@ pub struct ShellAction {
 }
 
 /// One simple command of a shell line.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct SimpleCommand {
     /// The command's text, env-var prefixes removed, words re-joined with single spaces.
     pub text: String,
@@ -411,7 +411,7 @@ pub struct SimpleCommand {
 }
 
 /// A parsed git invocation.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct GitOp {
     /// `push`, `commit`, `worktree`...
     pub subcommand: String,
@@ -424,7 +424,7 @@ pub struct GitOp {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dir: Option<String>,
     /// `git -c key=value` pairs.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub config: Vec<String>,
 }
 
@@ -498,7 +498,7 @@ impl Serialize for Problems {
 }
 
 /// A counted record that could not be fully decoded.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct DecodeProblem {
     pub location: Location,
     pub kind: ProblemKind,
@@ -506,7 +506,7 @@ pub struct DecodeProblem {
     pub detail: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ProblemKind {
     /// A record in the middle of the file is not valid JSON / not decodable.

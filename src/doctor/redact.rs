@@ -4,11 +4,10 @@
 //! user. Every quoted piece of session text goes through [`excerpt`]: secrets
 //! are replaced by `[REDACTED:<kind>]` on the *whole* text first, and only then
 //! is the text shortened to at most [`EXCERPT_CHARS`] characters, so a cut can
-//! never leave half a secret behind unredacted. The list of shapes is
-//! [`RULES`]; `docs/doctor.md` documents it and the tests plant every shape.
-
-use regex::Regex;
-use std::sync::OnceLock;
+//! never leave half a secret behind unredacted. Redaction is the shared
+//! [`crate::redact`] module (the doctor's own list [`RULES`] first, then
+//! gitleaks' rules and entropy); `docs/doctor.md` documents it and the tests
+//! plant every shape.
 
 /// The longest excerpt, in characters (Unicode scalar values), ellipsis included.
 pub const EXCERPT_CHARS: usize = 240;
@@ -19,158 +18,11 @@ pub const EXCERPT_CHARS: usize = 240;
 /// without their END line are redacted to the end).
 const SCAN_CHARS: usize = 16 * 1024;
 
-/// One redaction rule: a stable kind name and the pattern it replaces.
-pub struct Rule {
-    pub kind: &'static str,
-    pub description: &'static str,
-    pub pattern: &'static str,
-    /// When set, only this capture group is replaced (the value of a pair),
-    /// keeping the key visible (`password=[REDACTED:password-pair]`).
-    pub group: Option<usize>,
-}
+pub use crate::redact::{redact, Rule};
 
-/// The documented redaction list, applied in this order. Shapes with a
-/// distinctive prefix match even when glued to preceding text (`xghp_…`);
-/// `sk-`, Stripe keys and pairs need a word boundary, so prose such as
-/// `task-management-…` is left alone.
-pub const RULES: &[Rule] = &[
-    Rule {
-        kind: "pem-block",
-        description: "PEM blocks (`-----BEGIN … -----` to `-----END … -----`, or to the end of the text when the END line is missing): private keys, certificates",
-        pattern: r"-----BEGIN [A-Z0-9 ]{0,40}-----(?s:.*?)(?:-----END [A-Z0-9 ]{0,40}-----|\z)",
-        group: None,
-    },
-    Rule {
-        kind: "jwt",
-        description: "JSON Web Tokens (`eyJ….eyJ….<signature>`)",
-        pattern: r"eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*",
-        group: None,
-    },
-    Rule {
-        kind: "bearer-token",
-        description: "`Bearer <token>` values (16+ token characters) and `Authorization: Basic <credentials>` headers",
-        pattern: r#"(?i)\bbearer\s+[A-Za-z0-9._~+/=-]{16,}|\bauthorization["']?\s*[:=]\s*["']?basic\s+[A-Za-z0-9+/=]{8,}"#,
-        group: None,
-    },
-    Rule {
-        kind: "url-credentials",
-        description: "passwords in URLs (`scheme://user:password@host`)",
-        pattern: r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]+:([^\s@/]+)@",
-        group: Some(1),
-    },
-    Rule {
-        kind: "openai-anthropic-key",
-        description: "OpenAI / Anthropic style API keys (`sk-…`, `sk-proj-…`, `sk-ant-…`)",
-        pattern: r"\bsk-[A-Za-z0-9_-]{16,}",
-        group: None,
-    },
-    Rule {
-        kind: "stripe-key",
-        description: "Stripe keys (`sk_live_…`, `rk_test_…`, `pk_live_…`)",
-        pattern: r"\b[rsp]k_(?:live|test)_[A-Za-z0-9]{10,}",
-        group: None,
-    },
-    Rule {
-        kind: "github-token",
-        description: "GitHub tokens (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`, `github_pat_`)",
-        pattern: r"(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})",
-        group: None,
-    },
-    Rule {
-        kind: "gitlab-token",
-        description: "GitLab personal access tokens (`glpat-…`)",
-        pattern: r"glpat-[A-Za-z0-9_-]{20,}",
-        group: None,
-    },
-    Rule {
-        kind: "slack-token",
-        description: "Slack tokens (`xoxb-`, `xoxp-`, `xoxa-`, `xoxr-`, `xoxs-`, `xapp-`) and webhook URLs",
-        pattern: r"(?:xox[abprs]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,}|https://hooks\.slack\.com/services/[A-Za-z0-9/_-]+)",
-        group: None,
-    },
-    Rule {
-        kind: "aws-access-key-id",
-        description: "AWS access key ids (`AKIA…`, `ASIA…` and the other 4-letter prefixes + 16 characters)",
-        pattern: r"(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|A3T[A-Z0-9])[A-Z0-9]{16}\b",
-        group: None,
-    },
-    Rule {
-        kind: "aws-secret-access-key",
-        description: "AWS secret keys given as a pair (`aws_secret_access_key = …`, `AWS_SECRET_ACCESS_KEY: …`, `\"SecretAccessKey\": \"…\"`)",
-        pattern: r#"(?i)\b(?:aws_?secret_?access_?key|secretaccesskey)["']?\s*[:=]\s*("[^"\n]*"|'[^'\n]*'|[^\s"',;&}]+)"#,
-        group: Some(1),
-    },
-    Rule {
-        kind: "google-api-key",
-        description: "Google API keys (`AIza` + 35 characters)",
-        pattern: r"AIza[0-9A-Za-z_-]{35}",
-        group: None,
-    },
-    Rule {
-        kind: "huggingface-token",
-        description: "Hugging Face tokens (`hf_…`)",
-        pattern: r"hf_[A-Za-z0-9]{30,}",
-        group: None,
-    },
-    Rule {
-        kind: "npm-token",
-        description: "npm tokens (`npm_…`)",
-        pattern: r"npm_[A-Za-z0-9]{36}",
-        group: None,
-    },
-    Rule {
-        kind: "secret-pair",
-        description: "`key=value` / `key: value` / `\"key\": \"value\"` pairs whose key ends in password, passwd, pwd, secret, token, api_key / apikey, access_key, private_key, client_secret, credentials or accountkey (case-insensitive): the value is replaced",
-        pattern: r#"(?i)\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?|accountkey)["']?\s*[:=]\s*("[^"\n]*"|'[^'\n]*'|[^\s"',;&}]+)"#,
-        group: Some(1),
-    },
-];
-
-fn compiled() -> &'static [(&'static Rule, Regex)] {
-    static CELL: OnceLock<Vec<(&'static Rule, Regex)>> = OnceLock::new();
-    CELL.get_or_init(|| {
-        RULES
-            .iter()
-            .map(|r| {
-                (
-                    r,
-                    Regex::new(r.pattern).expect("redaction patterns are valid"),
-                )
-            })
-            .collect()
-    })
-}
-
-/// Replace every secret shape of [`RULES`] in `text`.
-pub fn redact(text: &str) -> String {
-    let mut out = text.to_string();
-    for (rule, re) in compiled() {
-        if !re.is_match(&out) {
-            continue;
-        }
-        let marker = format!("[REDACTED:{}]", rule.kind);
-        out = match rule.group {
-            None => re.replace_all(&out, marker.as_str()).into_owned(),
-            Some(g) => {
-                let mut result = String::with_capacity(out.len());
-                let mut last = 0;
-                for caps in re.captures_iter(&out) {
-                    let Some(m) = caps.get(g) else { continue };
-                    // An already-redacted value stays as it is.
-                    if m.as_str().contains("[REDACTED:") {
-                        continue;
-                    }
-                    result.push_str(&out[last..m.start()]);
-                    result.push_str(&marker);
-                    last = m.end();
-                }
-                result.push_str(&out[last..]);
-                result
-            }
-        };
-    }
-    out
-}
+/// The doctor's original list of shapes (`docs/doctor.md`), applied first by
+/// [`crate::redact`], which then applies gitleaks' rules and entropy rules.
+pub const RULES: &[Rule] = crate::redact::CORE_RULES;
 
 /// Collapse runs of whitespace (newlines included) into one space and trim.
 fn collapse_whitespace(text: &str) -> String {
