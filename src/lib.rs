@@ -27,6 +27,7 @@ pub mod score;
 
 pub mod assess;
 pub mod audit;
+pub mod capture;
 pub mod doctor;
 pub mod grade;
 pub mod propose;

@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use skillgate::exit::Exit;
 
 pub mod assess;
+pub mod capture;
 pub mod compose;
 pub mod config;
 pub mod doctor;
@@ -58,6 +59,8 @@ pub enum Command {
     Assess(assess::Args),
     /// Score one agent session and write a self-contained report.html.
     Doctor(doctor::Args),
+    /// Copy agent sessions into .planning/patterns: actions only, redacted.
+    Capture(capture::Args),
     /// Decode trajectories into the tool-usage database.
     Ingest(ingest::Args),
     /// Per-tool usage statistics from the database.
@@ -107,6 +110,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Grade(a) => grade::run(a),
         Command::Assess(a) => assess::run(a),
         Command::Doctor(a) => doctor::run(a),
+        Command::Capture(a) => capture::run(a),
         Command::Ingest(a) => ingest::run(a),
         Command::Stats(a) => stats::run(a),
         Command::Refine(a) => refine::run(a),

@@ -27,6 +27,7 @@ pub mod gemini;
 pub mod inspect_ai;
 pub mod openai_chat;
 pub mod openhands;
+pub mod skillgate_capture;
 pub mod swe_agent;
 
 pub use model::*;
@@ -72,6 +73,7 @@ pub const SNIFF_BYTES: usize = 64 * 1024;
 /// Every known format, most specific first.
 pub fn decoders() -> Vec<&'static dyn Decoder> {
     vec![
+        &skillgate_capture::SkillgateCaptureDecoder,
         &claude_code::ClaudeCodeDecoder,
         &claude_chat_json::ClaudeChatJsonDecoder,
         &claude_stream_json::ClaudeStreamJsonDecoder,

@@ -116,7 +116,7 @@ pub struct Retro {
 }
 
 /// Where an event came from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct Location {
     /// The file, when it is not the trajectory's own path (new-layout subagent files).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -156,7 +156,7 @@ pub enum Role {
 }
 
 /// Who acted: the main agent or a subagent (by id or type, whatever the format gives).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase", tag = "kind", content = "id")]
 pub enum AgentPath {
     #[default]
