@@ -42,8 +42,16 @@ const PROBE_RULES: &str = r#"  - id: no-force-push
     modality: must-not
     scope: [shared-repo-state]
     when: {any: [{delete: "**"}, {command: "rm *"}]}
-    require: {read: "**"}
-    order: before
+    require: {user_turn: true}
+    order: before-each
+  - id: consent-before-push
+    text: "Push only when the user asks."
+    lines: [8, 8]
+    modality: must
+    scope: [shared-repo-state]
+    when: {git: push}
+    require: {user_turn: true}
+    order: before-each
   - id: read-before-edit
     text: "Read a file before editing it."
     lines: [8, 8]

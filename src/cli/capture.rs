@@ -471,6 +471,13 @@ fn edit_hook(agent: Agent, install: bool, yes: bool) -> anyhow::Result<Exit> {
 /// Run from an agent's hook. Never fails the agent: problems are reported on
 /// stderr (the agent's hook log) and the exit code is 0.
 fn run_hook(agent: Agent, args: &Args) -> anyhow::Result<Exit> {
+    if let Err(e) = hook_capture(agent, args) {
+        eprintln!("skillgate capture: {e:#}");
+    }
+    Ok(Exit::Ok)
+}
+
+fn hook_capture(agent: Agent, args: &Args) -> anyhow::Result<Exit> {
     let input: serde_json::Value = match agent {
         Agent::Claude => {
             let mut buf = String::new();

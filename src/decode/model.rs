@@ -230,7 +230,7 @@ impl Event {
 }
 
 /// What a test runner's output summary said (see [`Event::test_outcome`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TestOutcome {
     /// The summary reports no failure.
@@ -315,7 +315,7 @@ impl Action {
 }
 
 /// How the user acted in a [`Action::UserTurn`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum UserTurnVia {
     /// A typed message (also `!` shell input and a custom or skill slash command).

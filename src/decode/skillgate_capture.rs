@@ -403,6 +403,7 @@ mod tests {
             Action::SkillLoad {
                 name: "goal".into(),
                 via: LoadVia::SkillTool,
+                body_sha256: Some("ab".repeat(32)),
             },
         ));
         t.events.push(Event::new(
@@ -411,6 +412,7 @@ mod tests {
             Action::SkillLoad {
                 name: "other".into(),
                 via: LoadVia::SkillFileRead,
+                body_sha256: None,
             },
         ));
         t
@@ -460,7 +462,17 @@ mod tests {
             "{:?}",
             sh.commands[1].argv
         );
-        assert_eq!(enc.header.unwrap().skills[0].name, "goal");
+        let h = enc.header.unwrap();
+        assert_eq!(h.skills[0].name, "goal");
+        assert_eq!(
+            h.skills[0].body_sha256.as_deref(),
+            Some("ab".repeat(32).as_str())
+        );
+        // model fields flow through serde: the load keeps its body hash
+        let Action::SkillLoad { body_sha256, .. } = &back.events[1].action else {
+            panic!()
+        };
+        assert_eq!(body_sha256.as_deref(), Some("ab".repeat(32).as_str()));
     }
 
     #[test]
