@@ -417,3 +417,48 @@ fn the_claude_hook_input_captures_the_ended_session() {
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not JSON"));
 }
+
+#[test]
+fn commit_commits_the_captures_and_nothing_else() {
+    let d = repo_with_skill();
+    let dir = d.path();
+    let git = |args: &[&str]| {
+        let o = std::process::Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    git(&["config", "user.name", "t"]);
+    git(&["config", "user.email", "t@example.invalid"]);
+    let cwd = dir.to_str().unwrap().to_string();
+    std::fs::write(dir.join("s.jsonl"), session(Fmt::Claude, &cwd, &secret())).unwrap();
+    let r = run_in(
+        dir,
+        &["capture", "--skill", "canary", "--commit", "s.jsonl"],
+    );
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("committed 1 capture as "), "{}", r.stdout);
+    let files = git(&["show", "--name-only", "--format=%s", "HEAD"]);
+    let lines: Vec<&str> = files.lines().filter(|l| !l.is_empty()).collect();
+    assert!(
+        lines[0].starts_with(
+            "skillgate capture: 1 session of canary (actions only, 1 secret redacted)"
+        ),
+        "{files}"
+    );
+    assert_eq!(lines.len(), 3, "{files}");
+    assert!(
+        lines[1].starts_with(".planning/patterns/canary/2026-01-02-"),
+        "{files}"
+    );
+    assert!(lines[2].ends_with(".jsonl.retro.yaml"), "{files}");
+    // the SKILL.md and the raw transcript stay untracked
+    let status = git(&["status", "--porcelain"]);
+    assert!(
+        status.contains("?? s.jsonl") && status.contains("?? skills/"),
+        "{status}"
+    );
+    assert!(!status.contains(".planning"), "{status}");
+}

@@ -71,6 +71,9 @@ pub struct Args {
     /// Say what would be written; write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Commit the new captures (and only them) in the repository.
+    #[arg(long, conflicts_with = "dry_run")]
+    pub commit: bool,
     /// The patterns folder (default: the configured trajectory root, else <repo>/.planning/patterns).
     #[arg(long, value_name = "DIR")]
     pub into: Option<PathBuf>,
@@ -111,6 +114,14 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     }
     let out = capture::run(&req).map_err(|e| anyhow!("{e}"))?;
     report(&args, &req, &out, &cwd)?;
+    if args.commit && !out.captured.is_empty() {
+        let id = commit(&req, &out)?;
+        println!(
+            "committed {} capture{} as {id}",
+            out.captured.len(),
+            if out.captured.len() == 1 { "" } else { "s" }
+        );
+    }
     if let Selection::Session(id) = &req.selection {
         if out.captured.is_empty() && out.skipped.is_empty() {
             eprintln!(
@@ -340,6 +351,67 @@ fn report(args: &Args, req: &Request, out: &Outcome, cwd: &Path) -> anyhow::Resu
         );
     }
     Ok(())
+}
+
+/// Commit the captures and their sidecars, and nothing else: refused when
+/// other changes are staged (they would go into the commit).
+fn commit(req: &Request, out: &Outcome) -> anyhow::Result<String> {
+    let repo = git2::Repository::discover(&req.repo_root).map_err(|e| {
+        anyhow!(
+            "{}: --commit needs a git repository: {}",
+            req.repo_root.display(),
+            e.message()
+        )
+    })?;
+    let workdir = repo
+        .workdir()
+        .ok_or_else(|| anyhow!("--commit needs a repository with a working tree"))?
+        .to_path_buf();
+    let mut index = repo.index()?;
+    let head = repo.head().ok().and_then(|h| h.peel_to_commit().ok());
+    if let Some(h) = &head {
+        let staged = repo.diff_tree_to_index(Some(&h.tree()?), Some(&index), None)?;
+        if staged.deltas().len() > 0 {
+            bail!("--commit: other changes are staged; commit them first, or stage the captures yourself (the captures are written)");
+        }
+    }
+    let mut names = Vec::new();
+    for c in &out.captured {
+        for p in [&c.target, &c.sidecar] {
+            let canon = p.canonicalize().unwrap_or_else(|_| p.clone());
+            let wd = workdir.canonicalize().unwrap_or_else(|_| workdir.clone());
+            let rel = canon
+                .strip_prefix(&wd)
+                .map_err(|_| anyhow!("{}: outside the repository; not committed", p.display()))?
+                .to_path_buf();
+            index.add_path(&rel)?;
+            names.push(rel);
+        }
+    }
+    index.write()?;
+    let tree = repo.find_tree(index.write_tree()?)?;
+    let sig = repo
+        .signature()
+        .map_err(|_| anyhow!("--commit: set git's user.name and user.email first (the captures are written and staged)"))?;
+    let skills: std::collections::BTreeSet<&str> =
+        out.captured.iter().map(|c| c.skill.as_str()).collect();
+    let redacted: usize = out.captured.iter().map(|c| c.redacted()).sum();
+    let msg = format!(
+        "skillgate capture: {} session{} of {} ({}, {redacted} secret{} redacted)\n",
+        out.captured.len(),
+        if out.captured.len() == 1 { "" } else { "s" },
+        skills.into_iter().collect::<Vec<_>>().join(", "),
+        if req.full {
+            "full transcripts"
+        } else {
+            "actions only"
+        },
+        if redacted == 1 { "" } else { "s" },
+    );
+    let parents: Vec<&git2::Commit> = head.iter().collect();
+    let oid = repo.commit(Some("HEAD"), &sig, &sig, &msg, &tree, &parents)?;
+    let s = oid.to_string();
+    Ok(s[..s.len().min(10)].to_string())
 }
 
 // ------------------------------------------------------------------ hooks
