@@ -635,7 +635,8 @@ fn p12_parallel_assess_runs_write_atomically() {
 fn p13_a_byte_order_mark_is_read_past() {
     let d = tempfile::tempdir().unwrap();
     let dir = d.path();
-    std::fs::write(dir.join("c.yaml"), "\u{feff}trajectories: [runs]\n").unwrap();
+    // a BOM before a document start marker: "invalid type: string \"--- …\"" before
+    std::fs::write(dir.join("c.yaml"), "\u{feff}---\ntrajectories: [runs]\n").unwrap();
     let r = run10(dir, &["config", "--config", "c.yaml"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let skill = write_skill(
@@ -647,12 +648,12 @@ fn p13_a_byte_order_mark_is_read_past() {
     );
     let lock = skill.with_file_name("SKILL.constraints.yaml");
     let text = std::fs::read_to_string(&lock).unwrap();
-    std::fs::write(&lock, format!("\u{feff}{text}")).unwrap();
+    std::fs::write(&lock, format!("\u{feff}---\n{text}")).unwrap();
     let r = run10(dir, &["extract", "s/demo", "--format", "json"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     std::fs::write(
         dir.join("k.yaml"),
-        "\u{feff}criteria:\n  - id: a\n    text: t\n    source: {kind: user_explicit, location: t, original: t}\n    check: {manual: x}\n",
+        "\u{feff}---\ncriteria:\n  - id: a\n    text: t\n    source: {kind: user_explicit, location: t, original: t}\n    check: {manual: x}\n",
     )
     .unwrap();
     let r = run10(
