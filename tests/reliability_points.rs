@@ -196,6 +196,24 @@ fn p02_a_closed_stdout_ends_quietly_by_sigpipe() {
     }
 }
 
+#[cfg(unix)]
+#[test]
+fn p02_a_stdout_closed_outright_is_not_a_panic() {
+    let bin = assert_cmd::cargo::cargo_bin("skillgate");
+    let out = Command::new("sh")
+        .current_dir(repo())
+        .arg("-c")
+        .arg(format!(
+            "'{}' extract fixtures/gate/force-push/skills/release-helper --format json >&-",
+            bin.display()
+        ))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
 // 3 ------------------------------------------------------------------------
 
 #[cfg(unix)]
