@@ -12,7 +12,7 @@ for a in "$@"; do
 done
 case "$name" in
   skillgate|skillgate_fuzz|skill_extract_lockfile|lockfile|config|transcript_label|doctor|contract_grade|findings|hook_stdin|\
-  serde_json|yaml_serde|libyaml_rs|gray_matter|toml|toml_parser|globset|regex_syntax|regex_automata)
+  yaml_serde|libyaml_rs|gray_matter|globset)
     exec "$rustc" "$@" \
       -Cpasses=sancov-module \
       -Cllvm-args=-sanitizer-coverage-level=4 \
