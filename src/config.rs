@@ -174,6 +174,16 @@ impl Config {
         Ok(None)
     }
 
+    /// The configuration a command runs with: `explicit` (`--config FILE`)
+    /// when given, else the first file found walking up from `start`, else
+    /// the defaults.
+    pub fn load_or_discover(explicit: Option<&Path>, start: &Path) -> Result<Config, ConfigError> {
+        match explicit {
+            Some(p) => Config::load(p),
+            None => Config::discover_and_load(start),
+        }
+    }
+
     /// Discover from `start`, or the defaults when no file is found.
     pub fn discover_and_load(start: &Path) -> Result<Config, ConfigError> {
         match Config::discover(start)? {

@@ -577,7 +577,10 @@ fn discovered_undecodable_files_are_refused_and_reports_are_not_rediscovered() {
     std::fs::create_dir(d.path().join(".git")).unwrap();
     // A file under the roots that cannot be decoded could hide a violation:
     // the gate refuses (exit 2) instead of dropping it (docs/gate.md).
-    let r = run_in(d.path(), &["gate", "skills/demo", "--format", "json"]);
+    let r = run_in(
+        d.path(),
+        &["gate", "skills/demo", "--format", "json", "--report"],
+    );
     assert_eq!(r.code, 2, "{}\n{}", r.stdout, r.stderr);
     assert!(
         r.stderr.contains(".planning/patterns/junk.jsonl:1:"),
@@ -585,7 +588,10 @@ fn discovered_undecodable_files_are_refused_and_reports_are_not_rediscovered() {
         r.stderr
     );
     std::fs::remove_file(d.path().join(".planning/patterns/junk.jsonl")).unwrap();
-    let r = run_in(d.path(), &["gate", "skills/demo", "--format", "json"]);
+    let r = run_in(
+        d.path(),
+        &["gate", "skills/demo", "--format", "json", "--report"],
+    );
     assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
     let v = r.json();
     assert_eq!(

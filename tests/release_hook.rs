@@ -37,7 +37,7 @@ fn refused_push_names_rule_line_and_location(r: &Run) {
     );
     assert!(
         r.stderr
-            .contains("Push refused: 1 blocking rule in 1 skill."),
+            .contains("Push refused: 1 blocking rule in 1 skill: "),
         "{}",
         r.stderr
     );

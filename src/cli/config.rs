@@ -13,7 +13,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
     let cwd = std::env::current_dir()?;
-    let config = super::gate::load_config(args.config.as_deref(), &cwd)?;
+    let config = skillgate::config::Config::load_or_discover(args.config.as_deref(), &cwd)?;
     print!("{}", config.to_yaml());
     Ok(Exit::Ok)
 }

@@ -46,7 +46,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         }
     };
     let cwd = std::env::current_dir()?;
-    let config = super::gate::load_config(args.config.as_deref(), &cwd)?;
+    let config = skillgate::config::Config::load_or_discover(args.config.as_deref(), &cwd)?;
     let lexicon = match Lexicon::with_overrides(&config.lexicon) {
         Ok(l) => l,
         Err(m) => {

@@ -1,5 +1,6 @@
 //! `skillgate gate`: label every constraint of each skill against its
-//! trajectories, print a table or JSON, write the Markdown report, and exit
+//! trajectories, print a table or JSON (or SARIF, annotations, JUnit), write
+//! the Markdown report when asked (`--report`, `--report-dir`), and exit
 //! 0 (pass), 1 (fail-closed), 2 (input error) or 3 (nothing to measure).
 
 use skillgate::config::Config;
@@ -44,12 +45,17 @@ pub struct Args {
     /// Output format on stdout.
     #[arg(long, value_enum, default_value = "md")]
     pub format: Format,
-    /// Folder for the Markdown reports (default: the configured one, else
-    /// `.planning/patterns/skill-coverage` of the skill's repository).
+    /// Also write the timestamped Markdown report of each measured skill
+    /// (off by default: a local run leaves no file behind; `ship` writes it).
+    #[arg(long)]
+    pub report: bool,
+    /// Folder for the Markdown reports; implies `--report` (default: the
+    /// configured one, else `.planning/patterns/skill-coverage` of the
+    /// skill's repository).
     #[arg(long, value_name = "DIR")]
     pub report_dir: Option<PathBuf>,
-    /// Do not write the Markdown report.
-    #[arg(long)]
+    /// Do not write the Markdown report (the default; kept for scripts).
+    #[arg(long, hide = true, conflicts_with_all = ["report", "report_dir"])]
     pub no_report: bool,
     /// Write one `.patch` file per proposal into DIR (docs/proposals.md).
     #[arg(long, value_name = "DIR")]
@@ -71,27 +77,26 @@ pub struct Args {
     pub db: Option<PathBuf>,
 }
 
-/// The configuration: `--config FILE`, else the first file found walking up from `cwd`.
-pub fn load_config(explicit: Option<&Path>, cwd: &Path) -> anyhow::Result<Config> {
-    Ok(match explicit {
-        Some(p) => Config::load(p)?,
-        None => Config::discover_and_load(cwd)?,
-    })
-}
-
 pub fn run(args: Args) -> anyhow::Result<Exit> {
+    // Wall time of the run, for JUnit's `time` (the clock is read here only).
+    let started = std::time::Instant::now();
     let cwd = std::env::current_dir()?;
-    let config = load_config(args.config.as_deref(), &cwd)?;
+    let config = Config::load_or_discover(args.config.as_deref(), &cwd)?;
     let options = GateOptions {
         trajectories: args.trajectories.clone(),
         cwd: cwd.clone(),
     };
     let skills = match &args.changed_since {
-        Some(rev) => super::hook::changed_skills(rev, &args.skills, &config, &cwd)?,
+        Some(rev) => changed_skills(rev, &args.skills, &config, &cwd)?,
         None => args.skills.clone(),
     };
     let mut verdicts = gate::run_gate(&skills, &options, &config)?;
-    crate::cli::propose::attach_and_write(&mut verdicts, &cwd, &config, args.proposals.as_deref())?;
+    skillgate::propose::attach(&mut verdicts, &cwd, &config)?;
+    if let Some(dir) = &args.proposals {
+        for path in skillgate::propose::write_patches(&verdicts, &cwd.join(dir))? {
+            eprintln!("proposal: {}", gate::display_path(&path, &cwd));
+        }
+    }
 
     // The clock is read here, never in the stages.
     let now = time::OffsetDateTime::now_utc();
@@ -121,7 +126,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         );
     }
 
-    if !args.no_report {
+    if !args.no_report && (args.report || args.report_dir.is_some()) {
         let report = Report { generated_at };
         for v in verdicts.iter().filter(|v| !v.trajectories.valid.is_empty()) {
             let dir = match &args.report_dir {
@@ -139,7 +144,10 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         Format::Json => Json.render(&verdicts),
         Format::Sarif => Sarif.render(&verdicts),
         Format::Github => super::github::github_format(&verdicts)?,
-        Format::Junit => Junit.render(&verdicts),
+        Format::Junit => Junit {
+            seconds: started.elapsed().as_secs_f64(),
+        }
+        .render(&verdicts),
     };
     print!("{out}");
     // Seed 004: a fail-closed verdict is escalated to the operator (`escalate:`).
@@ -155,4 +163,37 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         );
     }
     Ok(worst_exit(&verdicts))
+}
+
+/// `--changed-since REV`: the SKILL.md paths touched in
+/// `merge-base(REV, HEAD)..HEAD`, narrowed to `filters`, shown relative to
+/// `cwd`; says on stderr what was found.
+fn changed_skills(
+    rev: &str,
+    filters: &[PathBuf],
+    config: &Config,
+    cwd: &Path,
+) -> anyhow::Result<Vec<PathBuf>> {
+    let changed = skillgate::release::changed::changed_since(cwd, rev, filters, config)?;
+    let skills = changed.skill_paths(cwd);
+    for d in &changed.touched.deleted {
+        eprintln!(
+            "skillgate: {}: skill deleted since {rev}, nothing to gate",
+            d.display()
+        );
+    }
+    if skills.is_empty() {
+        eprintln!(
+            "skillgate: no skill changed since {rev} ({}: {} changed path(s)); nothing to gate",
+            changed.range.describe(),
+            changed.paths.len()
+        );
+    } else {
+        eprintln!(
+            "skillgate: {} skill(s) changed since {rev} ({})",
+            skills.len(),
+            changed.range.describe()
+        );
+    }
+    Ok(skills)
 }

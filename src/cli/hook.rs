@@ -1,10 +1,14 @@
-//! `skillgate hook pre-push` (run by git) and `skillgate hook install`.
+//! `skillgate hook pre-push` (run by git or by the pre-commit framework),
+//! `skillgate hook pre-commit` (the pre-commit framework's commit stage) and
+//! `skillgate hook install`.
 //!
-//! pre-push exit codes: 0 the push goes ahead (no skill touched, or nothing
+//! Exit codes: 0 the push (commit) goes ahead (no skill touched, or nothing
 //! blocks — a skill with nothing to measure is a note, not a block); 1 a
 //! touched skill fails closed; 2 the check could not run (bad pre-push input,
 //! a revision that is not here, an invalid SKILL.md, lockfile or
-//! configuration). git aborts the push on any nonzero code.
+//! configuration), or — under the pre-commit framework, which names only the
+//! first pushed ref — another local ref the push may send fails closed, so
+//! the verdict of the push cannot be known. git aborts on any nonzero code.
 
 use anyhow::Context as _;
 use git2::{Oid, Repository};
@@ -12,16 +16,16 @@ use skillgate::config::Config;
 use skillgate::exit::Exit;
 use skillgate::gate::{self, GateOptions};
 use skillgate::release::hook::{self as install_mod, Action};
-use skillgate::release::push::{parse_push_lines, PushKind};
+use skillgate::release::push::{parse_push_lines, PushKind, PushRef};
 use skillgate::release::range::{self, Range};
-use skillgate::release::summary::push_summary;
+use skillgate::release::summary::{hook_summary, Gated, HookKind};
 use skillgate::release::touched::{touched_skills, Why};
 use skillgate::release::{normative, tree, ReleaseError};
 use skillgate::render::report::Report;
 use skillgate::score::SkillVerdict;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -32,15 +36,55 @@ pub struct Args {
 #[derive(Debug, clap::Subcommand)]
 pub enum HookCommand {
     /// Run as git's pre-push hook: gate the skills the pushed commits touch
-    /// (reads git's ref lines on stdin, or PRE_COMMIT_FROM_REF/PRE_COMMIT_TO_REF).
+    /// (reads git's ref lines on stdin, or the pre-commit framework's
+    /// PRE_COMMIT_* variables).
+    #[command(after_long_help = PRE_PUSH_HELP)]
     PrePush(PrePushArgs),
+    /// Run at the pre-commit framework's commit stage: gate the skills the
+    /// given (staged) files touch; with `--all-files`, every skill.
+    #[command(after_long_help = PRE_COMMIT_HELP)]
+    PreCommit(PreCommitArgs),
     /// Write the pre-push hook into this repository (respects core.hooksPath).
+    #[command(after_long_help = INSTALL_HELP)]
     Install(InstallArgs),
 }
 
+const PRE_PUSH_HELP: &str = "\
+Reads:  git's pre-push lines on stdin (`<local ref> <sha> <remote ref> <sha>`), or
+        PRE_COMMIT_FROM_REF / PRE_COMMIT_TO_REF / PRE_COMMIT_LOCAL_BRANCH /
+        PRE_COMMIT_REMOTE_BRANCH / PRE_COMMIT_REMOTE_NAME under the pre-commit
+        framework; the pushed commits' skills, lockfiles and trajectories.
+Writes: a summary on stderr; a Markdown report per skill only with --report.
+Exit:   0 the push goes ahead; 1 a touched skill fails closed; 2 the check could
+        not run, or (pre-commit) another local ref the push may send fails closed.
+
+Example:
+  skillgate hook pre-push origin < pushed-refs.txt   # what the installed hook runs";
+
+const PRE_COMMIT_HELP: &str = "\
+Reads:  the FILES given (the pre-commit framework passes the staged files, or
+        every file with `pre-commit run --all-files`); the working tree's skills,
+        lockfiles and trajectories.
+Writes: a summary on stderr; a Markdown report per skill only with --report.
+Exit:   0 the commit goes ahead; 1 a touched skill fails closed; 2 the check
+        could not run.
+
+Example:
+  skillgate hook pre-commit skills/tidy-branches/SKILL.md";
+
+const INSTALL_HELP: &str = "\
+Reads:  the repository's hooks folder (core.hooksPath when set).
+Writes: the pre-push hook script; a hook skillgate did not write is kept as
+        pre-push.skillgate-backup (only with --force).
+Exit:   0 installed (or already up to date); 2 a foreign hook is there (use
+        --force), or not a git repository.
+
+Example:
+  skillgate hook install";
+
 #[derive(Debug, clap::Args)]
 pub struct PrePushArgs {
-    /// The remote's name, as git passes it (new-branch ranges hide refs/remotes/<remote>/*).
+    /// The remote's name, as git passes it (new-ref ranges hide refs/remotes/<remote>/*).
     pub remote: Option<String>,
     /// The remote's URL, as git passes it (unused).
     pub url: Option<String>,
@@ -49,6 +93,22 @@ pub struct PrePushArgs {
     pub config: Option<PathBuf>,
     /// Also write the Markdown report of each gated skill (off by default: a
     /// push should not leave new files in the working tree).
+    #[arg(long)]
+    pub report: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PreCommitArgs {
+    /// Changed files, relative to the working directory (the pre-commit framework passes them).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Gate every skill of the repository, whatever the files.
+    #[arg(long)]
+    pub all: bool,
+    /// Configuration file (default: `.skillgate.yaml` found walking up from the working tree's root).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Also write the Markdown report of each gated skill.
     #[arg(long)]
     pub report: bool,
 }
@@ -63,6 +123,7 @@ pub struct InstallArgs {
 pub fn run(args: Args) -> anyhow::Result<Exit> {
     match args.command {
         HookCommand::PrePush(a) => pre_push(a),
+        HookCommand::PreCommit(a) => pre_commit(a),
         HookCommand::Install(a) => install(a),
     }
 }
@@ -79,12 +140,133 @@ fn open_repo(cwd: &Path) -> anyhow::Result<Repository> {
 
 /// One range to check, described for people.
 struct Job {
+    /// One line: the ref, the range, the rule.
     what: String,
+    /// The ref (short), to tell groups apart.
+    refname: String,
     range: Range,
+    /// False for a local ref the pre-commit framework did not name: it may
+    /// or may not be part of this push.
+    certain: bool,
 }
 
 fn short(o: &str) -> String {
     o.chars().take(7).collect()
+}
+
+fn zeros(like: &str) -> String {
+    "0".repeat(if like.len() == 64 { 64 } else { 40 })
+}
+
+/// The job of one pushed ref (`None`: nothing to check, noted).
+fn ref_job(
+    repo: &Repository,
+    r: &PushRef,
+    remote: Option<&str>,
+    notes: &mut Vec<String>,
+) -> anyhow::Result<Option<Job>> {
+    if r.kind() == PushKind::Delete {
+        notes.push(format!("{}: deletion, nothing to check", r.remote_ref));
+        return Ok(None);
+    }
+    let Some(range) = range::push_range(repo, r, remote)? else {
+        notes.push(format!("{}: no new commit, nothing to check", r.describe()));
+        return Ok(None);
+    };
+    Ok(Some(Job {
+        what: format!(
+            "{} {} ({}, {} commit(s){})",
+            r.describe(),
+            range.describe(),
+            range.rule.as_str(),
+            range.commits,
+            if r.kind() == PushKind::Update && range.rule == range::Rule::Rewrite {
+                format!("; remote was {}", short(&r.remote_oid))
+            } else {
+                String::new()
+            }
+        ),
+        refname: r.remote_ref.clone(),
+        range,
+        certain: true,
+    }))
+}
+
+fn resolve(repo: &Repository, rev: &str, var: &str) -> anyhow::Result<Oid> {
+    let obj = repo.revparse_single(rev).map_err(|e| {
+        ReleaseError::Input(format!(
+            "{var}={rev}: not a revision of this repository ({}); the pushed range cannot be known",
+            e.message()
+        ))
+    })?;
+    Ok(obj
+        .peel_to_commit()
+        .map_err(|e| ReleaseError::Input(format!("{var}={rev}: not a commit ({})", e.message())))?
+        .id())
+}
+
+/// The jobs of a push run by the pre-commit framework, which consumes git's
+/// stdin and passes the *first* pushed ref that brings commits in
+/// PRE_COMMIT_LOCAL_BRANCH / PRE_COMMIT_REMOTE_BRANCH, with
+/// PRE_COMMIT_FROM_REF / PRE_COMMIT_TO_REF (unset when that ref's history
+/// reaches a root commit). That ref is gated exactly as the native hook
+/// gates it; every other local branch or tag with commits the remote lacks
+/// is gated too, as a ref the push may also send (`certain: false`).
+fn pre_commit_push_jobs(
+    repo: &Repository,
+    remote: Option<&str>,
+    local: &str,
+    notes: &mut Vec<String>,
+) -> anyhow::Result<Vec<Job>> {
+    let remote_branch = env_nonempty("PRE_COMMIT_REMOTE_BRANCH").unwrap_or_else(|| local.into());
+    let to = match env_nonempty("PRE_COMMIT_TO_REF") {
+        Some(t) => resolve(repo, &t, "PRE_COMMIT_TO_REF")?,
+        None => resolve(repo, local, "PRE_COMMIT_LOCAL_BRANCH")?,
+    };
+    let to_hex = to.to_string();
+    // FROM is the remote's id when pre-commit found it here; for a new ref it
+    // is the parent of the first new commit, the same range a new ref gets.
+    let tracking = remote.and_then(|rm| {
+        remote_branch
+            .strip_prefix("refs/heads/")
+            .map(|b| format!("refs/remotes/{rm}/{b}"))
+    });
+    let remote_exists = tracking
+        .as_deref()
+        .is_some_and(|t| repo.find_reference(t).is_ok());
+    let remote_oid = match env_nonempty("PRE_COMMIT_FROM_REF") {
+        Some(f) if remote_exists => resolve(repo, &f, "PRE_COMMIT_FROM_REF")?.to_string(),
+        _ => zeros(&to_hex),
+    };
+    let pushed = PushRef {
+        local_ref: local.to_string(),
+        local_oid: to_hex,
+        remote_ref: remote_branch,
+        remote_oid,
+    };
+    let mut jobs: Vec<Job> = ref_job(repo, &pushed, remote, notes)?.into_iter().collect();
+
+    // The refs pre-commit did not name. `HEAD` stands for the branch it points at.
+    let mut skip = vec![local.to_string()];
+    if local == "HEAD" {
+        if let Some(name) = repo.head().ok().and_then(|h| h.name().map(str::to_string)) {
+            skip.push(name);
+        }
+    }
+    for (name, range) in range::unpushed_refs(repo, remote, &skip)? {
+        jobs.push(Job {
+            what: format!(
+                "{name} {} ({}, {} commit(s)) — a local ref with commits the remote lacks; pre-commit names only {local}, so it is gated in case this push sends it",
+                range.describe(),
+                range.rule.as_str(),
+                range.commits
+            ),
+            refname: name,
+            range,
+            certain: false,
+        });
+    }
+    Ok(jobs)
 }
 
 /// The ranges of this push: from the pre-commit framework's variables, or
@@ -96,8 +278,19 @@ fn jobs(
 ) -> anyhow::Result<Vec<Job>> {
     let from = env_nonempty("PRE_COMMIT_FROM_REF");
     let to = env_nonempty("PRE_COMMIT_TO_REF");
+    if from.is_some() != to.is_some() {
+        return Err(ReleaseError::Input(
+            "PRE_COMMIT_FROM_REF and PRE_COMMIT_TO_REF must be set together".into(),
+        )
+        .into());
+    }
+    if let Some(local) = env_nonempty("PRE_COMMIT_LOCAL_BRANCH") {
+        // A real push through the pre-commit framework.
+        return pre_commit_push_jobs(repo, remote, &local, notes);
+    }
     match (from, to) {
         (Some(f), Some(t)) => {
+            // `pre-commit run --hook-stage pre-push --from-ref F --to-ref T`.
             let range = range::merge_base_range(repo, &f, &t)?;
             return Ok(vec![Job {
                 what: format!(
@@ -106,14 +299,10 @@ fn jobs(
                     range.rule.as_str(),
                     range.commits
                 ),
+                refname: t,
                 range,
+                certain: true,
             }]);
-        }
-        (Some(_), None) | (None, Some(_)) => {
-            return Err(ReleaseError::Input(
-                "PRE_COMMIT_FROM_REF and PRE_COMMIT_TO_REF must be set together".into(),
-            )
-            .into())
         }
         (None, None) if env_nonempty("PRE_COMMIT").is_some() => {
             // Run by the pre-commit framework without a push
@@ -124,10 +313,12 @@ fn jobs(
                     "HEAD {} (no push range from pre-commit: whole tree)",
                     range.describe()
                 ),
+                refname: "HEAD".into(),
                 range,
+                certain: true,
             }]);
         }
-        (None, None) => {}
+        _ => {}
     }
     let stdin = std::io::stdin();
     if stdin.is_terminal() {
@@ -148,28 +339,7 @@ fn jobs(
     let refs = parse_push_lines(&text)?;
     let mut out = Vec::new();
     for r in &refs {
-        if r.kind() == PushKind::Delete {
-            notes.push(format!("{}: deletion, nothing to check", r.remote_ref));
-            continue;
-        }
-        match range::push_range(repo, r, remote)? {
-            None => notes.push(format!("{}: no new commit, nothing to check", r.describe())),
-            Some(range) => out.push(Job {
-                what: format!(
-                    "{} {} ({}, {} commit(s){})",
-                    r.describe(),
-                    range.describe(),
-                    range.rule.as_str(),
-                    range.commits,
-                    if r.kind() == PushKind::Update && range.rule == range::Rule::Rewrite {
-                        format!("; remote was {}", short(&r.remote_oid))
-                    } else {
-                        String::new()
-                    }
-                ),
-                range,
-            }),
-        }
+        out.extend(ref_job(repo, r, remote, notes)?);
     }
     Ok(out)
 }
@@ -211,8 +381,56 @@ fn tree_root(repo: &Repository, to: Oid) -> anyhow::Result<(PathBuf, Option<Temp
     Ok((dir, Some(guard)))
 }
 
-fn load_config(explicit: Option<&Path>, root: &Path) -> anyhow::Result<Config> {
-    super::gate::load_config(explicit, root)
+/// `s` quoted for a POSIX shell when it needs it.
+fn sh(s: &str) -> String {
+    if !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:@+,".contains(&b))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// A command that reproduces the verdicts gated on `root`: the same skills,
+/// the same configuration, on the same files — a fresh worktree of the
+/// commit when the hook gated an export of it.
+fn reproduce(
+    verdicts: &[SkillVerdict],
+    config: Option<&Path>,
+    cwd: &Path,
+    root: &Path,
+    exported: Option<Oid>,
+) -> String {
+    let mut gate = String::from("skillgate gate");
+    for v in verdicts {
+        gate.push(' ');
+        gate.push_str(&sh(&v.skill.path));
+    }
+    if let Some(c) = config {
+        let abs = if c.is_absolute() {
+            c.to_path_buf()
+        } else {
+            cwd.join(c)
+        };
+        gate.push_str(&format!(" --config {}", sh(&abs.to_string_lossy())));
+    }
+    match exported {
+        Some(to) => {
+            let id = short(&to.to_string());
+            format!(
+                "(d=$(mktemp -d); git worktree add -q --detach \"$d\" {id} && (cd \"$d\" && {gate}); s=$?; git worktree remove --force \"$d\"; exit $s)"
+            )
+        }
+        None if same_dir(cwd, root) => gate,
+        None => format!("(cd {} && {gate})", sh(&root.to_string_lossy())),
+    }
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    let c = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    c(a) == c(b)
 }
 
 fn pre_push(args: PrePushArgs) -> anyhow::Result<Exit> {
@@ -230,26 +448,29 @@ fn pre_push(args: PrePushArgs) -> anyhow::Result<Exit> {
     for j in jobs {
         by_target.entry(j.range.to).or_default().push(j);
     }
-    let mut verdicts: Vec<SkillVerdict> = Vec::new();
-    let mut checked = Vec::new();
+    let mut groups: Vec<(Gated, bool)> = Vec::new();
     let mut changed_total = 0usize;
+    let mut quiet_uncertain = 0usize;
     let mut keep_alive = Vec::new();
     let mut reports_at: Vec<(PathBuf, Config, Vec<SkillVerdict>)> = Vec::new();
     for (to, jobs) in by_target {
+        let certain = jobs.iter().any(|j| j.certain);
         let mut changed = Vec::new();
         for j in &jobs {
             changed.extend(range::changed_paths(&repo, &j.range)?);
         }
         changed.sort();
         changed.dedup();
-        changed_total += changed.len();
+        if certain {
+            changed_total += changed.len();
+        }
         if changed.is_empty() {
             continue;
         }
         let (root, guard) = tree_root(&repo, to)?;
         let exported = guard.is_some();
         keep_alive.extend(guard);
-        let config = load_config(args.config.as_deref(), &root)?;
+        let config = Config::load_or_discover(args.config.as_deref(), &root)?;
         let mut touched = touched_skills(&root, &changed, &config);
         // A change to frontmatter or non-normative text only is not re-gated
         // (the same rule as `ship`; release::normative).
@@ -285,17 +506,20 @@ fn pre_push(args: PrePushArgs) -> anyhow::Result<Exit> {
                 s.strip_prefix(&root).unwrap_or(s).display()
             ));
         }
-        for d in &touched.deleted {
-            notes.push(format!("{}: skill deleted, nothing to gate", d.display()));
+        if certain {
+            for d in &touched.deleted {
+                notes.push(format!("{}: skill deleted, nothing to gate", d.display()));
+            }
         }
         if touched.is_empty() {
+            if !certain {
+                quiet_uncertain += 1;
+            }
             continue;
         }
-        for j in &jobs {
-            checked.push(j.what.clone());
-        }
+        let mut what: Vec<String> = jobs.iter().map(|j| j.what.clone()).collect();
         if exported {
-            checked.push(format!(
+            what.push(format!(
                 "(commit {} is not checked out: gated on an export of it)",
                 short(&to.to_string())
             ));
@@ -338,23 +562,152 @@ fn pre_push(args: PrePushArgs) -> anyhow::Result<Exit> {
         if args.report && !exported {
             reports_at.push((root.clone(), config.clone(), v.clone()));
         }
-        verdicts.extend(v);
+        let refs: Vec<&str> = jobs.iter().map(|j| j.refname.as_str()).collect();
+        let cmd = reproduce(
+            &v,
+            args.config.as_deref(),
+            &cwd,
+            &root,
+            exported.then_some(to),
+        );
+        groups.push((
+            Gated {
+                what,
+                refs: refs.join(", "),
+                verdicts: v,
+                reproduce: cmd,
+            },
+            certain,
+        ));
     }
 
     for n in &notes {
         eprintln!("skillgate: {n}");
     }
-    if verdicts.is_empty() {
+    if quiet_uncertain > 0 {
+        eprintln!(
+            "skillgate: {quiet_uncertain} other local ref(s) with commits the remote lacks touch no skill"
+        );
+    }
+    if groups.is_empty() {
         eprintln!(
             "skillgate: no skill touched by this push ({changed_total} changed path(s)); nothing to gate"
         );
         return Ok(Exit::Ok);
     }
-    eprint!("{}", push_summary(&verdicts, &checked));
+    let shown: Vec<Gated> = groups.iter().map(|(g, _)| g.clone()).collect();
+    eprint!("{}", hook_summary(HookKind::PrePush, &shown));
     for (root, config, vs) in &reports_at {
         write_reports(root, config, vs)?;
     }
-    Ok(if verdicts.iter().any(|v| v.exit() == Exit::Fail) {
+    let blocks = |g: &Gated| g.verdicts.iter().any(|v| v.exit() == Exit::Fail);
+    if groups.iter().any(|(g, certain)| *certain && blocks(g)) {
+        return Ok(Exit::Fail);
+    }
+    let unknown: Vec<&str> = groups
+        .iter()
+        .filter(|(g, certain)| !*certain && blocks(g))
+        .map(|(g, _)| g.refs.as_str())
+        .collect();
+    if !unknown.is_empty() {
+        eprintln!(
+            "skillgate: the pre-commit framework names only the first pushed ref, and {} fails closed: whether this push sends it cannot be known, so the push is refused (exit 2). \
+Fix it, or push it separately, or use the native hook, which sees every pushed ref (`skillgate hook install`), or skip the check once with `SKIP=skillgate git push`.",
+            unknown.join(", ")
+        );
+        return Ok(Exit::Error);
+    }
+    Ok(Exit::Ok)
+}
+
+/// `relative` (to `cwd`) as a path relative to the working tree's `root`, lexically.
+fn root_relative(file: &Path, cwd: &Path, root: &Path) -> Option<PathBuf> {
+    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let abs = if file.is_absolute() {
+        file.to_path_buf()
+    } else {
+        canon(cwd).join(file)
+    };
+    let mut out = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            c => out.push(c.as_os_str()),
+        }
+    }
+    out.strip_prefix(canon(root)).ok().map(Path::to_path_buf)
+}
+
+fn pre_commit(args: PreCommitArgs) -> anyhow::Result<Exit> {
+    let cwd = std::env::current_dir()?;
+    let repo = open_repo(&cwd)?;
+    let root = repo
+        .workdir()
+        .ok_or_else(|| {
+            ReleaseError::Input(
+                "`skillgate hook pre-commit` needs a working tree (not a bare repository)".into(),
+            )
+        })?
+        .to_path_buf();
+    let config = Config::load_or_discover(args.config.as_deref(), &root)?;
+    let (skills, what) = if args.all {
+        (
+            vec![root.clone()],
+            "every skill of the working tree (--all)".to_string(),
+        )
+    } else {
+        let mut changed: Vec<PathBuf> = args
+            .files
+            .iter()
+            .filter_map(|f| root_relative(f, &cwd, &root))
+            .collect();
+        changed.sort();
+        changed.dedup();
+        let touched = touched_skills(&root, &changed, &config);
+        for d in &touched.deleted {
+            eprintln!("skillgate: {}: skill deleted, nothing to gate", d.display());
+        }
+        if touched.is_empty() {
+            eprintln!(
+                "skillgate: no skill touched by the {} file(s) given; nothing to gate",
+                changed.len()
+            );
+            return Ok(Exit::Ok);
+        }
+        (
+            touched.paths(),
+            format!("{} changed file(s) in the working tree", changed.len()),
+        )
+    };
+    let options = GateOptions {
+        trajectories: Vec::new(),
+        cwd: root.clone(),
+    };
+    let verdicts = gate::run_gate(&skills, &options, &config).with_context(|| {
+        "the gate could not run on the skills this commit touches (fix it, or skip the check once with `git commit --no-verify`)".to_string()
+    })?;
+    if verdicts.is_empty() {
+        eprintln!("skillgate: no skill in the working tree; nothing to gate");
+        return Ok(Exit::Ok);
+    }
+    let cmd = reproduce(&verdicts, args.config.as_deref(), &cwd, &root, None);
+    let g = Gated {
+        what: vec![what],
+        refs: "working tree".into(),
+        verdicts,
+        reproduce: cmd,
+    };
+    eprint!(
+        "{}",
+        hook_summary(HookKind::PreCommit, std::slice::from_ref(&g))
+    );
+    if args.report {
+        write_reports(&root, &config, &g.verdicts)?;
+    }
+    Ok(if g.verdicts.iter().any(|v| v.exit() == Exit::Fail) {
         Exit::Fail
     } else {
         Exit::Ok
@@ -431,49 +784,4 @@ fn install(args: InstallArgs) -> anyhow::Result<Exit> {
         );
     }
     Ok(Exit::Ok)
-}
-
-/// `gate --changed-since REV`: the SKILL.md paths touched in
-/// `merge-base(REV, HEAD)..HEAD`, narrowed to `filters`, shown relative to
-/// `cwd`; says on stderr what was found.
-pub fn changed_skills(
-    rev: &str,
-    filters: &[PathBuf],
-    config: &Config,
-    cwd: &Path,
-) -> anyhow::Result<Vec<PathBuf>> {
-    let changed = skillgate::release::changed::changed_since(cwd, rev, filters, config)?;
-    let canon_cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
-    let skills: Vec<PathBuf> = changed
-        .touched
-        .paths()
-        .into_iter()
-        .map(|p| {
-            let c = p.canonicalize().unwrap_or_else(|_| p.clone());
-            match c.strip_prefix(&canon_cwd) {
-                Ok(rel) => rel.to_path_buf(),
-                Err(_) => p,
-            }
-        })
-        .collect();
-    for d in &changed.touched.deleted {
-        eprintln!(
-            "skillgate: {}: skill deleted since {rev}, nothing to gate",
-            d.display()
-        );
-    }
-    if skills.is_empty() {
-        eprintln!(
-            "skillgate: no skill changed since {rev} ({}: {} changed path(s)); nothing to gate",
-            changed.range.describe(),
-            changed.paths.len()
-        );
-    } else {
-        eprintln!(
-            "skillgate: {} skill(s) changed since {rev} ({})",
-            skills.len(),
-            changed.range.describe()
-        );
-    }
-    Ok(skills)
 }

@@ -1,12 +1,10 @@
 //! `skillgate propose SKILL.md [--apply ID]`: re-run the gate, list the
 //! proposals (docs/proposals.md), and apply one only when asked, atomically.
-//! Also the `--proposals DIR` helper of `skillgate gate`.
 
 use skillgate::config::Config;
 use skillgate::exit::Exit;
 use skillgate::gate::{self, GateOptions};
-use skillgate::score::SkillVerdict;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -35,39 +33,9 @@ pub struct Args {
     pub config: Option<PathBuf>,
 }
 
-/// Fill the proposals of every verdict and, with `dir`, write one `.patch` per proposal.
-pub fn attach_and_write(
-    verdicts: &mut [SkillVerdict],
-    cwd: &Path,
-    config: &Config,
-    dir: Option<&Path>,
-) -> anyhow::Result<()> {
-    skillgate::propose::attach(verdicts, cwd, config)?;
-    let Some(dir) = dir else {
-        return Ok(());
-    };
-    let dir = cwd.join(dir);
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| anyhow::anyhow!("{}: cannot create the folder: {e}", dir.display()))?;
-    for v in verdicts.iter() {
-        for p in &v.proposals {
-            let name = format!(
-                "{}--{}.patch",
-                gate::sanitize_name(&v.skill.name),
-                gate::sanitize_name(&p.id)
-            );
-            let path = dir.join(name);
-            skillgate::fsutil::atomic_write(&path, p.patch.as_bytes())
-                .map_err(|e| anyhow::anyhow!("{}: cannot write the patch: {e}", path.display()))?;
-            eprintln!("proposal: {}", gate::display_path(&path, cwd));
-        }
-    }
-    Ok(())
-}
-
 pub fn run(args: Args) -> anyhow::Result<Exit> {
     let cwd = std::env::current_dir()?;
-    let config = crate::cli::gate::load_config(args.config.as_deref(), &cwd)?;
+    let config = Config::load_or_discover(args.config.as_deref(), &cwd)?;
     let options = GateOptions {
         trajectories: args.trajectories.clone(),
         cwd: cwd.clone(),

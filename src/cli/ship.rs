@@ -143,7 +143,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     };
     let validation = Validation::new(validate::validate_in(&skill, folder_name(&path).as_deref()));
 
-    let config = match super::gate::load_config(args.config.as_deref(), &cwd) {
+    let config = match skillgate::config::Config::load_or_discover(args.config.as_deref(), &cwd) {
         Ok(c) => c,
         Err(e) => return fail(format!("{e:#}"), validation),
     };

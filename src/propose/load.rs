@@ -114,6 +114,27 @@ pub fn attach(
     Ok(())
 }
 
+/// Write one `<skill>--<proposal id>.patch` per proposal of `verdicts` into
+/// `dir` (created; each file atomically). Returns the paths written, in order.
+pub fn write_patches(verdicts: &[SkillVerdict], dir: &Path) -> Result<Vec<PathBuf>, ProposeError> {
+    std::fs::create_dir_all(dir).map_err(|e| err(dir, format!("cannot create the folder: {e}")))?;
+    let mut written = Vec::new();
+    for v in verdicts {
+        for p in &v.proposals {
+            let name = format!(
+                "{}--{}.patch",
+                crate::gate::sanitize_name(&v.skill.name),
+                crate::gate::sanitize_name(&p.id)
+            );
+            let path = dir.join(name);
+            crate::fsutil::atomic_write(&path, p.patch.as_bytes())
+                .map_err(|e| err(&path, format!("cannot write the patch: {e}")))?;
+            written.push(path);
+        }
+    }
+    Ok(written)
+}
+
 /// Apply one proposal: write its target's new text atomically (creating the
 /// folder of a new lockfile). Returns the path written.
 pub fn apply(p: &Proposal, cwd: &Path) -> Result<PathBuf, ProposeError> {

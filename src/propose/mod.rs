@@ -23,7 +23,7 @@
 mod load;
 pub mod text;
 
-pub use load::{apply, attach, diff_path, ProposeError};
+pub use load::{apply, attach, diff_path, write_patches, ProposeError};
 
 use crate::extract::{Constraint, Lockfile, Modality, Order, Predicate};
 use crate::label::Label;

@@ -18,6 +18,25 @@ pub struct Changed {
     pub touched: Touched,
 }
 
+impl Changed {
+    /// The touched SKILL.md paths, relative to `cwd` when they lie under it
+    /// (as a user would type them), else as found.
+    pub fn skill_paths(&self, cwd: &Path) -> Vec<PathBuf> {
+        let canon_cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+        self.touched
+            .paths()
+            .into_iter()
+            .map(|p| {
+                let c = p.canonicalize().unwrap_or_else(|_| p.clone());
+                match c.strip_prefix(&canon_cwd) {
+                    Ok(rel) => rel.to_path_buf(),
+                    Err(_) => p,
+                }
+            })
+            .collect()
+    }
+}
+
 /// The skills (SKILL.md paths) touched in `merge-base(rev, HEAD)..HEAD` of the
 /// repository holding `cwd`, kept when they lie under one of `filters`
 /// (none: all).

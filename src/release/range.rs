@@ -25,6 +25,10 @@ pub enum Rule {
     FastForward,
     /// A new remote branch: commits on no remote-tracking ref.
     NewBranch,
+    /// A new remote tag: commits on no remote-tracking ref.
+    NewTag,
+    /// Another new remote ref (`refs/notes/...`): commits on no remote-tracking ref.
+    NewRef,
     /// The remote id is unknown here or not an ancestor (a force-push):
     /// commits on no remote-tracking ref.
     Rewrite,
@@ -39,6 +43,8 @@ impl Rule {
         match self {
             Rule::FastForward => "fast-forward",
             Rule::NewBranch => "new branch",
+            Rule::NewTag => "new tag",
+            Rule::NewRef => "new ref",
             Rule::Rewrite => "force-push",
             Rule::MergeBase => "merge base",
             Rule::WholeTree => "whole tree",
@@ -145,11 +151,33 @@ pub fn push_range(
         }
     }
     let rule = if kind == PushKind::NewBranch {
-        Rule::NewBranch
+        new_ref_rule(&r.remote_ref)
     } else {
         Rule::Rewrite
     };
     new_commits_range(repo, local, remote, rule)
+}
+
+/// How a new remote ref is called in messages: a tag push is not a "new branch".
+pub fn new_ref_rule(remote_ref: &str) -> Rule {
+    if remote_ref.starts_with("refs/tags/") {
+        Rule::NewTag
+    } else if remote_ref.starts_with("refs/heads/") {
+        Rule::NewBranch
+    } else {
+        Rule::NewRef
+    }
+}
+
+/// The commits of `to` that no `refs/remotes/<remote>/*` has (what a push
+/// of `to` as a new ref would bring); `None` when there are none.
+pub fn unpushed_range(
+    repo: &Repository,
+    to: Oid,
+    remote: Option<&str>,
+    rule: Rule,
+) -> Result<Option<Range>, ReleaseError> {
+    new_commits_range(repo, to, remote, rule)
 }
 
 /// Commits reachable from `to` and from no `refs/remotes/<remote>/*`,
@@ -190,6 +218,43 @@ fn new_commits_range(
         commits: n,
         rule,
     }))
+}
+
+/// Local branches and tags (`refs/heads/*`, `refs/tags/*`) other than
+/// `skip` whose commits some `refs/remotes/<remote>/*` lacks, each with the
+/// range a push of it as a new ref would bring. The pre-commit framework
+/// names only the first pushed ref; these are the refs the same push may
+/// also send.
+pub fn unpushed_refs(
+    repo: &Repository,
+    remote: Option<&str>,
+    skip: &[String],
+) -> Result<Vec<(String, Range)>, ReleaseError> {
+    let mut out = Vec::new();
+    for glob in ["refs/heads/*", "refs/tags/*"] {
+        let refs = repo
+            .references_glob(glob)
+            .map_err(|e| ReleaseError::git(format!("listing {glob}"), e))?;
+        let mut named: Vec<(String, Oid)> = Vec::new();
+        for r in refs.flatten() {
+            let Some(name) = r.name().map(str::to_string) else {
+                continue;
+            };
+            if skip.contains(&name) {
+                continue;
+            }
+            if let Ok(c) = r.peel_to_commit() {
+                named.push((name, c.id()));
+            }
+        }
+        named.sort();
+        for (name, tip) in named {
+            if let Some(range) = new_commits_range(repo, tip, remote, new_ref_rule(&name))? {
+                out.push((name, range));
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Commits reachable from `to` and not from `hide` (nor `glob`).

@@ -82,72 +82,130 @@ fn rule_block(out: &mut String, v: &SkillVerdict, c: &ConstraintVerdict) {
     }
 }
 
-/// The hook's report. `checked` describes the pushed ranges (one line each).
-pub fn push_summary(verdicts: &[SkillVerdict], checked: &[String]) -> String {
+/// Which hook is reporting (words of the summary).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HookKind {
+    PrePush,
+    PreCommit,
+}
+
+impl HookKind {
+    fn name(self) -> &'static str {
+        match self {
+            HookKind::PrePush => "pre-push",
+            HookKind::PreCommit => "pre-commit",
+        }
+    }
+    fn what(self) -> &'static str {
+        match self {
+            HookKind::PrePush => "push",
+            HookKind::PreCommit => "commit",
+        }
+    }
+}
+
+/// One commit (or staged tree) a hook gated: what led to it and its verdicts.
+#[derive(Debug, Clone)]
+pub struct Gated {
+    /// What was checked, one line each (`refs/heads/main 1a2b3c4..5d6e7f8
+    /// (fast-forward, 2 commit(s))`).
+    pub what: Vec<String>,
+    /// The refs, short, shown beside each skill when several commits were gated.
+    pub refs: String,
+    pub verdicts: Vec<SkillVerdict>,
+    /// A shell command that reproduces exactly these verdicts (shown when one blocks).
+    pub reproduce: String,
+}
+
+/// The hook's report over every gated commit.
+pub fn hook_summary(kind: HookKind, groups: &[Gated]) -> String {
     let mut out = String::new();
-    let n = verdicts.len();
+    let n: usize = groups.iter().map(|g| g.verdicts.len()).sum();
     let _ = writeln!(
         out,
-        "skillgate pre-push: {n} skill{} touched",
+        "skillgate {}: {n} skill{} touched",
+        kind.name(),
         if n == 1 { "" } else { "s" }
     );
-    for c in checked {
-        let _ = writeln!(out, "  {c}");
+    for g in groups {
+        for c in &g.what {
+            let _ = writeln!(out, "  {c}");
+        }
     }
     out.push('\n');
+    let several = groups.len() > 1;
     let mut blocking_rules = 0usize;
     let mut blocking_skills = Vec::new();
-    for (i, v) in verdicts.iter().enumerate() {
-        let blocking: Vec<&ConstraintVerdict> = v.blocking().collect();
-        if !blocking.is_empty() {
-            blocking_rules += blocking.len();
-            blocking_skills.push(v.skill.path.clone());
-        }
-        if i >= SHOWN_SKILLS {
-            continue;
-        }
-        if v.trajectories.valid.is_empty() {
+    let mut reproduce = Vec::new();
+    let mut shown = 0usize;
+    for g in groups {
+        let tag = if several {
+            format!("  [{}]", g.refs)
+        } else {
+            String::new()
+        };
+        let mut group_blocks = false;
+        for v in &g.verdicts {
+            let blocking: Vec<&ConstraintVerdict> = v.blocking().collect();
+            if !blocking.is_empty() {
+                blocking_rules += blocking.len();
+                blocking_skills.push(if several {
+                    format!("{} [{}]", v.skill.path, g.refs)
+                } else {
+                    v.skill.path.clone()
+                });
+                group_blocks = true;
+            }
+            shown += 1;
+            if shown > SHOWN_SKILLS {
+                continue;
+            }
+            if v.trajectories.valid.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "note    {} — nothing to measure: no valid trajectory ({} discarded); capture a run first (does not block the {}){tag}",
+                    v.skill.name,
+                    v.trajectories.discarded.len(),
+                    kind.what()
+                );
+                continue;
+            }
+            if blocking.is_empty() {
+                let waived: Vec<&str> = v
+                    .constraints
+                    .iter()
+                    .filter(|c| c.outcome == Outcome::Waived)
+                    .map(|c| c.id.as_str())
+                    .collect();
+                let waived = if waived.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (waived: {})", waived.join(", "))
+                };
+                let _ = writeln!(out, "ok      {} — {}{waived}{tag}", v.skill.name, v.verdict);
+                continue;
+            }
             let _ = writeln!(
                 out,
-                "note    {} — nothing to measure: no valid trajectory ({} discarded); capture a run first (does not block the push)",
+                "BLOCKED {} — {}: {} blocking rule{}{tag}",
                 v.skill.name,
-                v.trajectories.discarded.len()
+                v.verdict,
+                blocking.len(),
+                if blocking.len() == 1 { "" } else { "s" }
             );
-            continue;
+            for c in blocking.iter().take(SHOWN_RULES) {
+                rule_block(&mut out, v, c);
+            }
+            if blocking.len() > SHOWN_RULES {
+                let _ = writeln!(
+                    out,
+                    "  … and {} more blocking rule(s): see the full table (below)",
+                    blocking.len() - SHOWN_RULES,
+                );
+            }
         }
-        if blocking.is_empty() {
-            let waived: Vec<&str> = v
-                .constraints
-                .iter()
-                .filter(|c| c.outcome == Outcome::Waived)
-                .map(|c| c.id.as_str())
-                .collect();
-            let waived = if waived.is_empty() {
-                String::new()
-            } else {
-                format!(" (waived: {})", waived.join(", "))
-            };
-            let _ = writeln!(out, "ok      {} — {}{waived}", v.skill.name, v.verdict);
-            continue;
-        }
-        let _ = writeln!(
-            out,
-            "BLOCKED {} — {}: {} blocking rule{}",
-            v.skill.name,
-            v.verdict,
-            blocking.len(),
-            if blocking.len() == 1 { "" } else { "s" }
-        );
-        for c in blocking.iter().take(SHOWN_RULES) {
-            rule_block(&mut out, v, c);
-        }
-        if blocking.len() > SHOWN_RULES {
-            let _ = writeln!(
-                out,
-                "  … and {} more blocking rule(s): skillgate gate {}",
-                blocking.len() - SHOWN_RULES,
-                v.skill.path
-            );
+        if group_blocks {
+            reproduce.push((g.refs.clone(), g.reproduce.clone()));
         }
     }
     if n > SHOWN_SKILLS {
@@ -155,17 +213,34 @@ pub fn push_summary(verdicts: &[SkillVerdict], checked: &[String]) -> String {
     }
     out.push('\n');
     if blocking_skills.is_empty() {
-        out.push_str("skillgate: no blocking rule; the push goes ahead.\n");
-    } else {
         let _ = writeln!(
             out,
-            "Push refused: {blocking_rules} blocking rule{} in {} skill{}. Full table: skillgate gate {}",
+            "skillgate: no blocking rule; the {} goes ahead.",
+            kind.what()
+        );
+    } else {
+        let mut head = kind.what().to_string();
+        head[..1].make_ascii_uppercase();
+        let _ = writeln!(
+            out,
+            "{head} refused: {blocking_rules} blocking rule{} in {} skill{}: {}",
             if blocking_rules == 1 { "" } else { "s" },
             blocking_skills.len(),
             if blocking_skills.len() == 1 { "" } else { "s" },
-            blocking_skills.join(" ")
+            blocking_skills.join(", ")
         );
-        out.push_str("(Bypassing the check, at your own risk: git push --no-verify.)\n");
+        for (refs, cmd) in &reproduce {
+            if several {
+                let _ = writeln!(out, "Full table of the gated commit ({refs}): {cmd}");
+            } else {
+                let _ = writeln!(out, "Full table of the gated commit: {cmd}");
+            }
+        }
+        let _ = writeln!(
+            out,
+            "(Bypassing the check, at your own risk: git {} --no-verify.)",
+            kind.what()
+        );
     }
     out
 }
@@ -173,6 +248,19 @@ pub fn push_summary(verdicts: &[SkillVerdict], checked: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_empty_run_goes_ahead_in_the_hooks_words() {
+        let out = hook_summary(HookKind::PreCommit, &[]);
+        assert!(
+            out.starts_with("skillgate pre-commit: 0 skills touched\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("no blocking rule; the commit goes ahead."),
+            "{out}"
+        );
+    }
 
     #[test]
     fn clip_cuts_on_characters_and_flattens_lines() {

@@ -1,17 +1,27 @@
 //! JUnit XML (`--format junit`): one `<testsuite>` per skill, one
-//! `<testcase>` per constraint (classname = skill, name = constraint id).
+//! `<testcase>` per constraint (classname = skill, name = constraint id),
+//! valid against the Jenkins xUnit plugin's `junit-10.xsd` (the schema most
+//! JUnit consumers accept; vendored under fixtures/release/junit).
 //!
-//! - `<failure>`: violated (any scope), and scope-tagged rules the gate could
-//!   not decide (ambiguous, or unverifiable and not marked manual) — the
-//!   failure's `type` is the label;
+//! - `<failure>`: exactly the constraints that block (outcome `fail-closed`),
+//!   so a gate that passes reports no failed test; the failure's `type` is
+//!   the label;
+//! - passed with a `WARNING` line in `<system-out>`: a compliance gap and a
+//!   rule waiting for review (non-blocking);
 //! - `<skipped>`: untested (the rule never fired), waived (with the reason),
 //!   checked by people, unverifiable without scope, and every rule of a skill
 //!   with nothing to measure;
 //! - passed: exercised.
 //!
-//! Written by hand: attribute and text escaping of `& < > " '`, and
-//! characters XML 1.0 cannot hold (most control characters) replaced by
-//! U+FFFD.
+//! The rule's file and line go to each case's `<system-out>` (the schema
+//! has no `file`/`line` on a test case); the suite carries `file`. `time` is
+//! the run's wall time on `<testsuites>` (and on a lone suite), `0` on cases
+//! (constraints are judged in one pass, not one by one).
+//!
+//! Written by hand: attribute and text escaping of `& < > " '`; in
+//! attributes also tab, LF and CR as character references (`&#10;`), which
+//! XML parsers would otherwise read back as spaces; characters XML 1.0
+//! cannot hold (most control characters) replaced by U+FFFD.
 
 use super::sarif::{deciding_evidence, outcome_sentence, rule_location};
 use super::Renderer;
@@ -19,8 +29,17 @@ use crate::label::Label;
 use crate::score::{ConstraintVerdict, Outcome, SkillVerdict};
 use std::fmt::Write;
 
-/// Escape text for an XML attribute or element.
+/// Escape text for an XML element's content.
 pub fn xml_escape(s: &str) -> String {
+    escape(s, false)
+}
+
+/// Escape text for an XML attribute value (whitespace kept as references).
+pub fn xml_attr(s: &str) -> String {
+    escape(s, true)
+}
+
+fn escape(s: &str, attr: bool) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -29,6 +48,9 @@ pub fn xml_escape(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
+            '\n' if attr => out.push_str("&#10;"),
+            '\r' if attr => out.push_str("&#13;"),
+            '\t' if attr => out.push_str("&#9;"),
             '\t' | '\n' | '\r' => out.push(c),
             c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
             c => out.push(c),
@@ -41,30 +63,23 @@ pub fn xml_escape(s: &str) -> String {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Case {
     Passed,
-    Failed { kind: String, message: String },
-    Skipped { message: String },
+    /// Passed, with a non-blocking finding (compliance gap, needs review).
+    Warned {
+        message: String,
+    },
+    Failed {
+        kind: String,
+        message: String,
+    },
+    Skipped {
+        message: String,
+    },
 }
 
 /// The JUnit case of a judged constraint of a measured skill.
 pub fn case(c: &ConstraintVerdict) -> Case {
-    let scoped = !c.scope.is_empty();
-    if c.outcome == Outcome::Waived {
-        return Case::Skipped {
-            message: format!(
-                "waived ({}): {}",
-                c.label,
-                c.waiver_reason.as_deref().unwrap_or("no reason recorded")
-            ),
-        };
-    }
-    let fails = match c.label {
-        Label::Violated => true,
-        Label::Ambiguous => scoped,
-        Label::Unverifiable => scoped && !c.manual,
-        Label::Exercised | Label::Untested => false,
-    };
-    if fails {
-        return Case::Failed {
+    match c.outcome {
+        Outcome::FailClosed => Case::Failed {
             kind: c.label.as_str().to_string(),
             message: format!(
                 "{} ({}): {}",
@@ -72,24 +87,58 @@ pub fn case(c: &ConstraintVerdict) -> Case {
                 c.outcome.as_str(),
                 outcome_sentence(c)
             ),
-        };
-    }
-    match c.label {
-        Label::Exercised => Case::Passed,
-        _ => Case::Skipped {
+        },
+        Outcome::ComplianceGap | Outcome::NeedsReview => Case::Warned {
+            message: format!(
+                "{} ({}): {}",
+                c.label,
+                c.outcome.as_str(),
+                outcome_sentence(c)
+            ),
+        },
+        Outcome::Waived => Case::Skipped {
+            message: format!(
+                "waived ({}): {}",
+                c.label,
+                c.waiver_reason.as_deref().unwrap_or("no reason recorded")
+            ),
+        },
+        Outcome::CheckedByPeople => Case::Skipped {
             message: outcome_sentence(c),
+        },
+        Outcome::Ok => match c.label {
+            Label::Exercised => Case::Passed,
+            _ => Case::Skipped {
+                message: outcome_sentence(c),
+            },
         },
     }
 }
 
+/// The evidence and resolutions of a case, one per line (locations only).
+fn details(v: &SkillVerdict, c: &ConstraintVerdict) -> String {
+    let mut body = format!("Rule at {}: \"{}\"", rule_location(v, c), c.text);
+    for e in deciding_evidence(c) {
+        let _ = write!(body, "\nEvidence: {e}");
+    }
+    for r in c.resolution.iter().filter(|r| r.kind != "inspect-events") {
+        let _ = write!(body, "\nResolve ({}): {}", r.kind, r.hint);
+    }
+    body
+}
+
 /// `--format junit`.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Junit;
+pub struct Junit {
+    /// The run's wall time in seconds (measured by the caller).
+    pub seconds: f64,
+}
 
 impl Renderer for Junit {
     fn render(&self, verdicts: &[SkillVerdict]) -> String {
+        let time = format!("{:.3}", self.seconds.max(0.0));
         let mut suites = String::new();
-        let (mut tests, mut failures, mut skipped) = (0usize, 0usize, 0usize);
+        let (mut tests, mut failures) = (0usize, 0usize);
         for v in verdicts {
             let measured = !v.trajectories.valid.is_empty();
             let cases: Vec<(&ConstraintVerdict, Case)> = v
@@ -117,13 +166,17 @@ impl Renderer for Junit {
                 .count();
             tests += cases.len();
             failures += f;
-            skipped += s;
+            let suite_time = if verdicts.len() == 1 {
+                time.as_str()
+            } else {
+                "0"
+            };
             let _ = writeln!(
                 suites,
-                "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{f}\" errors=\"0\" skipped=\"{s}\" file=\"{}\">",
-                xml_escape(&v.skill.name),
+                "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{f}\" errors=\"0\" skipped=\"{s}\" time=\"{suite_time}\" file=\"{}\">",
+                xml_attr(&v.skill.name),
                 cases.len(),
-                xml_escape(&v.skill.path)
+                xml_attr(&v.skill.path)
             );
             suites.push_str("    <properties>\n");
             let flags: Vec<&str> = v.flags.iter().map(|f| f.as_str()).collect();
@@ -140,52 +193,58 @@ impl Renderer for Junit {
                 let _ = writeln!(
                     suites,
                     "      <property name=\"{k}\" value=\"{}\"/>",
-                    xml_escape(&val)
+                    xml_attr(&val)
                 );
             }
             suites.push_str("    </properties>\n");
             for (c, k) in &cases {
-                let _ = write!(
+                let _ = writeln!(
                     suites,
-                    "    <testcase name=\"{}\" classname=\"{}\" file=\"{}\" line=\"{}\"",
-                    xml_escape(&c.id),
-                    xml_escape(&v.skill.name),
-                    xml_escape(&v.skill.path),
-                    c.lines[0]
+                    "    <testcase name=\"{}\" classname=\"{}\" time=\"0\">",
+                    xml_attr(&c.id),
+                    xml_attr(&v.skill.name),
                 );
                 match k {
-                    Case::Passed => suites.push_str("/>\n"),
+                    Case::Passed => {
+                        let _ = writeln!(
+                            suites,
+                            "      <system-out>{}</system-out>",
+                            xml_escape(&format!("Rule at {}", rule_location(v, c)))
+                        );
+                    }
+                    Case::Warned { message } => {
+                        let _ = writeln!(
+                            suites,
+                            "      <system-out>{}</system-out>",
+                            xml_escape(&format!("WARNING: {message}\n{}", details(v, c)))
+                        );
+                    }
                     Case::Skipped { message } => {
                         let _ = writeln!(
                             suites,
-                            ">\n      <skipped message=\"{}\"/>\n    </testcase>",
-                            xml_escape(message)
+                            "      <skipped message=\"{}\"/>\n      <system-out>{}</system-out>",
+                            xml_attr(message),
+                            xml_escape(&format!("Rule at {}", rule_location(v, c)))
                         );
                     }
                     Case::Failed { kind, message } => {
-                        let mut body = format!("Rule at {}: \"{}\"", rule_location(v, c), c.text);
-                        for e in deciding_evidence(c) {
-                            let _ = write!(body, "\nEvidence: {e}");
-                        }
-                        for r in c.resolution.iter().filter(|r| r.kind != "inspect-events") {
-                            let _ = write!(body, "\nResolve ({}): {}", r.kind, r.hint);
-                        }
                         let _ = writeln!(
                             suites,
-                            ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>",
-                            xml_escape(message),
-                            xml_escape(kind),
-                            xml_escape(&body)
+                            "      <failure message=\"{}\" type=\"{}\">{}</failure>",
+                            xml_attr(message),
+                            xml_attr(kind),
+                            xml_escape(&details(v, c))
                         );
                     }
                 }
+                suites.push_str("    </testcase>\n");
             }
             suites.push_str("  </testsuite>\n");
         }
         let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         let _ = writeln!(
             out,
-            "<testsuites name=\"skillgate\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\">"
+            "<testsuites name=\"skillgate\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" time=\"{time}\">"
         );
         out.push_str(&suites);
         out.push_str("</testsuites>\n");
@@ -205,13 +264,15 @@ mod tests {
         );
         assert_eq!(xml_escape("x\u{1}y\tz\n"), "x\u{FFFD}y\tz\n");
         assert_eq!(xml_escape("é✓"), "é✓");
+        // In attributes, whitespace survives a parser's normalization.
+        assert_eq!(xml_attr("a\nb\r\tc"), "a&#10;b&#13;&#9;c");
     }
 
     #[test]
     fn an_empty_run_is_a_valid_document() {
         assert_eq!(
-            Junit.render(&[]),
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"skillgate\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\">\n</testsuites>\n"
+            Junit { seconds: 0.25 }.render(&[]),
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"skillgate\" tests=\"0\" failures=\"0\" errors=\"0\" time=\"0.250\">\n</testsuites>\n"
         );
     }
 }

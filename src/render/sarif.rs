@@ -9,11 +9,17 @@
 //! are related locations and message text — locations only, never content.
 //!
 //! Levels ([`severity`]): a blocking (fail-closed) constraint is `error`;
-//! a compliance gap and a rule waiting for review are `warning`; a waived
-//! rule that would have mattered, a rule checked by people and an
-//! unverifiable rule without scope are `note`; exercised and untested rules
-//! have no result. A skill with nothing to measure gets a `warning` result on
-//! its SKILL.md (rule `skillgate/nothing-to-measure`).
+//! a compliance gap is `warning`; a waived rule that would have mattered is
+//! `note`; exercised and untested rules have no result. A rule waiting for a
+//! person (needs-review, checked by people, unverifiable without scope) is a
+//! `kind: review` result, and SARIF §3.27.10 gives every kind other than
+//! `fail` the level `none`. A skill with nothing to measure gets a `warning`
+//! result on its SKILL.md (rule `skillgate/nothing-to-measure`).
+//!
+//! Rule text (`help`, descriptions) depends only on the skill, never on a
+//! run's labels, so it is stable across runs; the per-run verdict lives in
+//! the result. GitHub's limits are kept: at most [`MAX_RELATED`] related
+//! locations per result and [`MAX_MESSAGE`] characters per message.
 
 use super::Renderer;
 use crate::extract::Modality;
@@ -27,6 +33,30 @@ use sha2::{Digest, Sha256};
 pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 /// The rule id of a skill with no valid trajectory.
 pub const NOTHING_TO_MEASURE: &str = "skillgate/nothing-to-measure";
+/// Related locations per result (GitHub code scanning keeps 1,000).
+pub const MAX_RELATED: usize = 1000;
+/// Evidence locations quoted in a result's message text.
+pub const MESSAGE_EVIDENCE: usize = 10;
+/// Characters of a result's message text.
+pub const MAX_MESSAGE: usize = 4000;
+
+/// The project's page (`repository` in Cargo.toml): SARIF's `informationUri`.
+pub const INFORMATION_URI: &str = env!("CARGO_PKG_REPOSITORY");
+
+/// The documentation page a rule's `helpUri` points at.
+pub fn help_uri(page_and_anchor: &str) -> String {
+    format!("{INFORMATION_URI}/blob/main/docs/{page_and_anchor}")
+}
+
+/// `text` cut to `max` characters (on a character boundary), marked when cut.
+fn cap(text: String, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text;
+    }
+    let mut t: String = text.chars().take(max.saturating_sub(1)).collect();
+    t.push('…');
+    t
+}
 
 /// How loudly a constraint is reported, in every CI format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -173,8 +203,10 @@ fn rule(v: &SkillVerdict, c: &ConstraintVerdict) -> Value {
         c.id,
         modality_str(c.modality)
     );
-    let mut help = format!(
-        "Rule at {} lines {}-{}: \"{}\".\n{}\nCurrent label: {} ({}).",
+    // Stable across runs: the rule and how the gate treats it, never a
+    // run's label, evidence or resolution (those are in the result).
+    let help = format!(
+        "Rule at {} lines {}-{}: \"{}\".\n{}\nResolve a blocking result by fixing the behavior or the skill's wording, pinning a predicate in SKILL.constraints.yaml, marking the rule manual with a reason, or waiving it in .skillgate.yaml (docs/gate.md).",
         v.skill.path,
         c.lines[0],
         c.lines[1],
@@ -184,15 +216,7 @@ fn rule(v: &SkillVerdict, c: &ConstraintVerdict) -> Value {
         } else {
             "Scope-tagged: a violation, or a label the gate cannot decide, fails closed and blocks the ship unless the rule is marked manual or waived."
         },
-        c.label,
-        c.outcome.as_str()
     );
-    for r in &c.resolution {
-        help.push_str(&format!("\n- {}: {}", r.kind, r.hint));
-        if let Some(e) = &r.example {
-            help.push_str(&format!(" Example: {e}"));
-        }
-    }
     let mut tags = vec![
         "skillgate".to_string(),
         modality_str(c.modality).to_string(),
@@ -205,6 +229,7 @@ fn rule(v: &SkillVerdict, c: &ConstraintVerdict) -> Value {
         "shortDescription": {"text": short},
         "fullDescription": {"text": c.text},
         "help": {"text": help},
+        "helpUri": help_uri("gate.md"),
         "defaultConfiguration": {"level": level},
         "properties": {"tags": tags}
     })
@@ -219,7 +244,19 @@ fn result(v: &SkillVerdict, c: &ConstraintVerdict, index: usize, sev: Severity) 
     let ev = deciding_evidence(c);
     let mut text = format!("{} is {} — {}.", c.id, c.label, outcome_sentence(c));
     if !ev.is_empty() {
-        text.push_str(&format!(" Evidence: {}.", ev.join("; ")));
+        let quoted: Vec<&str> = ev
+            .iter()
+            .take(MESSAGE_EVIDENCE)
+            .map(String::as_str)
+            .collect();
+        text.push_str(&format!(" Evidence: {}", quoted.join("; ")));
+        if ev.len() > MESSAGE_EVIDENCE {
+            text.push_str(&format!(
+                " (+{} more in the JSON report)",
+                ev.len() - MESSAGE_EVIDENCE
+            ));
+        }
+        text.push('.');
     }
     if let Some(r) = c.resolution.iter().find(|r| r.kind != "inspect-events") {
         text.push_str(&format!(" To resolve: {}.", r.hint.trim_end_matches('.')));
@@ -229,7 +266,7 @@ fn result(v: &SkillVerdict, c: &ConstraintVerdict, index: usize, sev: Severity) 
     if shown.is_empty() {
         shown = c.evidence.iter().collect();
     }
-    for (i, e) in shown.iter().enumerate() {
+    for (i, e) in shown.iter().take(MAX_RELATED).enumerate() {
         let file = e.file.clone().unwrap_or_else(|| e.trajectory.clone());
         let mut phys = json!({"artifactLocation": {"uri": path_uri(&file)}});
         if let Some(l) = e.line.filter(|l| *l > 0) {
@@ -248,7 +285,7 @@ fn result(v: &SkillVerdict, c: &ConstraintVerdict, index: usize, sev: Severity) 
         "ruleIndex": index,
         "level": sev.sarif(),
         "kind": "fail",
-        "message": {"text": text},
+        "message": {"text": cap(text, MAX_MESSAGE)},
         "locations": [{
             "physicalLocation": {
                 "artifactLocation": {"uri": path_uri(&v.skill.path)},
@@ -277,7 +314,9 @@ fn result(v: &SkillVerdict, c: &ConstraintVerdict, index: usize, sev: Severity) 
     if matches!(c.outcome, Outcome::CheckedByPeople | Outcome::NeedsReview)
         || (c.outcome == Outcome::Ok && c.label == Label::Unverifiable)
     {
+        // SARIF §3.27.10: a kind other than `fail` has level `none`.
         r["kind"] = json!("review");
+        r["level"] = json!("none");
     }
     r
 }
@@ -312,6 +351,7 @@ pub fn sarif_value(verdicts: &[SkillVerdict]) -> Value {
                     "shortDescription": {"text": "No valid trajectory: the skill was not measured"},
                     "fullDescription": {"text": "No captured session loads this skill, so none of its rules could be judged (exit code 3)."},
                     "help": {"text": "Capture a run of an agent that loads the skill and put the transcript under the trajectory roots (default .planning/patterns)."},
+                    "helpUri": help_uri("trajectories.md"),
                     "defaultConfiguration": {"level": "warning"},
                     "properties": {"tags": ["skillgate"]}
                 }));
@@ -321,7 +361,7 @@ pub fn sarif_value(verdicts: &[SkillVerdict]) -> Value {
                 "ruleId": NOTHING_TO_MEASURE,
                 "ruleIndex": index,
                 "level": "warning",
-                "kind": "review",
+                "kind": "fail",
                 "message": {"text": format!(
                     "Nothing to measure for {}: no valid trajectory ({} discarded). Capture a run first.",
                     v.skill.name,
@@ -341,6 +381,7 @@ pub fn sarif_value(verdicts: &[SkillVerdict]) -> Value {
         "runs": [{
             "tool": {"driver": {
                 "name": "skillgate",
+                "informationUri": INFORMATION_URI,
                 "version": env!("CARGO_PKG_VERSION"),
                 "semanticVersion": env!("CARGO_PKG_VERSION"),
                 "rules": rules
