@@ -97,6 +97,18 @@ Exit:   0 written; 2 an unreadable or undecodable session; 3 nothing to
 Example:
   skillgate doctor ~/.claude/projects/my-project/";
 
+pub const CAPTURE: &str = "\
+Reads:  agent sessions (the PATHs given, else the harnesses' session folders),
+        the repository's skills; the hook's JSON with --hook-input.
+Writes: redacted, actions-only copies into .planning/patterns/<skill>/ (atomic;
+        nothing with --dry-run); with --commit, a commit of just those files;
+        with --install-hook/--uninstall-hook, the agent's configuration.
+Exit:   0 captured (or nothing to capture); 2 bad flags, an unreadable path,
+        or a refused configuration change.
+
+Example:
+  skillgate capture --skill tidy-branches --last 3 --dry-run";
+
 pub const INGEST: &str = "\
 Reads:  transcript files or folders (default: the known harness folders).
 Writes: the audit database (SQLite, one transaction per file); counts as JSON

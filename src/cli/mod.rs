@@ -72,6 +72,7 @@ pub enum Command {
     #[command(after_long_help = help::DOCTOR)]
     Doctor(doctor::Args),
     /// Copy agent sessions into .planning/patterns: actions only, redacted.
+    #[command(after_long_help = help::CAPTURE)]
     Capture(capture::Args),
     /// Decode trajectories into the tool-usage database.
     #[command(after_long_help = help::INGEST)]
