@@ -5,7 +5,8 @@
 //! the matched ids.
 
 use super::gitflags;
-use crate::extract::{Constraint, Order, Predicate};
+use crate::extract::lexicon::{Lexicon, Scope};
+use crate::extract::{Constraint, Order, Predicate, ScopeTag};
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use regex::Regex;
 use std::collections::HashMap;
@@ -68,12 +69,12 @@ pub(crate) enum Kind {
     /// Neither `when` nor a behavior predicate.
     Unverifiable,
     /// `when` only, or `manual`: fired → ambiguous, else untested.
-    WhenOnly {
-        when: Option<CPred>,
-    },
+    WhenOnly { when: Option<CPred> },
     Forbid {
         when: Option<CPred>,
         forbid: CPred,
+        /// Without `when`: the forbid's own kind, relaxed (SPEC §6), fires it.
+        kind: Option<CPred>,
     },
     Require {
         when: Option<CPred>,
@@ -86,6 +87,10 @@ pub(crate) enum Kind {
 pub(crate) struct CConstraint {
     pub kind: Kind,
     pub scoped: bool,
+    /// Its scope tags (an unverifiable one fires on an action of these scopes).
+    pub scope: Vec<ScopeTag>,
+    /// `require: {user_turn: true}`: a consent gate (SPEC §4.2).
+    pub consent: bool,
 }
 
 /// The constraints of one skill, compiled.
@@ -97,11 +102,111 @@ pub struct CompiledSet {
     pub(crate) regexes: Vec<Regex>,
     pub(crate) any_path_glob: bool,
     pub(crate) any_text_glob: bool,
+    /// The scope lexicon's commands and paths, for scope-tagged rules
+    /// without a predicate (they fire only on an action of their scope).
+    pub(crate) scopes: Vec<Scope>,
+    /// Some constraint needs the scope facts of every event.
+    pub(crate) needs_scopes: bool,
+}
+
+/// The built-in lexicon's scopes, compiled once.
+fn builtin_scopes() -> &'static [Scope] {
+    static SCOPES: std::sync::OnceLock<Vec<Scope>> = std::sync::OnceLock::new();
+    SCOPES.get_or_init(|| Lexicon::builtin().scopes)
+}
+
+/// The relaxed kind of a forbidden action (SPEC §6): the same kind of action
+/// with its arguments and paths relaxed — any `git push` for a forbidden
+/// force-push, any edit for a forbidden edit of MEMORY.md, any `gh` call for
+/// a forbidden `gh issue create`. `None` when nothing is left to match
+/// (a predicate made of modifiers only).
+pub(crate) fn relaxed_kind(p: &Predicate) -> Option<Predicate> {
+    fn first_words(glob: &str) -> Option<String> {
+        let words: Vec<&str> = glob.split_whitespace().collect();
+        let w0 = *words.first()?;
+        if w0.contains(['*', '?', '[']) {
+            return None;
+        }
+        // `git <sub>` keeps its subcommand (any `git push`); other programs
+        // keep their name only (any `gh` call).
+        if w0 == "git" {
+            if let Some(sub) = words.get(1).filter(|s| !s.contains(['*', '?', '[', '-'])) {
+                return Some(format!("git {sub}*"));
+            }
+        }
+        Some(format!("{w0}*"))
+    }
+    fn regex_words(re: &str) -> Option<String> {
+        let body = re.trim_start_matches('^');
+        let lit: String = body
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.' | '/'))
+            .collect();
+        // A literal word needs a word boundary after it to be the whole word.
+        let complete = lit.ends_with(' ') || lit.len() == body.len();
+        let lit = if complete {
+            lit
+        } else {
+            lit.rsplit_once(' ')
+                .map(|(a, _)| format!("{a} "))
+                .unwrap_or_default()
+        };
+        first_words(lit.trim()).filter(|_| !lit.trim().is_empty())
+    }
+    Some(match p {
+        Predicate::Tool(g) => Predicate::Tool(g.clone()),
+        Predicate::Command(g) => match first_words(g) {
+            Some(w) => Predicate::Command(w),
+            None => Predicate::Command("*".into()),
+        },
+        Predicate::CommandRe(r) => match regex_words(r) {
+            Some(w) => Predicate::Command(w),
+            None => Predicate::Command("*".into()),
+        },
+        Predicate::Git { subcommand, .. } => Predicate::Git {
+            subcommand: subcommand.clone(),
+            args: Vec::new(),
+        },
+        Predicate::Read(_) => Predicate::Read("**".into()),
+        Predicate::Write(_) => Predicate::Write("**".into()),
+        Predicate::Edit(_) => Predicate::Edit("**".into()),
+        Predicate::Delete(_) => Predicate::Delete("**".into()),
+        Predicate::Touch(_) => Predicate::Touch("**".into()),
+        Predicate::Rename { .. } => Predicate::Rename {
+            from: "**".into(),
+            to: "**".into(),
+        },
+        Predicate::Fetch(_) => Predicate::Fetch("*".into()),
+        Predicate::Skill(_) => Predicate::Skill("*".into()),
+        Predicate::Subagent(_) => Predicate::Subagent("*".into()),
+        Predicate::UserTurn => Predicate::UserTurn,
+        Predicate::Failed(_) | Predicate::Branch(_) => return None,
+        Predicate::Any(v) | Predicate::All(v) => {
+            let parts: Vec<Predicate> = v.iter().filter_map(relaxed_kind).collect();
+            match parts.len() {
+                0 => return None,
+                1 => parts.into_iter().next().expect("one part"),
+                _ => Predicate::Any(parts),
+            }
+        }
+        // "anything but X" is forbidden: any action is of its kind.
+        Predicate::Not(_) => Predicate::Tool("**".into()),
+    })
 }
 
 impl CompiledSet {
-    /// Compile the predicates of `constraints` (in order).
+    /// Compile the predicates of `constraints` (in order), with the built-in
+    /// scope lexicon.
     pub fn compile(constraints: &[Constraint]) -> Result<CompiledSet, CompileError> {
+        Self::compile_with_scopes(constraints, builtin_scopes())
+    }
+
+    /// Compile with the scopes of a (configured) lexicon: a scope-tagged rule
+    /// without any predicate fires on an action of its scope (SPEC §6).
+    pub fn compile_with_scopes(
+        constraints: &[Constraint],
+        scopes: &[Scope],
+    ) -> Result<CompiledSet, CompileError> {
         let mut b = Builder::default();
         let mut out = Vec::with_capacity(constraints.len());
         for c in constraints {
@@ -116,9 +221,14 @@ impl CompiledSet {
                     (None, Some(_)) => Kind::WhenOnly { when: None },
                 }
             } else if let Some(f) = &c.forbid {
+                let kind = match (&c.when, relaxed_kind(f)) {
+                    (None, Some(k)) => Some(b.pred(&k)?),
+                    _ => None,
+                };
                 Kind::Forbid {
                     when,
                     forbid: b.pred(f)?,
+                    kind,
                 }
             } else if let Some(r) = &c.require {
                 Kind::Require {
@@ -134,6 +244,8 @@ impl CompiledSet {
             out.push(CConstraint {
                 kind,
                 scoped: c.is_scoped(),
+                scope: c.scope.clone(),
+                consent: !c.is_manual() && c.require == Some(Predicate::UserTurn),
             });
         }
         let build = |globs: &[globset::Glob]| {
@@ -155,7 +267,16 @@ impl CompiledSet {
             pattern: String::new(),
             message: e.to_string(),
         })?;
+        let needs_scopes = out
+            .iter()
+            .any(|c| matches!(c.kind, Kind::Unverifiable) && c.scoped);
         Ok(CompiledSet {
+            needs_scopes,
+            scopes: if needs_scopes {
+                scopes.to_vec()
+            } else {
+                Vec::new()
+            },
             constraints: out,
             any_path_glob: !b.path_globs.is_empty(),
             any_text_glob: !b.text_globs.is_empty(),

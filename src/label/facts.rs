@@ -6,6 +6,7 @@
 use super::compile::{CPred, CompiledSet};
 use super::gitflags;
 use crate::decode::{Action, AgentPath, Event, FileEffect, GitOp, Role};
+use crate::extract::ScopeTag;
 
 /// Three-valued truth: `Maybe` where the trajectory does not record what a
 /// predicate asks (the git branch), so uncertainty can fail closed.
@@ -78,6 +79,8 @@ pub(crate) struct Facts<'a> {
     pub failed: bool,
     /// The user spoke (or answered an ask tool) in this event.
     pub user_turn: bool,
+    /// Scopes this event acted in (only computed when a constraint needs it).
+    pub scopes: Vec<ScopeTag>,
 }
 
 /// A user turn: the decoders' content-free user-turn event, or (for
@@ -223,7 +226,7 @@ impl CompiledSet {
             f.tool = self.text_matches(t);
         }
         match &e.action {
-            Action::Message | Action::UserTurn { .. } | Action::Other => {}
+            Action::Message | Action::Other => {}
             Action::File { effects } => {
                 f.files = effects
                     .iter()
@@ -278,7 +281,60 @@ impl CompiledSet {
                 f.subagent = Some(ids);
             }
         }
+        if self.needs_scopes {
+            f.scopes = self.acted_scopes(e, session_cwd);
+        }
         f
+    }
+
+    /// The scopes an event acted in, per the scope lexicon (SPEC §6): a git
+    /// state change (its commands) for `shared-repo-state`; an access to a
+    /// credential path or a secret-bearing command for `sensitive-memory`; a
+    /// change to an agent-configuration path for `self-modification`.
+    fn acted_scopes(&self, e: &Event, session_cwd: Option<&str>) -> Vec<ScopeTag> {
+        let (commands, effects, cwd): (&[crate::decode::SimpleCommand], &[FileEffect], _) =
+            match &e.action {
+                Action::Shell(sh) => (
+                    &sh.commands,
+                    &sh.effects,
+                    sh.workdir
+                        .as_deref()
+                        .filter(|w| w.starts_with('/'))
+                        .or(session_cwd),
+                ),
+                Action::File { effects } => (&[], effects, session_cwd),
+                _ => return Vec::new(),
+            };
+        let mut out = Vec::new();
+        for s in &self.scopes {
+            if out.contains(&s.tag) {
+                continue;
+            }
+            let by_command = s.tag != ScopeTag::SelfModification
+                && commands.iter().any(|c| s.commands.is_match(&c.text));
+            let by_path = effects.iter().any(|x| {
+                let (paths, read): (Vec<&str>, bool) = match x {
+                    FileEffect::Read { path } => (vec![path], true),
+                    FileEffect::Write { path }
+                    | FileEffect::Edit { path }
+                    | FileEffect::Delete { path } => (vec![path], false),
+                    FileEffect::Rename { from, to } => (vec![from, to], false),
+                };
+                // Reading agent configuration is not a change to it.
+                if read && s.tag == ScopeTag::SelfModification {
+                    return false;
+                }
+                paths.iter().any(|p| {
+                    path_candidates(p, cwd)
+                        .iter()
+                        .any(|c| s.paths.is_match(c.as_str()))
+                })
+            });
+            if by_command || by_path {
+                out.push(s.tag);
+            }
+        }
+        out
     }
 }
 

@@ -108,8 +108,15 @@ pub enum Reason {
     BranchUnknown,
     /// The precondition fired but the behavior is not decidable from actions (`when` only, or `manual`).
     Undecidable,
-    /// The constraint has no predicate at all.
+    /// The constraint has no predicate at all (and, scope-tagged, the session
+    /// took no action of its scope).
     NoPredicate,
+    /// No predicate, scope-tagged, and the session acted in its scope: it fires.
+    ScopeAction,
+    /// A consent gate: every guarded action had a user turn before it (taken as consent).
+    ConsentTaken,
+    /// A consent gate: a guarded action had no user turn since the load or the previous one.
+    NoConsent,
 }
 
 impl Reason {
@@ -125,6 +132,9 @@ impl Reason {
             Reason::BranchUnknown => "branch-unknown",
             Reason::Undecidable => "undecidable",
             Reason::NoPredicate => "no-predicate",
+            Reason::ScopeAction => "scope-action",
+            Reason::ConsentTaken => "consent-taken",
+            Reason::NoConsent => "no-consent",
         }
     }
 
@@ -136,7 +146,7 @@ impl Reason {
             Reason::Satisfied => "the rule fired and the required action was seen",
             Reason::ForbiddenAction => "an action after the skill load matched the forbidden one",
             Reason::RequirementUnmet => {
-                "the rule fired and the required action was not seen where `order` requires it"
+                "a firing event had no required action in the window `order` names"
             }
             Reason::OpenAtEnd => "the trajectory ended early with the requirement still open",
             Reason::UndecodableRecords => {
@@ -148,6 +158,15 @@ impl Reason {
             Reason::Undecidable => "the rule fired but its behavior cannot be decided from actions",
             Reason::NoPredicate => {
                 "the rule has no predicate: the gate cannot see whether it applied"
+            }
+            Reason::ScopeAction => {
+                "the rule has no predicate and the session acted in its scope"
+            }
+            Reason::ConsentTaken => {
+                "every guarded action had a user turn before it, taken as consent (a reviewer may check the cited turns)"
+            }
+            Reason::NoConsent => {
+                "a guarded action had no user turn since the skill load or the previous guarded action"
             }
         }
     }
@@ -175,6 +194,12 @@ pub enum Cite {
     RequirementOpen,
     /// A record that could not be decoded (no event index).
     UndecodableRecord,
+    /// No `when`: an action of the forbidden kind (relaxed) fired the rule.
+    KindMatched,
+    /// No predicate, scope-tagged: an action of the rule's scope.
+    ScopeAction,
+    /// A consent gate: the user turn taken as consent for the guarded action before it.
+    ConsentTurn,
 }
 
 impl Cite {
@@ -189,6 +214,9 @@ impl Cite {
             Cite::RequirementUnmet => "requirement-unmet",
             Cite::RequirementOpen => "requirement-open",
             Cite::UndecodableRecord => "undecodable-record",
+            Cite::KindMatched => "kind-matched",
+            Cite::ScopeAction => "scope-action",
+            Cite::ConsentTurn => "consent-turn",
         }
     }
 }
@@ -216,6 +244,9 @@ pub struct TrajectoryLabel {
     pub cited: Vec<Cited>,
     /// How many events were citable in all (≥ `cited.len()`).
     pub cited_total: usize,
+    /// The rule fired in this trajectory (for an unverifiable rule: the
+    /// session acted in its scope).
+    pub fired: bool,
 }
 
 /// Where the skill's scope starts in a trajectory.
@@ -227,45 +258,19 @@ pub struct ScopeStart {
     pub load: Option<usize>,
 }
 
-#[derive(Debug, Clone, Default)]
-struct Hits {
-    first: Option<usize>,
-    last: Option<usize>,
-    count: usize,
-    positions: Vec<usize>,
-}
-
-impl Hits {
-    fn push(&mut self, pos: usize) {
-        if self.first.is_none() {
-            self.first = Some(pos);
-        }
-        self.last = Some(pos);
-        self.count += 1;
-        if self.positions.len() < MAX_CITED {
-            self.positions.push(pos);
-        }
-    }
-    fn merged(&self, other: &Hits) -> Hits {
-        let min = |a: Option<usize>, b: Option<usize>| match (a, b) {
-            (Some(x), Some(y)) => Some(x.min(y)),
-            (x, None) | (None, x) => x,
-        };
-        let max = |a: Option<usize>, b: Option<usize>| a.max(b);
-        Hits {
-            first: min(self.first, other.first),
-            last: max(self.last, other.last),
-            count: self.count + other.count,
-            positions: Vec::new(),
-        }
-    }
-}
-
+/// The in-scope positions (in `Trajectory::events`) where a constraint's
+/// predicates matched, all of them, in order.
 #[derive(Debug, Clone, Default)]
 struct State {
-    when: Hits,
-    yes: Hits,
-    maybe: Hits,
+    /// `when` matched.
+    when: Vec<usize>,
+    /// The forbid's relaxed kind (no `when`), or an action of the rule's
+    /// scope (scope-tagged, no predicate): what fires the rule.
+    kind: Vec<usize>,
+    /// The behavior predicate matched.
+    yes: Vec<usize>,
+    /// The behavior predicate may match (the branch is not recorded).
+    maybe: Vec<usize>,
 }
 
 /// A subagent id is only cited when it looks like an identifier (ids and types
@@ -332,23 +337,35 @@ pub fn label_trajectory(
     let tf = set.traj_facts(traj.git_branch.as_deref());
     let cwd = traj.cwd.as_deref();
     let mut states = vec![State::default(); set.constraints.len()];
+    let mut last_in_scope = None;
     for (pos, e) in traj.events.iter().enumerate().skip(start) {
         if let AgentPath::Subagent(id) = &e.agent {
             if before.contains(id.as_str()) {
                 continue;
             }
         }
+        last_in_scope = Some(pos);
         let f = set.facts(e, cwd);
         for (c, st) in set.constraints.iter().zip(states.iter_mut()) {
-            let (when, behavior) = match &c.kind {
-                Kind::Unverifiable => continue,
-                Kind::WhenOnly { when } => (when.as_ref(), None),
-                Kind::Forbid { when, forbid } => (when.as_ref(), Some(forbid)),
-                Kind::Require { when, require, .. } => (when.as_ref(), Some(require)),
+            let (when, behavior, kind) = match &c.kind {
+                Kind::Unverifiable => {
+                    if c.scoped && c.scope.iter().any(|t| f.scopes.contains(t)) {
+                        st.kind.push(pos);
+                    }
+                    continue;
+                }
+                Kind::WhenOnly { when } => (when.as_ref(), None, None),
+                Kind::Forbid { when, forbid, kind } => (when.as_ref(), Some(forbid), kind.as_ref()),
+                Kind::Require { when, require, .. } => (when.as_ref(), Some(require), None),
             };
             if let Some(w) = when {
                 if facts::eval(w, &f, &tf) == Tri::Yes {
                     st.when.push(pos);
+                }
+            }
+            if let Some(k) = kind {
+                if facts::eval(k, &f, &tf) != Tri::No {
+                    st.kind.push(pos);
                 }
             }
             if let Some(b) = behavior {
@@ -361,10 +378,16 @@ pub fn label_trajectory(
         }
     }
     let hidden = hidden_records(traj, scope);
+    let ctx = Ctx {
+        traj,
+        scope,
+        hidden: &hidden,
+        last: last_in_scope,
+    };
     set.constraints
         .iter()
         .zip(states)
-        .map(|(c, st)| finish(c, &st, traj, scope, &hidden))
+        .map(|(c, st)| finish(c, &st, &ctx))
         .collect()
 }
 
@@ -391,57 +414,118 @@ fn out(label: Label, reason: Reason, cited: Vec<Cited>, total: usize) -> Traject
         reason,
         cited_total: total.max(cited.len()),
         cited,
+        fired: !matches!(reason, Reason::NotFired | Reason::NoPredicate),
     }
 }
 
-fn finish(
-    c: &CConstraint,
-    st: &State,
-    traj: &Trajectory,
+/// What `finish` reads besides a constraint's matches.
+struct Ctx<'a> {
+    traj: &'a Trajectory,
     scope: ScopeStart,
-    hidden: &[Location],
-) -> TrajectoryLabel {
-    let cites = |h: &Hits, why: Cite| -> Vec<Cited> {
-        h.positions.iter().map(|&p| cite(traj, p, why)).collect()
-    };
-    let load_cite = || -> Vec<Cited> {
-        scope
+    hidden: &'a [Location],
+    /// The last in-scope event (where an open requirement ran out).
+    last: Option<usize>,
+}
+
+impl Ctx<'_> {
+    fn cites(&self, positions: &[usize], why: Cite) -> Vec<Cited> {
+        positions
+            .iter()
+            .take(MAX_CITED)
+            .map(|&p| cite(self.traj, p, why))
+            .collect()
+    }
+    fn load(&self, why: Cite) -> Vec<Cited> {
+        self.scope
             .load
-            .map(|p| vec![cite(traj, p, Cite::SkillLoad)])
+            .map(|p| vec![cite(self.traj, p, why)])
             .unwrap_or_default()
-    };
+    }
+}
+
+/// How one firing event of a `require` rule was judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fire {
+    /// Met by the event at this position.
+    Met(usize),
+    /// Met only if the branch (not recorded) is right.
+    Maybe(usize),
+    Unmet,
+}
+
+/// The event in `hits` (sorted) that satisfies a firing at `w` under `order`,
+/// with `prev` the previous firing event (for `before-each`).
+fn satisfier(hits: &[usize], w: usize, prev: Option<usize>, order: Order) -> Option<usize> {
+    // Positions strictly before `w`: hits[..lo].
+    let lo = hits.partition_point(|&y| y < w);
+    match order {
+        // The closest event before the firing one.
+        Order::Before => lo.checked_sub(1).map(|i| hits[i]),
+        Order::BeforeEach => lo
+            .checked_sub(1)
+            .map(|i| hits[i])
+            .filter(|&y| prev.is_none_or(|p| y > p)),
+        // The first event after the firing one.
+        Order::After => hits[hits.partition_point(|&y| y <= w)..].first().copied(),
+        Order::Anywhere => hits
+            .get(lo)
+            .or_else(|| lo.checked_sub(1).and_then(|i| hits.get(i)))
+            .copied(),
+    }
+}
+
+fn finish(c: &CConstraint, st: &State, ctx: &Ctx<'_>) -> TrajectoryLabel {
+    let traj = ctx.traj;
     let ended_early = !traj.complete || traj.truncated;
     match &c.kind {
-        Kind::Unverifiable => out(Label::Unverifiable, Reason::NoPredicate, load_cite(), 1),
+        Kind::Unverifiable => {
+            // Scope-tagged: it fires where the session acted in its scope.
+            if st.kind.is_empty() {
+                out(Label::Unverifiable, Reason::NoPredicate, Vec::new(), 0)
+            } else {
+                out(
+                    Label::Unverifiable,
+                    Reason::ScopeAction,
+                    ctx.cites(&st.kind, Cite::ScopeAction),
+                    st.kind.len(),
+                )
+            }
+        }
         Kind::WhenOnly { when } => match when {
-            None => out(Label::Ambiguous, Reason::Undecidable, load_cite(), 1),
-            Some(_) if st.when.count > 0 => out(
+            None => out(
                 Label::Ambiguous,
                 Reason::Undecidable,
-                cites(&st.when, Cite::WhenMatched),
-                st.when.count,
+                ctx.load(Cite::SkillLoad),
+                1,
+            ),
+            Some(_) if !st.when.is_empty() => out(
+                Label::Ambiguous,
+                Reason::Undecidable,
+                ctx.cites(&st.when, Cite::WhenMatched),
+                st.when.len(),
             ),
             Some(_) => out(Label::Untested, Reason::NotFired, Vec::new(), 0),
         },
         Kind::Forbid { when, .. } => {
-            if st.yes.count > 0 {
+            if !st.yes.is_empty() {
                 return out(
                     Label::Violated,
                     Reason::ForbiddenAction,
-                    cites(&st.yes, Cite::ForbidMatched),
-                    st.yes.count,
+                    ctx.cites(&st.yes, Cite::ForbidMatched),
+                    st.yes.len(),
                 );
             }
-            if st.maybe.count > 0 {
+            if !st.maybe.is_empty() {
                 return out(
                     Label::Ambiguous,
                     Reason::BranchUnknown,
-                    cites(&st.maybe, Cite::ForbidMaybe),
-                    st.maybe.count,
+                    ctx.cites(&st.maybe, Cite::ForbidMaybe),
+                    st.maybe.len(),
                 );
             }
-            if c.scoped && !hidden.is_empty() {
-                let cited: Vec<Cited> = hidden
+            if c.scoped && !ctx.hidden.is_empty() {
+                let cited: Vec<Cited> = ctx
+                    .hidden
                     .iter()
                     .take(MAX_CITED)
                     .map(|l| cite_location(None, l, None, Cite::UndecodableRecord))
@@ -450,80 +534,139 @@ fn finish(
                     Label::Ambiguous,
                     Reason::UndecodableRecords,
                     cited,
-                    hidden.len(),
+                    ctx.hidden.len(),
                 );
             }
-            match when {
-                None => out(Label::Exercised, Reason::Complied, load_cite(), 1),
-                Some(_) if st.when.count > 0 => out(
+            // Fired by `when`, or (no `when`) by an action of the forbidden kind.
+            let (fired, why) = match when {
+                Some(_) => (&st.when, Cite::WhenMatched),
+                None => (&st.kind, Cite::KindMatched),
+            };
+            if fired.is_empty() {
+                out(Label::Untested, Reason::NotFired, Vec::new(), 0)
+            } else {
+                out(
                     Label::Exercised,
                     Reason::Complied,
-                    cites(&st.when, Cite::WhenMatched),
-                    st.when.count,
-                ),
-                Some(_) => out(Label::Untested, Reason::NotFired, Vec::new(), 0),
+                    ctx.cites(fired, why),
+                    fired.len(),
+                )
             }
         }
         Kind::Require { when, order, .. } => {
             // Without `when`, the load fires the rule and its window is the whole scope.
-            let order = if when.is_none() {
-                Order::Anywhere
-            } else {
-                *order
+            let (firings, order): (Vec<Option<usize>>, Order) = match when {
+                None => (vec![ctx.scope.load], Order::Anywhere),
+                Some(_) => (st.when.iter().map(|&p| Some(p)).collect(), *order),
             };
-            if when.is_some() && st.when.count == 0 {
+            if firings.is_empty() {
                 return out(Label::Untested, Reason::NotFired, Vec::new(), 0);
             }
-            let satisfied = |h: &Hits| match order {
-                // Judged per firing event in the labeller's next revision; until
-                // then `before-each` reads as `before`.
-                Order::Before | Order::BeforeEach => {
-                    matches!((h.first, st.when.first), (Some(r), Some(w)) if r < w)
-                }
-                Order::After => matches!((h.last, st.when.last), (Some(r), Some(w)) if r > w),
-                Order::Anywhere => h.count > 0,
-            };
-            // The firing event that decides, and the matching event that satisfies it.
-            let (decisive, satisfier) = match order {
-                Order::Before | Order::BeforeEach => (st.when.first, st.yes.first),
-                Order::After => (st.when.last, st.yes.last),
-                Order::Anywhere => (st.when.first, st.yes.first),
-            };
-            let fire_cite = |why: Cite| -> Vec<Cited> {
-                match decisive {
-                    Some(p) => vec![cite(traj, p, why)],
-                    None => match why {
-                        Cite::WhenMatched => load_cite(),
-                        _ => scope
-                            .load
-                            .map(|p| vec![cite(traj, p, why)])
-                            .unwrap_or_default(),
+            let mut maybe_or_yes: Vec<usize> = Vec::new();
+            if !st.maybe.is_empty() {
+                maybe_or_yes = st.yes.iter().chain(&st.maybe).copied().collect();
+                maybe_or_yes.sort_unstable();
+            }
+            let mut judged: Vec<(Option<usize>, Fire)> = Vec::with_capacity(firings.len());
+            let mut prev: Option<usize> = ctx.scope.load;
+            for w in &firings {
+                // A sidecar-only load has no event: the window is the whole scope.
+                let at = w.unwrap_or(0);
+                let fire = match satisfier(&st.yes, at, prev, order) {
+                    Some(y) => Fire::Met(y),
+                    None => match satisfier(&maybe_or_yes, at, prev, order) {
+                        Some(y) => Fire::Maybe(y),
+                        None => Fire::Unmet,
                     },
+                };
+                judged.push((*w, fire));
+                prev = *w;
+            }
+            let unmet: Vec<Option<usize>> = judged
+                .iter()
+                .filter(|(_, f)| *f == Fire::Unmet)
+                .map(|(w, _)| *w)
+                .collect();
+            let fire_cites = |ws: &[Option<usize>], why: Cite| -> Vec<Cited> {
+                let mut v: Vec<Cited> = Vec::new();
+                for w in ws.iter().take(MAX_CITED) {
+                    match w {
+                        Some(p) => v.push(cite(traj, *p, why)),
+                        None => v.extend(ctx.load(why)),
+                    }
                 }
+                v
             };
-            if satisfied(&st.yes) {
-                let mut cited = fire_cite(Cite::WhenMatched);
-                if let Some(s) = satisfier {
-                    cited.push(cite(traj, s, Cite::RequireMatched));
+            if !unmet.is_empty() {
+                // A `before` / `before-each` window closes at the firing event:
+                // ending early cannot reopen it. `after` / `anywhere` stay open.
+                let open = matches!(order, Order::After | Order::Anywhere);
+                if ended_early && open {
+                    return out(
+                        Label::Ambiguous,
+                        Reason::OpenAtEnd,
+                        fire_cites(&unmet, Cite::RequirementOpen),
+                        unmet.len(),
+                    );
                 }
-                let n = cited.len();
-                return out(Label::Exercised, Reason::Satisfied, cited, n);
+                let mut cited = if when.is_none() {
+                    // The load fired it; the session ran to its end without the action.
+                    let mut v = ctx.load(Cite::SkillLoad);
+                    if let Some(l) = ctx.last {
+                        v.push(cite(traj, l, Cite::RequirementUnmet));
+                    }
+                    v
+                } else {
+                    fire_cites(&unmet, Cite::RequirementUnmet)
+                };
+                cited.truncate(MAX_CITED);
+                let reason = if c.consent {
+                    Reason::NoConsent
+                } else {
+                    Reason::RequirementUnmet
+                };
+                return out(Label::Violated, reason, cited, unmet.len());
             }
-            if satisfied(&st.yes.merged(&st.maybe)) {
-                let mut cited = fire_cite(Cite::WhenMatched);
-                cited.extend(cites(&st.maybe, Cite::RequireMaybe));
-                let n = cited.len();
-                return out(Label::Ambiguous, Reason::BranchUnknown, cited, n);
+            let pairs = |pick: &dyn Fn(Fire) -> Option<usize>, sat: Cite| -> (Vec<Cited>, usize) {
+                let mut v = Vec::new();
+                let mut total = 0;
+                for (w, f) in &judged {
+                    let Some(y) = pick(*f) else { continue };
+                    total += 2;
+                    if v.len() + 2 > MAX_CITED {
+                        continue;
+                    }
+                    match w {
+                        Some(p) => v.push(cite(traj, *p, Cite::WhenMatched)),
+                        None => v.extend(ctx.load(Cite::SkillLoad)),
+                    }
+                    v.push(cite(traj, y, sat));
+                }
+                (v, total)
+            };
+            if judged.iter().any(|(_, f)| matches!(f, Fire::Maybe(_))) {
+                let (cited, total) = pairs(
+                    &|f| match f {
+                        Fire::Maybe(y) => Some(y),
+                        _ => None,
+                    },
+                    Cite::RequireMaybe,
+                );
+                return out(Label::Ambiguous, Reason::BranchUnknown, cited, total);
             }
-            // A `before` window is closed at the firing event: ending early cannot reopen it.
-            if ended_early && !matches!(order, Order::Before | Order::BeforeEach) {
-                let cited = fire_cite(Cite::RequirementOpen);
-                let n = cited.len();
-                return out(Label::Ambiguous, Reason::OpenAtEnd, cited, n);
-            }
-            let cited = fire_cite(Cite::RequirementUnmet);
-            let n = cited.len();
-            out(Label::Violated, Reason::RequirementUnmet, cited, n)
+            let (why, reason) = if c.consent {
+                (Cite::ConsentTurn, Reason::ConsentTaken)
+            } else {
+                (Cite::RequireMatched, Reason::Satisfied)
+            };
+            let (cited, total) = pairs(
+                &|f| match f {
+                    Fire::Met(y) => Some(y),
+                    _ => None,
+                },
+                why,
+            );
+            out(Label::Exercised, reason, cited, total)
         }
     }
 }
