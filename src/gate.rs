@@ -13,7 +13,8 @@ use crate::score::{
     self, Discarded, LoadInfo, ScoreInput, SkillRef, SkillVerdict, SourceInfo, TrajectorySet,
 };
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 /// What the caller decides.
@@ -210,10 +211,78 @@ struct Found {
     skipped: Vec<(PathBuf, String)>,
 }
 
-/// One decoded file (or why it could not be).
-type Decoded = Result<Trajectory, DecodeError>;
+/// A skill ready to judge: parsed, constraints loaded and compiled, roots known.
+struct Prepared {
+    skill: Skill,
+    name: String,
+    loaded: extract::Loaded,
+    set: CompiledSet,
+    roots: Vec<Root>,
+}
+
+/// What one skill makes of one trajectory file. Small: the decoded trajectory
+/// is dropped as soon as every skill has judged it, so memory is bounded by
+/// the largest single session, not by the corpus.
+enum Judged {
+    Discarded(Discarded),
+    Valid {
+        path: String,
+        load: LoadInfo,
+        labels: Vec<label::TrajectoryLabel>,
+    },
+}
+
+/// Judge one decoded trajectory for one skill: its first load (else why it is
+/// discarded), and the labels of every constraint over it.
+fn judge(p: &Prepared, shown: String, decoded: &Result<Trajectory, DecodeError>) -> Judged {
+    let name = &p.name;
+    let t = match decoded {
+        Err(e) => {
+            return Judged::Discarded(Discarded {
+                path: shown,
+                reason: format!("not decodable: {}", e.message),
+            })
+        }
+        Ok(t) => t,
+    };
+    match first_load(t, name) {
+        None => Judged::Discarded(Discarded {
+            path: shown,
+            reason: match t.retro.as_ref().and_then(|r| r.loaded_skills.as_ref()) {
+                Some(_) => {
+                    format!("skill `{name}` is not in the session-retro sidecar's loaded_skills")
+                }
+                None => format!("skill `{name}` is not loaded in this trajectory"),
+            },
+        }),
+        Some(load) => {
+            let ev = load.index.map(|i| &t.events[i]);
+            let info = LoadInfo {
+                path: shown.clone(),
+                format: t.format.clone(),
+                event: ev.map(|e| e.index),
+                line: ev.and_then(|e| e.location.line),
+                via: via_name(load.via),
+                weak: load.weak,
+                complete: t.complete && !t.truncated,
+                undecodable: t.undecodable_count(),
+            };
+            let labels = label::label_trajectory(&p.set, t, ScopeStart { load: load.index });
+            Judged::Valid {
+                path: shown,
+                load: info,
+                labels,
+            }
+        }
+    }
+}
 
 /// Run the gate over skills (SKILL.md files, skill folders or trees).
+///
+/// Every trajectory file is decoded once, in parallel, and judged by every
+/// skill whose roots hold it (in parallel over skills) before the next one is
+/// read; only the small per-skill judgements are kept. Results are merged in
+/// input order, so the output does not depend on the thread count.
 pub fn run_gate(
     skill_paths: &[PathBuf],
     options: &GateOptions,
@@ -236,12 +305,6 @@ pub fn run_gate(
 
     // Parse every skill and compile its constraints first: a bad skill or
     // lockfile is an input error before any trajectory is read.
-    struct Prepared {
-        skill: Skill,
-        loaded: extract::Loaded,
-        set: CompiledSet,
-        roots: Vec<Root>,
-    }
     let mut prepared = Vec::with_capacity(skill_files.len());
     for path in &skill_files {
         let skill = Skill::read(path)?;
@@ -255,6 +318,7 @@ pub fn run_gate(
         })?;
         let roots = roots_for(path, options, config);
         prepared.push(Prepared {
+            name: skill.name(),
             skill,
             loaded,
             set,
@@ -262,7 +326,8 @@ pub fn run_gate(
         });
     }
 
-    // Every trajectory file once, decoded in parallel, in a fixed order.
+    // Every trajectory file once, in a fixed order (linear in the number of
+    // files: one hash lookup per file, never a scan of the list).
     let mut files_by_root: BTreeMap<Root, Found> = BTreeMap::new();
     for p in &prepared {
         for r in &p.roots {
@@ -272,101 +337,107 @@ pub fn run_gate(
         }
     }
     let mut all: Vec<(PathBuf, bool)> = Vec::new();
+    let mut position: HashMap<&PathBuf, usize> = HashMap::new();
     for (root, found) in &files_by_root {
+        let root_norm = root.named.then(|| normalize(&root.path));
         for f in &found.files {
-            let named = root.named && normalize(f) == normalize(&root.path);
-            if let Some(existing) = all.iter_mut().find(|(p, _)| p == f) {
-                existing.1 |= named;
-            } else {
-                all.push((f.clone(), named));
-            }
-        }
-    }
-    let opts = DecodeOptions::default();
-    let decoded: Vec<Decoded> = all
-        .par_iter()
-        .map(|(p, _)| decode::decode_path(&absolute(p, cwd), None, &opts))
-        .collect();
-    for ((path, named), d) in all.iter().zip(&decoded) {
-        match d {
-            // A bad session-retro sidecar is an input error wherever it is:
-            // ignoring it would change which trajectories count.
-            Err(e) if decode::retro::is_sidecar(&e.path) => {
-                return Err(GateError::Trajectory(e.clone()))
-            }
-            Err(e) if *named => {
-                let mut e = e.clone();
-                e.path = path.clone();
-                return Err(GateError::Trajectory(e));
-            }
-            // A discovered file that cannot be decoded could be a session
-            // that broke a rule: dropping it could turn a block into a pass
-            // (fail-open). The gate refuses instead (exit 2, docs/gate.md).
-            Err(e) => {
-                let mut e = e.clone();
-                e.path = path.clone();
-                e.message = format!(
-                    "{} — a file under the trajectory roots that cannot be decoded could hide a violation; repair it or move it out of the roots",
-                    e.message.replace(" (use --input-format to name one)", "")
-                );
-                return Err(GateError::Trajectory(e));
-            }
-            _ => {}
-        }
-    }
-    let index: BTreeMap<&PathBuf, &Decoded> = all.iter().map(|(p, _)| p).zip(&decoded).collect();
-
-    let mut verdicts = Vec::with_capacity(prepared.len());
-    for p in &prepared {
-        let name = p.skill.name();
-        let mut files: Vec<&PathBuf> = Vec::new();
-        let mut set = TrajectorySet::default();
-        for r in &p.roots {
-            let found = &files_by_root[r];
-            for f in &found.files {
-                if !files.contains(&f) {
-                    files.push(f);
+            let named = root_norm.as_ref().is_some_and(|r| normalize(f) == *r);
+            match position.entry(f) {
+                Entry::Occupied(e) => all[*e.get()].1 |= named,
+                Entry::Vacant(e) => {
+                    e.insert(all.len());
+                    all.push((f.clone(), named));
                 }
             }
-            for (path, why) in &found.skipped {
+        }
+    }
+    // Which files each skill reads (in its roots' order), and which skills
+    // read each file (in skill order).
+    let mut files_of_skill: Vec<Vec<usize>> = Vec::with_capacity(prepared.len());
+    let mut skills_of_file: Vec<Vec<usize>> = vec![Vec::new(); all.len()];
+    for (si, p) in prepared.iter().enumerate() {
+        let mut seen: HashSet<usize> = HashSet::new();
+        let mut mine = Vec::new();
+        for r in &p.roots {
+            for f in &files_by_root[r].files {
+                let i = position[f];
+                if seen.insert(i) {
+                    mine.push(i);
+                    skills_of_file[i].push(si);
+                }
+            }
+        }
+        files_of_skill.push(mine);
+    }
+
+    // Decode each file once and let every skill judge it; the trajectory is
+    // dropped before the worker takes the next file.
+    let opts = DecodeOptions::default();
+    let judged: Vec<Result<Vec<Option<Judged>>, DecodeError>> = all
+        .par_iter()
+        .zip(skills_of_file.par_iter())
+        .map(|((path, named), skills)| {
+            let decoded = decode::decode_path(&absolute(path, cwd), None, &opts);
+            match decoded {
+                // A bad session-retro sidecar is an input error wherever it is:
+                // ignoring it would change which trajectories count.
+                Err(e) if decode::retro::is_sidecar(&e.path) => return Err(e),
+                Err(mut e) if *named => {
+                    e.path = path.clone();
+                    return Err(e);
+                }
+                // A discovered file that cannot be decoded could be a session
+                // that broke a rule: dropping it could turn a block into a pass
+                // (fail-open). The gate refuses instead (exit 2, docs/gate.md).
+                Err(mut e) => {
+                    e.path = path.clone();
+                    e.message = format!(
+                        "{} — a file under the trajectory roots that cannot be decoded could hide a violation; repair it or move it out of the roots",
+                        e.message.replace(" (use --input-format to name one)", "")
+                    );
+                    return Err(e);
+                }
+                Ok(_) => {}
+            }
+            let shown = display_path(path, cwd);
+            Ok(skills
+                .par_iter()
+                .map(|&si| Some(judge(&prepared[si], shown.clone(), &decoded)))
+                .collect())
+        })
+        .collect();
+    // The first error in file order stops the gate.
+    let mut judged: Vec<Vec<Option<Judged>>> = judged
+        .into_iter()
+        .collect::<Result<_, _>>()
+        .map_err(GateError::Trajectory)?;
+
+    let mut verdicts = Vec::with_capacity(prepared.len());
+    for (si, p) in prepared.iter().enumerate() {
+        let mut set = TrajectorySet::default();
+        for r in &p.roots {
+            for (path, why) in &files_by_root[r].skipped {
                 set.discarded.push(Discarded {
                     path: display_path(path, cwd),
                     reason: format!("not read: {why}"),
                 });
             }
         }
-        let mut valid: Vec<(&Trajectory, ScopeStart)> = Vec::new();
-        for f in files {
-            let shown = display_path(f, cwd);
-            match index[f] {
-                Err(e) => set.discarded.push(Discarded { path: shown, reason: format!("not decodable: {}", e.message) }),
-                Ok(t) => match first_load(t, &name) {
-                    None => set.discarded.push(Discarded {
-                        path: shown,
-                        reason: match t.retro.as_ref().and_then(|r| r.loaded_skills.as_ref()) {
-                            Some(_) => format!("skill `{name}` is not in the session-retro sidecar's loaded_skills"),
-                            None => format!("skill `{name}` is not loaded in this trajectory"),
-                        },
-                    }),
-                    Some(load) => {
-                        let ev = load.index.map(|i| &t.events[i]);
-                        set.loads.push(LoadInfo {
-                            path: shown.clone(),
-                            format: t.format.clone(),
-                            event: ev.map(|e| e.index),
-                            line: ev.and_then(|e| e.location.line),
-                            via: via_name(load.via),
-                            weak: load.weak,
-                            complete: t.complete && !t.truncated,
-                            undecodable: t.undecodable_count(),
-                        });
-                        set.valid.push(shown);
-                        valid.push((t, ScopeStart { load: load.index }));
-                    }
-                },
+        let mut per_traj = Vec::new();
+        for &i in &files_of_skill[si] {
+            let k = skills_of_file[i]
+                .binary_search(&si)
+                .expect("every file a skill reads lists the skill");
+            match judged[i][k].take().expect("each judgement is used once") {
+                Judged::Discarded(d) => set.discarded.push(d),
+                Judged::Valid { path, load, labels } => {
+                    set.loads.push(load);
+                    set.valid.push(path);
+                    per_traj.push(labels);
+                }
             }
         }
-        let labels = label::label_all(&p.set, &valid);
+        let labels = label::aggregate(&p.set, per_traj);
         let source = match &p.loaded.source {
             extract::ConstraintSource::Lockfile { path, drift } => SourceInfo {
                 kind: "lockfile".into(),
@@ -381,7 +452,7 @@ pub fn run_gate(
         };
         verdicts.push(score::score(ScoreInput {
             skill: SkillRef {
-                name,
+                name: p.name.clone(),
                 path: display_path(&p.skill.path, cwd),
             },
             constraints: &p.loaded.constraints,

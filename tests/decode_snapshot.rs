@@ -70,7 +70,12 @@ fn decode_lines(root: &str) -> String {
         }
         let (what, h) = one(f, false);
         let (what_k, hk) = one(f, true);
-        assert_eq!(what, what_k, "{}: content changes what is decoded", f.display());
+        assert_eq!(
+            what,
+            what_k,
+            "{}: content changes what is decoded",
+            f.display()
+        );
         out.push_str(&format!("{} | {what} | {h} {hk}\n", f.display()));
     }
     out

@@ -691,6 +691,14 @@ pub fn label_all(
         .par_iter()
         .map(|(t, s)| label_trajectory(set, t, *s))
         .collect();
+    aggregate(set, per_traj)
+}
+
+/// Aggregate per constraint the labels of every valid trajectory (each from
+/// [`label_trajectory`], in trajectory order). The gate labels each
+/// trajectory as soon as it is decoded and drops it, then calls this.
+pub fn aggregate(set: &CompiledSet, per_traj: Vec<Vec<TrajectoryLabel>>) -> Vec<ConstraintLabels> {
+    let n = per_traj.len();
     let mut out: Vec<ConstraintLabels> = set
         .constraints
         .iter()
@@ -700,7 +708,7 @@ pub fn label_all(
             } else {
                 Label::Untested
             },
-            per_trajectory: Vec::with_capacity(trajectories.len()),
+            per_trajectory: Vec::with_capacity(n),
         })
         .collect();
     for labels in per_traj {
