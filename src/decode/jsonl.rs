@@ -27,10 +27,11 @@ use super::DecodeError;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
-/// Reads buffer size: large enough that a typical line needs one read.
+/// Size of each read: large enough that most lines are found whole in the
+/// buffer and split in place (no per-line copy); a longer line grows it.
 const READ_BUF: usize = 256 * 1024;
 
 /// The longest line kept in memory (real records with inline images reach
@@ -39,11 +40,18 @@ const READ_BUF: usize = 256 * 1024;
 /// whatever the file holds.
 pub const MAX_LINE_BYTES: usize = 256 << 20;
 
-/// A JSONL file read line by line.
+/// A JSONL file read line by line: big reads into one reused buffer, lines
+/// found with `memchr` and handed out as slices of it. Memory is the read
+/// size or the longest line, whichever is larger — never the file.
 pub struct JsonlLines<R> {
     reader: R,
     path: PathBuf,
     buf: Vec<u8>,
+    /// Start of the bytes not handed out yet.
+    pos: usize,
+    /// End of the bytes read into `buf`.
+    filled: usize,
+    eof: bool,
     line_no: u64,
     max_line: usize,
 }
@@ -61,23 +69,23 @@ pub struct Line<'a> {
     path: &'a Path,
 }
 
-impl JsonlLines<BufReader<File>> {
+impl JsonlLines<File> {
     /// Open a file for line-by-line reading.
     pub fn open(path: &Path) -> Result<Self, DecodeError> {
         let file = super::open_transcript(path)?;
-        Ok(JsonlLines::new(
-            BufReader::with_capacity(READ_BUF, file),
-            path,
-        ))
+        Ok(JsonlLines::new(file, path))
     }
 }
 
-impl<R: BufRead> JsonlLines<R> {
+impl<R: Read> JsonlLines<R> {
     pub fn new(reader: R, path: &Path) -> Self {
         JsonlLines {
             reader,
             path: path.to_path_buf(),
             buf: Vec::new(),
+            pos: 0,
+            filled: 0,
+            eof: false,
             line_no: 0,
             max_line: MAX_LINE_BYTES,
         }
@@ -89,41 +97,63 @@ impl<R: BufRead> JsonlLines<R> {
         self
     }
 
-    /// One line into `buf` (with its newline), at most `max_line` bytes kept:
-    /// returns (bytes read, the line was longer).
-    fn read_capped(&mut self) -> std::io::Result<(usize, bool)> {
-        let mut n = 0;
+    /// The next raw line as `(start, end, unterminated, oversized)` in `buf`
+    /// (`end` excludes the newline), `None` at the end of the file. A line
+    /// whose bytes, newline included, exceed `max_line + 1` is read past
+    /// without being stored: `oversized`, and an empty range.
+    fn raw_line(&mut self) -> std::io::Result<Option<(usize, usize, bool, bool)>> {
+        let mut searched = self.pos;
         let mut over = false;
+        let limit = self.max_line.saturating_add(1);
         loop {
-            let avail = match self.reader.fill_buf() {
-                Ok(b) => b,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if avail.is_empty() {
-                return Ok((n, over));
-            }
-            let (chunk, done) = match memchr::memchr(b'\n', avail) {
-                Some(k) => (&avail[..=k], true),
-                None => (avail, false),
-            };
-            if !over {
-                if self.buf.len() + chunk.len() > self.max_line + 1 {
-                    over = true;
-                    self.buf.clear();
-                } else {
-                    self.buf.extend_from_slice(chunk);
+            if let Some(k) = memchr::memchr(b'\n', &self.buf[searched..self.filled]) {
+                let (start, end) = (self.pos, searched + k);
+                self.pos = end + 1;
+                if over || end + 1 - start > limit {
+                    return Ok(Some((start, start, false, true)));
                 }
+                return Ok(Some((start, end, false, false)));
             }
-            let k = chunk.len();
-            self.reader.consume(k);
-            n += k;
-            if done {
-                if over {
-                    self.buf.push(b'\n');
+            if self.eof {
+                if self.pos == self.filled && !over {
+                    return Ok(None);
                 }
-                return Ok((n, over));
+                let start = self.pos;
+                self.pos = self.filled;
+                if over || self.filled - start > limit {
+                    return Ok(Some((start, start, true, true)));
+                }
+                return Ok(Some((start, self.filled, true, false)));
             }
+            if self.filled - self.pos > limit {
+                over = true;
+            }
+            if over {
+                // Read past the rest of an oversized line without keeping it.
+                self.pos = 0;
+                self.filled = 0;
+            } else if self.pos > 0 {
+                // Keep the partial line, make room.
+                self.buf.copy_within(self.pos..self.filled, 0);
+                self.filled -= self.pos;
+                self.pos = 0;
+            }
+            searched = self.filled;
+            if self.buf.len() - self.filled < READ_BUF / 2 {
+                let want = (self.filled + READ_BUF).max(self.buf.len() * 2);
+                self.buf.resize(want, 0);
+            }
+            let n = loop {
+                match self.reader.read(&mut self.buf[self.filled..]) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(e),
+                }
+            };
+            if n == 0 {
+                self.eof = true;
+            }
+            self.filled += n;
         }
     }
 
@@ -131,20 +161,19 @@ impl<R: BufRead> JsonlLines<R> {
     /// [`DecodeError`] naming the line.
     pub fn next_line(&mut self) -> Result<Option<Line<'_>>, DecodeError> {
         let (start, end, unterminated) = loop {
-            self.buf.clear();
-            let (n, oversized) = self.read_capped().map_err(|e| {
-                DecodeError::new(
-                    &self.path,
-                    Some(self.line_no + 1),
-                    format!("cannot read: {e}"),
-                )
-            })?;
-            if n == 0 {
+            let Some((mut start, mut end, unterminated, oversized)) =
+                self.raw_line().map_err(|e| {
+                    DecodeError::new(
+                        &self.path,
+                        Some(self.line_no + 1),
+                        format!("cannot read: {e}"),
+                    )
+                })?
+            else {
                 return Ok(None);
-            }
+            };
             self.line_no += 1;
             if oversized {
-                let unterminated = self.buf.last() != Some(&b'\n');
                 return Ok(Some(Line {
                     number: self.line_no,
                     bytes: &[],
@@ -153,19 +182,12 @@ impl<R: BufRead> JsonlLines<R> {
                     path: &self.path,
                 }));
             }
-            let unterminated = self.buf.last() != Some(&b'\n');
-            let mut end = self.buf.len();
-            if !unterminated {
+            if end > start && self.buf[end - 1] == b'\r' {
                 end -= 1;
             }
-            if end > 0 && self.buf[end - 1] == b'\r' {
-                end -= 1;
+            if self.line_no == 1 && self.buf[start..end].starts_with(b"\xEF\xBB\xBF") {
+                start += 3;
             }
-            let start = if self.line_no == 1 && self.buf.starts_with(b"\xEF\xBB\xBF") {
-                3.min(end)
-            } else {
-                0
-            };
             if !self.buf[start..end].iter().all(|b| b.is_ascii_whitespace()) {
                 break (start, end, unterminated);
             }
@@ -378,6 +400,74 @@ mod tests {
         assert_eq!(traj.undecodable_count(), 3);
     }
 
+    /// A reader that hands out at most `step` bytes per read.
+    struct Trickle<'a> {
+        data: &'a [u8],
+        step: usize,
+    }
+    impl Read for Trickle<'_> {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.step.min(out.len()).min(self.data.len());
+            out[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    /// The lines as the previous `read_until` reader saw them.
+    fn reference(data: &[u8]) -> Vec<(u64, Vec<u8>, bool)> {
+        let mut out = Vec::new();
+        let mut parts: Vec<&[u8]> = data.split(|b| *b == b'\n').collect();
+        let last_unterminated = !data.ends_with(b"\n");
+        if !last_unterminated {
+            parts.pop();
+        }
+        let n = parts.len();
+        for (i, p) in parts.into_iter().enumerate() {
+            let unterminated = last_unterminated && i + 1 == n;
+            let mut p = p.strip_suffix(b"\r").unwrap_or(p);
+            if i == 0 {
+                p = p.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(p);
+            }
+            if !p.iter().all(|b| b.is_ascii_whitespace()) {
+                out.push((i as u64 + 1, p.to_vec(), unterminated));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn lines_across_reads_and_longer_than_the_buffer_are_whole() {
+        let long = vec![b'x'; READ_BUF * 3 + 17];
+        let mut data = b"\xEF\xBB\xBF{\"a\":1}\r\n\n".to_vec();
+        data.extend_from_slice(&long);
+        data.extend_from_slice(b"\n  \n{}\r\n");
+        for i in 0..2000 {
+            data.extend_from_slice(format!("{{\"k\":{i}}}\n").as_bytes());
+        }
+        data.extend_from_slice(&long);
+        data.extend_from_slice(b"\n{\"torn\":");
+        for step in [1, 7, 4096, READ_BUF - 1, READ_BUF * 4] {
+            let mut lines = JsonlLines::new(Trickle { data: &data, step }, Path::new("t.jsonl"));
+            let mut got = Vec::new();
+            while let Some(l) = lines.next_line().unwrap() {
+                got.push((l.number, l.bytes.to_vec(), l.unterminated));
+            }
+            assert_eq!(got, reference(&data), "reads of {step} bytes");
+            assert_eq!(lines.lines_read(), 2007);
+        }
+        for tail in [&b""[..], b"\n", b"\n\n", b"x", b"\r"] {
+            let mut d = b"{}\n".to_vec();
+            d.extend_from_slice(tail);
+            let mut lines = JsonlLines::new(&d[..], Path::new("t.jsonl"));
+            let mut got = Vec::new();
+            while let Some(l) = lines.next_line().unwrap() {
+                got.push((l.number, l.bytes.to_vec(), l.unterminated));
+            }
+            assert_eq!(got, reference(&d));
+        }
+    }
+
     #[test]
     fn an_oversized_line_is_counted_not_kept() {
         let mut traj = Trajectory::new("t.jsonl".into(), Harness::ClaudeCode, "x");
@@ -397,6 +487,34 @@ mod tests {
         assert_eq!(traj.undecodable_count(), 1);
         assert_eq!(traj.problems[0].location.line, Some(2));
         assert!(traj.problems[0].detail.contains("longer than"));
+    }
+
+    #[test]
+    fn oversized_lines_across_reads_are_skipped_whole() {
+        // lines of 9, 300 000 (over the limit, spanning reads) and 5 bytes,
+        // then an oversized unterminated last line
+        let mut data = b"{\"a\":1}xx\n".to_vec();
+        data.extend(std::iter::repeat_n(b'y', 300_000));
+        data.extend_from_slice(b"\n{\"a\":2}\n");
+        data.extend(std::iter::repeat_n(b'z', 300_000));
+        for step in [1000, READ_BUF, READ_BUF * 4] {
+            let mut lines = JsonlLines::new(Trickle { data: &data, step }, Path::new("t.jsonl"))
+                .with_max_line(200_000);
+            let mut got = Vec::new();
+            while let Some(l) = lines.next_line().unwrap() {
+                got.push((l.number, l.bytes.len(), l.unterminated, l.oversized));
+            }
+            assert_eq!(
+                got,
+                [
+                    (1, 9, false, false),
+                    (2, 0, false, true),
+                    (3, 7, false, false),
+                    (4, 0, true, true)
+                ],
+                "reads of {step} bytes"
+            );
+        }
     }
 
     #[test]
