@@ -75,11 +75,26 @@ fn main() {
 fn report(what: &str, f: &Path, secs: f64) {
     let mb = std::fs::metadata(f).unwrap().len() as f64 / (1024.0 * 1024.0);
     println!(
-        "{what:<52} {:<14} {mb:>7.1} MB in {secs:>6.2} s = {:>7.1} MB/s, peak RSS {:>6.1} MB",
+        "{what:<52} {:<14} {mb:>7.1} MB in {secs:>6.2} s = {:>7.1} MB/s, cpu {:>6.2} s, peak RSS {:>6.1} MB",
         f.file_name().unwrap().to_string_lossy(),
         mb / secs,
+        cpu_secs(),
         peak_rss_mb()
     );
+}
+
+/// User + system CPU seconds of this process so far (/proc/self/stat, in clock ticks of 1/100 s).
+fn cpu_secs() -> f64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            let rest = &s[s.rfind(')')? + 2..];
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            let utime: f64 = f.get(11)?.parse().ok()?;
+            let stime: f64 = f.get(12)?.parse().ok()?;
+            Some((utime + stime) / 100.0)
+        })
+        .unwrap_or(f64::NAN)
 }
 
 fn peak_rss_mb() -> f64 {

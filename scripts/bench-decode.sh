@@ -25,4 +25,18 @@ for f in claude codex; do
   cat "$DIR/$f.jsonl" > /dev/null
   "$BIN" value  "$DIR/$f.jsonl"
   "$BIN" decode "$DIR/$f.jsonl"
+  # the yardstick of issue #15: Python's C json.loads over the same lines, one core
+  /usr/bin/time -f '%e %U %S %M' -o "$DIR/time" python3 -c '
+import json, sys
+n = 0
+with open(sys.argv[1], "rb") as f:
+    for line in f:
+        if line.strip():
+            json.loads(line); n += 1
+print(n)' "$DIR/$f.jsonl" >/dev/null
+  read -r w u s m <"$DIR/time"
+  mb=$(( $(stat -c %s "$DIR/$f.jsonl") / 1048576 ))
+  printf '%-52s %-14s %7s MB in %6s s = %7s MB/s, cpu %6s s, peak RSS %6s MB\n' \
+    "python json.loads per line" "$f.jsonl" "$mb" "$w" "$(echo "scale=1; $mb / $w" | bc)" \
+    "$(echo "$u + $s" | bc)" "$(( m / 1024 ))"
 done

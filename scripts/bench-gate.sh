@@ -1,82 +1,186 @@
 #!/usr/bin/env bash
-# Time `skillgate gate` (release build) over the real corpus and over a
-# generated larger one (the real transcripts copied N times). Prints figures;
-# asserts nothing (a benchmark, not a test).
+# Time `skillgate gate` (release build) against the targets of issue #15,
+# side by side with a Python `json.loads` pass over the same bytes, in the
+# same run. Prints figures; asserts nothing (a benchmark, not a test).
 #
-#   scripts/bench-gate.sh [N_COPIES]      (default 20)
+#   scripts/bench-gate.sh [COPIES] [SCALE]     (defaults 10 and 10)
+#
+# - corpus S: the real transcripts (../shared/realdata/transcripts) copied
+#   COPIES times (≈ 150 MB), every file with a session-retro sidecar that
+#   loads the bench skills, so every event of every transcript is labelled;
+# - corpus L: the same, copied COPIES × SCALE times (≈ 1.5 GB, SCALE × the
+#   files); generated here, in a temporary folder, deleted afterwards;
+# - skills: `bench-skill-1` (12 rules, a lockfile) and 31 copies of it under
+#   other names, for the 32-skill run;
+# - each run: wall, user and system seconds and peak RSS from /usr/bin/time;
+# - python: `json.loads` of every JSONL line / JSON file of the corpus, one
+#   core (the yardstick of the issue);
+# - pre-push: `skillgate hook pre-push` on a push that changes only docs.
+#
+# Runs are repeated RUNS times (default 3) and the fastest is kept: the build
+# machine is shared, so the minimum is the least disturbed figure. CPU seconds
+# (user + sys) are much less sensitive to the load than wall time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-copies="${1:-20}"
+copies="${1:-10}"
+scale="${2:-10}"
+runs="${RUNS:-3}"
 export CARGO_TERM_PROGRESS_WHEN=never
-cargo build --release --quiet
-bin=target/release/skillgate
-skills=../shared/realdata/skills
+# SKILLGATE_BIN=path runs another build (e.g. an older commit's) instead.
+if [ -z "${SKILLGATE_BIN:-}" ]; then cargo build --release --quiet; fi
+bin=${SKILLGATE_BIN:-$PWD/target/release/skillgate}
 real=../shared/realdata/transcripts
 
 tmp=$(mktemp -d)
-out=$(mktemp -d)
-trap 'rm -rf "$tmp" "$out"' EXIT
-for i in $(seq 1 "$copies"); do
-  mkdir -p "$tmp/c$i"
-  cp -r "$real"/. "$tmp/c$i/"
+trap 'rm -rf "$tmp"' EXIT
+out=$tmp/out
+mkdir -p "$out"
+
+# ---------------------------------------------------------------- skills
+skills=$tmp/skills
+loaded="[bench-skill-1"
+for k in $(seq 2 32); do loaded="$loaded, bench-skill-$k"; done
+loaded="$loaded]"
+for k in $(seq 1 32); do
+  d=$skills/all/bench-skill-$k
+  mkdir -p "$d"
+  printf -- '---\nname: bench-skill-%s\ndescription: Benchmark skill.\n---\n\nRules.\n' "$k" >"$d/SKILL.md"
+  sha=$(sha256sum "$d/SKILL.md" | cut -d' ' -f1)
+  {
+    echo "version: 1"; echo "skill: bench-skill-$k"; echo "source_sha256: $sha"; echo "constraints:"
+    rule() { printf '  - id: %s\n    text: "r"\n    lines: [6, 6]\n    modality: must\n%b' "$1" "$2"; }
+    rule no-force-push '    scope: [shared-repo-state]\n    forbid: {git: push, args: ["--force"]}\n'
+    rule no-hard-reset '    scope: [shared-repo-state]\n    forbid: {git: reset, args: ["--hard"]}\n'
+    rule no-env '    scope: [sensitive-memory]\n    forbid: {read: "**/.env*"}\n'
+    rule no-ssh '    scope: [sensitive-memory]\n    forbid: {any: [{read: "~/.ssh/**"}, {read: "**/*.pem"}]}\n'
+    rule no-skill-edits '    scope: [self-modification]\n    forbid: {touch: ".claude/**"}\n'
+    rule no-rm-rf '    forbid: {command_re: "^rm -rf? /"}\n'
+    rule tests-after-edit '    when: {edit: "**/*.{rs,py,ts,tsx,js}"}\n    require: {command: "*test*"}\n'
+    rule lint-before-commit '    when: {git: commit}\n    require: {command_re: "(lint|clippy|ruff|eslint)"}\n    order: before\n'
+    rule no-curl-post '    forbid: {all: [{fetch: "http*"}, {command: "curl *-d*"}]}\n'
+    rule no-main-push '    scope: [shared-repo-state]\n    forbid: {all: [{git: push}, {branch: main}]}\n'
+    rule review-merges '    scope: [shared-repo-state]\n    when: {git: merge}\n    manual: "reviewers"\n'
+    rule be-kind '    manual: "people"\n'
+  } >"$d/SKILL.constraints.yaml"
 done
+one_skill=$skills/all/bench-skill-1
 
-bytes() { du -sb "$1" | cut -f1; }
-files() { find "$1" -type f ! -name '*.retro.yaml' ! -path '*/skill/*' | wc -l; }
-nskills=$(find "$skills" -name SKILL.md | wc -l)
+# ---------------------------------------------------------------- corpora
+make_corpus() { # dir, copies
+  local dir=$1 n=$2 i
+  mkdir -p "$dir/c1"
+  cp -r "$real"/. "$dir/c1/"
+  find "$dir/c1" -type f \( -name '*.jsonl' -o -name '*.json' -o -name '*.traj' -o -name '*.md' \) ! -name '*.meta.json' |
+    while read -r f; do echo "loaded_skills: $loaded" >"$f.retro.yaml"; done
+  for i in $(seq 2 "$n"); do cp -r "$dir/c1" "$dir/c$i"; done
+}
+echo "generating corpora in $tmp ..." >&2
+make_corpus "$tmp/S" "$copies"
+make_corpus "$tmp/L" $((copies * scale))
 
-run() { # label, trajectories, threads [, skills]
-  local start end code=0
-  start=$(date +%s.%N)
-  RAYON_NUM_THREADS="$3" "$bin" gate "${4:-$skills}" --trajectories "$2" --format json --no-report >"$out/out.json" 2>"$out/err.txt" || code=$?
-  end=$(date +%s.%N)
-  printf '%-34s %3s threads  %6s files  %9s bytes  exit %s  %8.3f s\n' \
-    "$1" "$3" "$(files "$2")" "$(bytes "$2")" "$code" "$(echo "$end - $start" | bc)"
-  if [ "$code" = 2 ]; then head -3 "$out/err.txt"; fi
+bytes() { find "$1" -type f ! -name '*.retro.yaml' -printf '%s\n' | awk '{s+=$1} END {print s}'; }
+files() { find "$1" -type f ! -name '*.retro.yaml' ! -name '*.meta.json' | wc -l; }
+
+# best of $runs: "wall user sys maxrss_kb exit"
+measure() { # command...
+  local best="" i line code
+  for i in $(seq 1 "$runs"); do
+    code=0
+    /usr/bin/time -f '%e %U %S %M' -o "$out/time" "$@" >"$out/stdout" 2>"$out/stderr" || code=$?
+    line="$(tail -1 "$out/time") $code"
+    if [ -z "$best" ] || awk -v a="$line" -v b="$best" 'BEGIN {split(a, x, " "); split(b, y, " "); exit !(x[1] < y[1])}'; then
+      best=$line
+    fi
+  done
+  echo "$best"
 }
 
-echo "skillgate gate (release build, $(nproc) cores, load average $(cut -d' ' -f1 /proc/loadavg))"
-echo "-- $nskills real skills (extracted) over transcripts that load none of them: decode + extract + discard"
-for t in 1 2 4; do run "real corpus" "$real" "$t"; done
-for t in 1 2 4; do run "real corpus x$copies" "$tmp" "$t"; done
+gate() { # threads, skills, corpus
+  measure env RAYON_NUM_THREADS="$1" "$bin" gate "$2" --trajectories "$3" --format json --no-report
+}
 
-# Labelling: one skill with a 12-rule lockfile, loaded (by session-retro
-# sidecar) in every copied transcript, so every event of every transcript is
-# in scope and matched against every predicate.
-bench_skill="$tmp/skill/bench-skill"
-mkdir -p "$bench_skill"
-printf -- '---\nname: bench-skill\ndescription: Benchmark skill.\n---\n\nRules.\n' >"$bench_skill/SKILL.md"
-sha=$(sha256sum "$bench_skill/SKILL.md" | cut -d' ' -f1)
-{
-  echo "version: 1"; echo "skill: bench-skill"; echo "source_sha256: $sha"; echo "constraints:"
-  rule() { printf '  - id: %s\n    text: "r"\n    lines: [6, 6]\n    modality: must\n%b' "$1" "$2"; }
-  rule no-force-push '    scope: [shared-repo-state]\n    forbid: {git: push, args: ["--force"]}\n'
-  rule no-hard-reset '    scope: [shared-repo-state]\n    forbid: {git: reset, args: ["--hard"]}\n'
-  rule no-env '    scope: [sensitive-memory]\n    forbid: {read: "**/.env*"}\n'
-  rule no-ssh '    scope: [sensitive-memory]\n    forbid: {any: [{read: "~/.ssh/**"}, {read: "**/*.pem"}]}\n'
-  rule no-skill-edits '    scope: [self-modification]\n    forbid: {touch: ".claude/**"}\n'
-  rule no-rm-rf '    forbid: {command_re: "^rm -rf? /"}\n'
-  rule tests-after-edit '    when: {edit: "**/*.{rs,py,ts,tsx,js}"}\n    require: {command: "*test*"}\n'
-  rule lint-before-commit '    when: {git: commit}\n    require: {command_re: "(lint|clippy|ruff|eslint)"}\n    order: before\n'
-  rule no-curl-post '    forbid: {all: [{fetch: "http*"}, {command: "curl *-d*"}]}\n'
-  rule no-main-push '    scope: [shared-repo-state]\n    forbid: {all: [{git: push}, {branch: main}]}\n'
-  rule review-merges '    scope: [shared-repo-state]\n    when: {git: merge}\n    manual: "reviewers"\n'
-  rule be-kind '    manual: "people"\n'
-} >"$bench_skill/SKILL.constraints.yaml"
-find "$tmp" -path "$tmp/skill" -prune -o -type f \( -name '*.jsonl' -o -name '*.json' -o -name '*.traj' -o -name '*.md' \) -print |
-  while read -r f; do echo "loaded_skills: [bench-skill]" >"$f.retro.yaml"; done
-echo "-- 1 skill, 12 rules, every transcript loads it (labelling over every event)"
-for t in 1 2 4; do run "labelled x$copies" "$tmp" "$t" "$bench_skill"; done
-python3 - "$out/out.json" <<'PY' 2>/dev/null || true
+python_pass() { # corpus
+  measure python3 -c '
+import json, os, sys
+n = 0
+for root, dirs, names in os.walk(sys.argv[1]):
+    for name in names:
+        if name.endswith(".retro.yaml") or name.endswith(".meta.json"):
+            continue
+        p = os.path.join(root, name)
+        data = open(p, "rb").read()
+        if name.endswith(".jsonl"):
+            for line in data.split(b"\n"):
+                if line.strip():
+                    try:
+                        json.loads(line); n += 1
+                    except ValueError:
+                        pass
+        elif name.endswith((".json", ".traj")):
+            try:
+                json.loads(data); n += 1
+            except ValueError:
+                pass
+print(n)' "$1"
+}
+
+row() { # label, "wall user sys rss exit"
+  local w u s m c
+  read -r w u s m c <<<"$2"
+  printf '%-44s %7.3f s wall %7.3f s cpu (%6.3f user %6.3f sys) %7.1f MB peak  exit %s\n' \
+    "$1" "$w" "$(echo "$u + $s" | bc)" "$u" "$s" "$(echo "scale=1; $m / 1024" | bc)" "$c"
+}
+wall() { echo "$1" | cut -d' ' -f1; }
+cpu() { echo "$1" | awk '{print $2 + $3}'; }
+rss() { echo "$1" | cut -d' ' -f4; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}'; }
+verdict() { awk -v x="$1" -v op="$2" -v t="$3" 'BEGIN {ok = (op == ">=") ? x >= t : x <= t; print ok ? "met" : "NOT met"}'; }
+
+sb=$(bytes "$tmp/S"); lb=$(bytes "$tmp/L")
+echo "skillgate gate, release build, $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), best of $runs"
+echo "corpus S: $(files "$tmp/S") files, $((sb / 1048576)) MB; corpus L: $(files "$tmp/L") files, $((lb / 1048576)) MB"
+cat "$tmp"/S/c1/claude-code/*.jsonl >/dev/null
+
+py=$(python_pass "$tmp/S");            row "python json.loads, corpus S (1 core)" "$py"
+s1=$(gate 2 "$one_skill" "$tmp/S");    row "gate 1 skill, corpus S, 2 threads" "$s1"
+s1t=$(gate 1 "$one_skill" "$tmp/S");   row "gate 1 skill, corpus S, 1 thread" "$s1t"
+s32=$(gate 2 "$skills/all" "$tmp/S");  row "gate 32 skills, corpus S, 2 threads" "$s32"
+l1=$(gate 2 "$one_skill" "$tmp/L");    row "gate 1 skill, corpus L, 2 threads" "$l1"
+python3 - "$out/stdout" <<'PY' 2>/dev/null || true
 import json, sys
 v = json.load(open(sys.argv[1]))
+v = v if isinstance(v, dict) else v[0]
 n = v["numbers"]
-print(f"   {len(v['trajectories']['valid'])} valid trajectories; labels: exercised {n['exercised']}, violated {n['violated']}, ambiguous {n['ambiguous']}, untested {n['untested']}, unverifiable {n['unverifiable']}")
+print(f"   (last run: {len(v['trajectories']['valid'])} valid trajectories; exercised {n['exercised']}, violated {n['violated']}, untested {n['untested']}, unverifiable {n['unverifiable']})")
 PY
 
-# One skill with a lockfile, as a pre-push hook would run it.
-fx=fixtures/gate/force-push
-start=$(date +%s.%N)
-"$bin" gate "$fx/skills/release-helper" --trajectories "$fx/transcripts" --format json --no-report >/dev/null || true
-end=$(date +%s.%N)
-printf '%-28s %8.3f s\n' "one skill, 3 transcripts" "$(echo "$end - $start" | bc)"
+# pre-push on a push that changes only docs
+repo=$tmp/repo
+git init -q "$repo"
+(
+  cd "$repo"
+  git config user.email b@b.invalid; git config user.name bench
+  mkdir -p skills docs .planning/patterns
+  cp -r "$one_skill" skills/
+  cp "$real"/claude-code/*.jsonl .planning/patterns/
+  echo "# docs" >docs/a.md
+  git add -A; git commit -qm one
+  echo "more" >>docs/a.md
+  git commit -qam docs
+)
+old=$(git -C "$repo" rev-parse HEAD~1); new=$(git -C "$repo" rev-parse HEAD)
+echo "refs/heads/main $new refs/heads/main $old" >"$tmp/refs"
+pp=$(cd "$repo" && runs=$((runs + 2)) measure sh -c "'$bin' hook pre-push origin x <'$tmp/refs'")
+row "pre-push, docs-only push" "$pp"
+
+echo
+echo "targets (issue #15)"
+r=$(ratio "$(wall "$py")" "$(wall "$s1")");  echo "  1 skill, S: python wall / gate wall = $r (≥ 10): $(verdict "$r" ">=" 10)"
+r=$(ratio "$(cpu "$py")" "$(cpu "$s1")");    echo "  1 skill, S: python cpu / gate cpu = $r (≥ 3): $(verdict "$r" ">=" 3)"
+r=$(ratio "$(wall "$s32")" "$(wall "$s1")"); echo "  32 skills / 1 skill, wall = $r (≤ 1.5): $(verdict "$r" "<=" 1.5)"
+r=$(ratio "$(cpu "$s32")" "$(cpu "$s1")");   echo "  32 skills / 1 skill, cpu = $r"
+r=$(ratio "$(wall "$l1")" "$(wall "$s1")");  echo "  L / S wall = $r for $(ratio "$lb" "$sb")× the bytes (≤ 11): $(verdict "$r" "<=" 11)"
+r=$(ratio "$(cpu "$l1")" "$(cpu "$s1")");    echo "  L / S cpu = $r"
+r=$(ratio "$(rss "$l1")" "$(rss "$s1")");    echo "  L / S peak RSS = $r (≤ 1.10): $(verdict "$r" "<=" 1.10)"
+ms=$(awk -v w="$(wall "$pp")" 'BEGIN {printf "%.0f", w * 1000}')
+echo "  pre-push docs-only = ${ms} ms (< 50 ms): $(verdict "$ms" "<=" 49)"

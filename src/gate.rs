@@ -373,6 +373,7 @@ pub fn run_gate(
     // Decode each file once and let every skill judge it; the trajectory is
     // dropped before the worker takes the next file.
     let opts = DecodeOptions::default();
+    let few_files = all.len() < 4 * rayon::current_num_threads();
     let judged: Vec<Result<Vec<Option<Judged>>, DecodeError>> = all
         .par_iter()
         .zip(skills_of_file.par_iter())
@@ -400,10 +401,16 @@ pub fn run_gate(
                 Ok(_) => {}
             }
             let shown = display_path(path, cwd);
-            Ok(skills
-                .par_iter()
-                .map(|&si| Some(judge(&prepared[si], shown.clone(), &decoded)))
-                .collect())
+            let one = |&si: &usize| Some(judge(&prepared[si], shown.clone(), &decoded));
+            Ok(if few_files {
+                skills.par_iter().map(one).collect()
+            } else {
+                // Enough files to keep every thread busy: no nested
+                // parallelism, so a thread never holds one trajectory while
+                // stealing the decoding of another (memory stays at one
+                // trajectory per thread).
+                skills.iter().map(one).collect()
+            })
         })
         .collect();
     // The first error in file order stops the gate.
