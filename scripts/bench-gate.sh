@@ -149,7 +149,7 @@ l1=$(gate 2 "$one_skill" "$tmp/L");    row "gate 1 skill, corpus L, 2 threads" "
 python3 - "$out/stdout" <<'PY' 2>/dev/null || true
 import json, sys
 v = json.load(open(sys.argv[1]))
-v = v if isinstance(v, dict) else v[0]
+v = v["skills"][0] if "skills" in v else v
 n = v["numbers"]
 print(f"   (last run: {len(v['trajectories']['valid'])} valid trajectories; exercised {n['exercised']}, violated {n['violated']}, untested {n['untested']}, unverifiable {n['unverifiable']})")
 PY
