@@ -1,7 +1,8 @@
 //! Byte-for-byte guard for decode results (issue #15: speed work must not
 //! change what is decoded).
 //!
-//! Every file under `fixtures/` and `../shared/realdata/transcripts/` is
+//! Every file under the decoders' fixtures (`fixtures/decode`,
+//! `fixtures/decode-others`) and `../shared/realdata/transcripts/` is
 //! decoded (sniffed, default options and `keep_content`), the whole
 //! `Trajectory` is serialised to JSON and hashed, and one line per file —
 //! path, format, event and problem counts, the two hashes — is snapshotted.
@@ -58,10 +59,12 @@ fn one(path: &Path, keep_content: bool) -> (String, String) {
     }
 }
 
-fn decode_lines(root: &str) -> String {
+fn decode_lines(roots: &[&str]) -> String {
     let mut files = Vec::new();
-    files_under(Path::new(root), &mut files);
-    assert!(files.len() > 20, "{root} holds the test inputs");
+    for root in roots {
+        files_under(Path::new(root), &mut files);
+    }
+    assert!(files.len() > 20, "{roots:?} hold the test inputs");
     let mut out = String::new();
     for f in &files {
         let name = f.file_name().unwrap().to_string_lossy();
@@ -83,12 +86,15 @@ fn decode_lines(root: &str) -> String {
 
 #[test]
 fn decode_results_on_fixtures_are_unchanged() {
-    insta::assert_snapshot!("fixtures", decode_lines("fixtures"));
+    insta::assert_snapshot!(
+        "fixtures",
+        decode_lines(&["fixtures/decode", "fixtures/decode-others"])
+    );
 }
 
 #[test]
 fn decode_results_on_real_transcripts_are_unchanged() {
-    let lines = decode_lines(REAL);
+    let lines = decode_lines(&[REAL]);
     assert!(lines.contains("claude-code-jsonl events="));
     insta::assert_snapshot!("realdata", lines);
 }
