@@ -1,10 +1,20 @@
-//! Extraction speed over every real skill: parse + extract each SKILL.md
-//! under `../shared/realdata/skills` (or the folder given), and print the
-//! figures. A benchmark, not a test: run it in release mode.
+//! Extraction quality and speed.
 //!
 //! ```text
-//! cargo run --release --example extract_all [-- SKILLS_DIR]
+//! cargo run --release --example extract_all                 # dev-set figures, per skill and in total
+//! cargo run --release --example extract_all -- --verbose    # ... and every miss, extra, scope difference
+//! cargo run --release --example extract_all -- --survey DIR # per SKILL.md under DIR: rules, predicates, scope
+//! cargo run --release --example extract_all -- --bench [DIR] # speed over every SKILL.md under DIR
 //! ```
+//!
+//! The dev-set figures compare extraction with the hand-labelled rules of
+//! `../shared/research/extraction-dev-labels.tsv` (definitions in
+//! `tests/extract_support/measure.rs`): rules found, checkable rules given a
+//! behavior predicate, scope recall and precision, and the extracted rules
+//! that match no labelled rule.
+
+#[path = "../tests/extract_support/measure.rs"]
+mod measure;
 
 use skillgate::extract::{extract, Lexicon};
 use skillgate::parse::walk::find_skills;
@@ -13,12 +23,110 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 fn main() {
-    let root = std::env::args()
-        .nth(1)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/realdata/skills")
-        });
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let shared = measure::shared();
+    match args.first().map(String::as_str) {
+        Some("--bench") => bench(
+            args.get(1)
+                .map(PathBuf::from)
+                .unwrap_or_else(|| shared.join("realdata/skills")),
+        ),
+        Some("--survey") => survey(
+            args.get(1)
+                .map(PathBuf::from)
+                .unwrap_or_else(|| shared.join("realdata/skills")),
+        ),
+        other => {
+            let verbose = other == Some("--verbose");
+            let lexicon = Lexicon::builtin();
+            let mut lines = Vec::new();
+            let (per, total) = measure::measure(&shared, &lexicon, |l| lines.push(l));
+            if verbose {
+                for l in &lines {
+                    println!("{l}");
+                }
+                println!();
+            }
+            println!(
+                "extraction vs extraction-dev-labels.tsv ({} labelled rules incl. 4 normative fenced blocks, {} skills)",
+                total.labelled,
+                per.len()
+            );
+            println!("{}", measure::HEADER);
+            for (name, f) in &per {
+                println!("{}", f.row(name));
+            }
+            println!("{}", total.row("**total**"));
+            println!(
+                "behavior predicates on checkable rules: {}/{} = {:.2}",
+                total.with_behavior_on_decidable,
+                total.with_behavior,
+                total.behavior_precision()
+            );
+        }
+    }
+}
+
+/// Per skill: rules, rules with a behavior predicate, with only `when`,
+/// scope-tagged, and scope-tagged with no predicate at all (those fire on
+/// any action of their scope: SPEC §6).
+fn survey(root: PathBuf) {
+    let files = find_skills(std::slice::from_ref(&root)).expect("skills folder");
+    let lexicon = Lexicon::builtin();
+    println!("| skill | rules | with require/forbid | when only | unverifiable | scope-tagged | scope-tagged, no predicate |");
+    println!("|---|---|---|---|---|---|---|");
+    let mut tot = [0usize; 6];
+    for f in &files {
+        let skill = Skill::read(f).expect("skill parses");
+        let cs = extract(&skill, &lexicon);
+        let behavior = cs.iter().filter(|c| c.behavior().is_some()).count();
+        let when_only = cs
+            .iter()
+            .filter(|c| c.behavior().is_none() && c.when.is_some())
+            .count();
+        let unverifiable = cs
+            .iter()
+            .filter(|c| c.behavior().is_none() && c.when.is_none())
+            .count();
+        let scoped = cs.iter().filter(|c| !c.scope.is_empty()).count();
+        let scoped_blind = cs
+            .iter()
+            .filter(|c| !c.scope.is_empty() && c.behavior().is_none() && c.when.is_none())
+            .count();
+        let name = f
+            .strip_prefix(&root)
+            .unwrap_or(f)
+            .parent()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        println!(
+            "| {name} | {} | {behavior} | {when_only} | {unverifiable} | {scoped} | {scoped_blind} |",
+            cs.len()
+        );
+        for (t, v) in tot.iter_mut().zip([
+            cs.len(),
+            behavior,
+            when_only,
+            unverifiable,
+            scoped,
+            scoped_blind,
+        ]) {
+            *t += v;
+        }
+    }
+    println!(
+        "| **total ({} skills)** | {} | {} | {} | {} | {} | {} |",
+        files.len(),
+        tot[0],
+        tot[1],
+        tot[2],
+        tot[3],
+        tot[4],
+        tot[5]
+    );
+}
+
+fn bench(root: PathBuf) {
     let files = find_skills(std::slice::from_ref(&root)).expect("skills folder");
     let started = Instant::now();
     let lexicon = Lexicon::builtin();

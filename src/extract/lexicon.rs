@@ -148,7 +148,7 @@ impl Pattern {
                 if toks.is_empty() {
                     return Err(format!("pattern {src:?} cannot start with `...`"));
                 }
-                toks.push(PatTok::Gap(3));
+                toks.push(PatTok::Gap(MAX_GAP));
                 continue;
             }
             // Split like the text tokenizer (`force-push` is two words), but
@@ -185,6 +185,18 @@ impl Pattern {
         if toks.is_empty() {
             return Err(format!("pattern {src:?} has no words"));
         }
+        let gaps = toks.iter().filter(|t| matches!(t, PatTok::Gap(_))).count();
+        if gaps > MAX_GAPS {
+            return Err(format!(
+                "pattern {src:?} has {gaps} `...` gaps; at most {MAX_GAPS} are allowed"
+            ));
+        }
+        if toks.len() > MAX_PATTERN_TOKENS {
+            return Err(format!(
+                "pattern {src:?} has {} words and gaps; at most {MAX_PATTERN_TOKENS} are allowed",
+                toks.len()
+            ));
+        }
         Ok(Pattern {
             source: src.to_string(),
             toks,
@@ -198,15 +210,21 @@ impl Pattern {
 
     /// Every match in `words` as (first, last) token index, leftmost first,
     /// non-overlapping.
+    ///
+    /// Matching is a memoised search over (word, pattern token): each pair is
+    /// decided once, so a pattern of `t` tokens and `g` gaps costs
+    /// O(words × t × (MAX_GAP + 1)) however many gaps it has — never the
+    /// exponential backtracking of trying every gap length at every gap.
     pub fn find_all(&self, words: &[Word]) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
+        let mut memo = Memo::new(words.len(), self.toks.len());
         let mut i = 0;
         while i < words.len() {
             if words[i].joined {
                 i += 1;
                 continue;
             }
-            if let Some(end) = self.match_at(words, i, 0) {
+            if let Some(end) = self.match_at(words, i, 0, &mut memo) {
                 out.push((i, end));
                 i = end + 1;
             } else {
@@ -216,28 +234,34 @@ impl Pattern {
         out
     }
 
-    fn match_at(&self, words: &[Word], at: usize, t: usize) -> Option<usize> {
-        match self.toks.get(t)? {
+    /// The end of the first match of tokens `t..` starting at word `at`
+    /// (gaps tried shortest first), memoised per (at, t).
+    fn match_at(&self, words: &[Word], at: usize, t: usize, memo: &mut Memo) -> Option<usize> {
+        if let Some(known) = memo.get(at, t) {
+            return known;
+        }
+        let found = match self.toks.get(t)? {
             PatTok::Word(alts) => {
-                let w = words.get(at)?;
-                if w.barrier
-                    || !alts.iter().any(|(a, p)| {
-                        if *p {
-                            w.text.starts_with(a.as_str())
-                        } else {
-                            w.text == *a
-                        }
-                    })
-                {
-                    return None;
-                }
-                if t + 1 == self.toks.len() {
+                let ok = words.get(at).is_some_and(|w| {
+                    !w.barrier
+                        && alts.iter().any(|(a, p)| {
+                            if *p {
+                                w.text.starts_with(a.as_str())
+                            } else {
+                                w.text == *a
+                            }
+                        })
+                });
+                if !ok {
+                    None
+                } else if t + 1 == self.toks.len() {
                     Some(at)
                 } else {
-                    self.match_at(words, at + 1, t + 1)
+                    self.match_at(words, at + 1, t + 1, memo)
                 }
             }
             PatTok::Gap(max) => {
+                let mut found = None;
                 for skip in 0..=*max {
                     if skip > 0
                         && words
@@ -246,12 +270,45 @@ impl Pattern {
                     {
                         break;
                     }
-                    if let Some(end) = self.match_at(words, at + skip, t + 1) {
-                        return Some(end);
+                    if let Some(end) = self.match_at(words, at + skip, t + 1, memo) {
+                        found = Some(end);
+                        break;
                     }
                 }
-                None
+                found
             }
+        };
+        memo.set(at, t, found);
+        found
+    }
+}
+
+/// Most words one `...` gap skips.
+pub const MAX_GAP: usize = 3;
+/// Most `...` gaps in one pattern (real phrases use one or two).
+pub const MAX_GAPS: usize = 6;
+/// Most words (and gaps) in one pattern.
+pub const MAX_PATTERN_TOKENS: usize = 32;
+
+/// Decided (word, token) pairs of one `find_all` call.
+struct Memo {
+    toks: usize,
+    cells: Vec<Option<Option<usize>>>,
+}
+
+impl Memo {
+    fn new(words: usize, toks: usize) -> Memo {
+        Memo {
+            toks,
+            cells: vec![None; (words + MAX_GAP + 2) * toks.max(1)],
+        }
+    }
+    fn get(&self, at: usize, t: usize) -> Option<Option<usize>> {
+        self.cells.get(at * self.toks + t).copied().flatten()
+    }
+    fn set(&mut self, at: usize, t: usize, v: Option<usize>) {
+        if let Some(c) = self.cells.get_mut(at * self.toks + t) {
+            *c = Some(v);
         }
     }
 }
@@ -596,6 +653,34 @@ mod tests {
         let p = Pattern::parse("commit").unwrap();
         assert!(p.find_all(&words("use pre-commit hooks")).is_empty());
         assert_eq!(p.find_all(&words("never commit")), vec![(1, 1)]);
+    }
+
+    #[test]
+    fn many_gaps_match_in_polynomial_time_and_too_many_are_refused() {
+        // Six gaps (the cap) against a long sentence that almost matches:
+        // backtracking tried 4^6 gap lengths at each of thousands of starts.
+        let pat = "a ... a ... a ... a ... a ... a ... b";
+        let p = Pattern::parse(pat).unwrap();
+        let long = vec!["a"; 20_000].join(" ");
+        let w = words(&long);
+        let t = std::time::Instant::now();
+        assert!(p.find_all(&w).is_empty());
+        let mut hit = long.clone();
+        hit.push_str(" b");
+        assert_eq!(p.find_all(&words(&hit)).len(), 1);
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(2),
+            "took {:?}",
+            t.elapsed()
+        );
+        // The memo keeps the old answer: the shortest gaps first.
+        let p = Pattern::parse("run ... tests").unwrap();
+        assert_eq!(p.find_all(&words("run the tests tests")), vec![(0, 2)]);
+        // More gaps than the cap, or an over-long pattern: a clear error.
+        let e = Pattern::parse("a ... b ... c ... d ... e ... f ... g ... h").unwrap_err();
+        assert!(e.contains("7 `...` gaps; at most 6"), "{e}");
+        let e = Pattern::parse(&vec!["w"; 40].join(" ")).unwrap_err();
+        assert!(e.contains("at most 32"), "{e}");
     }
 
     #[test]
