@@ -47,9 +47,12 @@ fn lock_of(skill: &Path) -> PathBuf {
 #[test]
 fn write_creates_the_lockfile_and_a_second_write_is_byte_identical() {
     let (_d, skill) = copy_skill();
-    let (code, _, err) = extract(&[skill.to_str().unwrap(), "--write"]);
+    let (code, out, err) = extract(&[skill.to_str().unwrap(), "--write"]);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("wrote"), "{err}");
+    // One summary line, not the table.
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
     let first = std::fs::read(lock_of(&skill)).unwrap();
     let lf = Lockfile::read(&lock_of(&skill)).unwrap();
     assert_eq!(lf.skill, "guarded-skill");

@@ -105,7 +105,9 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
                 )
             }
         );
-        r.lockfile
+        // `--write` reports its one summary line above; the table is what
+        // `extract` without `--write` (or the lockfile itself) shows.
+        return Ok(Exit::Ok);
     } else {
         Lockfile {
             version: LOCKFILE_VERSION,

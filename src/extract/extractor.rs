@@ -56,7 +56,26 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
         drafts: Vec::new(),
     };
     ex.run(&blocks);
-    assign_ids(ex.drafts)
+    let mut drafts = ex.drafts;
+    for d in &mut drafts {
+        judged_where_work_was_done(d);
+    }
+    assign_ids(drafts)
+}
+
+/// A scope-tagged `require` with no `when` would fire at the skill load, so
+/// a session that only looked around (read files, asked a question) would
+/// block for not committing, pushing or setting up a worktree. Such a rule
+/// is judged in sessions that changed files: `when` any write or edit, the
+/// requirement anywhere in scope.
+fn judged_where_work_was_done(d: &mut Draft) {
+    if d.require.is_some() && d.when.is_none() && !d.scope.is_empty() {
+        d.when = Some(Predicate::Any(vec![
+            Predicate::Write("**".into()),
+            Predicate::Edit("**".into()),
+        ]));
+        d.order = Some(Order::Anywhere);
+    }
 }
 
 /// A rule before it gets its id.

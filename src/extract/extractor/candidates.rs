@@ -18,6 +18,9 @@ pub(super) struct Lead {
     pub(super) condition: Option<(String, Order)>,
     /// The lead-in also has a main clause ("When X, read Y:"): a rule itself.
     pub(super) has_main: bool,
+    /// The lead-in names branches ("Never touch these branches:"): its
+    /// items are branch names.
+    pub(super) branches: bool,
 }
 
 /// The heading context of a block.
@@ -75,6 +78,9 @@ impl Section {
                     f.text.as_str(),
                     "example" | "examples" | "sample" | "samples"
                 )
+            }) || words(t).iter().any(|x| {
+                // A pressure test or scenario shows options, right and wrong.
+                x.text.starts_with("scenario") || x.text == "pressure"
             })
         })
     }
@@ -87,7 +93,17 @@ impl Section {
             w.first().is_some_and(|f| {
                 matches!(
                     f.text.as_str(),
-                    "from" | "if" | "when" | "for" | "optional" | "alternative" | "alternatives"
+                    "from"
+                        | "if"
+                        | "when"
+                        | "for"
+                        | "optional"
+                        | "alternative"
+                        | "alternatives"
+                        | "after"
+                        | "before"
+                        | "once"
+                        | "unless"
                 )
             }) || w.iter().any(|x| {
                 x.text.starts_with("migrat")
@@ -128,6 +144,8 @@ impl Extractor<'_> {
         let mut items: Vec<(usize, Option<Lead>)> = Vec::new();
         let mut table: Option<TableRoles> = None;
         let mut table_header: Option<std::rc::Rc<Vec<String>>> = None;
+        // Indent of the numbered list where a step waited on the user.
+        let mut user_gate: Option<usize> = None;
         for block in blocks {
             match block {
                 Block::Heading { level, text, .. } => {
@@ -137,6 +155,7 @@ impl Extractor<'_> {
                     section.headings.push((*level, strip_emphasis(text)));
                     para_lead = None;
                     items.clear();
+                    user_gate = None;
                 }
                 Block::Tag { name, closing, .. } => {
                     if EXAMPLE_TAGS.contains(&name.to_lowercase().as_str()) {
@@ -152,14 +171,22 @@ impl Extractor<'_> {
                 Block::Quote(_) => {}
                 Block::Para(body) => {
                     items.clear();
+                    user_gate = None;
                     para_lead = self.paragraph(body, &section);
                 }
                 Block::Item {
                     body,
                     indent,
                     checkbox,
-                    ..
+                    ordered,
                 } => {
+                    if user_gate.is_some_and(|g| *indent < g) {
+                        user_gate = None;
+                    }
+                    let after_user = user_gate.is_some();
+                    if *ordered && user_gate.is_none() && waits_on_user(&body.text, self.lex) {
+                        user_gate = Some(*indent);
+                    }
                     while items.last().is_some_and(|(i, _)| i >= indent) {
                         items.pop();
                     }
@@ -167,7 +194,7 @@ impl Extractor<'_> {
                         Some((_, parent)) => parent.clone(),
                         None => para_lead.clone(),
                     };
-                    let own_lead = self.item(body, lead.as_ref(), *checkbox, &section);
+                    let own_lead = self.item(body, lead.as_ref(), *checkbox, after_user, &section);
                     items.push((*indent, own_lead));
                 }
                 Block::Row {
@@ -184,6 +211,8 @@ impl Extractor<'_> {
                     }
                     if let Some(roles) = &table {
                         self.row(*line, cells, roles, &section);
+                    } else {
+                        self.explained_rule(*line, cells, &section);
                     }
                 }
                 Block::Fence { lang, lines, .. } => {
@@ -208,6 +237,7 @@ impl Extractor<'_> {
                 in_list: false,
                 checkbox: false,
                 para_condition: if i > 0 { shared.clone() } else { None },
+                after_user: false,
             };
             if i == last && g.text_of(body).trim_end().ends_with(':') {
                 let l = lead_of(&g.text_of(body), self.lex);
@@ -231,8 +261,26 @@ impl Extractor<'_> {
         body: &Lined,
         lead: Option<&Lead>,
         checkbox: bool,
+        after_user: bool,
         section: &Section,
     ) -> Option<Lead> {
+        // "A) Commit now", "B) Run the tests": the options of a choice, right
+        // and wrong, not rules.
+        let t = body.text.trim_start();
+        let mut cs = t.chars();
+        if let (Some(a), Some(b)) = (cs.next(), cs.next()) {
+            if a.is_ascii_uppercase() && matches!(b, ')' | '.') && cs.next() == Some(' ') {
+                return None;
+            }
+        }
+        if let Some(l) = lead.filter(|l| {
+            l.branches && matches!(l.modality, Some(Modality::MustNot | Modality::ShouldNot))
+        }) {
+            if let Some(branch) = branch_name(&body.text) {
+                self.protected_branch(body, &branch, l);
+                return None;
+            }
+        }
         let groups = sentence_groups(body, self.lex);
         let shared = groups.first().and_then(|g| opening_condition(&g.full_text));
         let text = strip_emphasis(&body.text);
@@ -255,6 +303,7 @@ impl Extractor<'_> {
                     in_list: true,
                     checkbox,
                     para_condition: if i > 0 { shared.clone() } else { None },
+                    after_user,
                 };
                 self.group(g, &ctx);
             }
@@ -321,6 +370,74 @@ impl Extractor<'_> {
         Some(a.into_draft(ctx, self.lex))
     }
 
+    /// An item of a protected-branch list ("Never touch these branches:"
+    /// `- main`): no git state change on it, no deletion or push of it.
+    pub(super) fn protected_branch(&mut self, body: &Lined, branch: &str, lead: &Lead) {
+        let git_change = Predicate::Any(
+            ["commit", "push", "merge", "rebase", "reset", "cherry-pick"]
+                .iter()
+                .map(|s| Predicate::Git {
+                    subcommand: s.to_string(),
+                    args: Vec::new(),
+                })
+                .collect(),
+        );
+        let glob = globset::escape(branch).replace("[*]", "*");
+        let forbid = Predicate::Any(vec![
+            Predicate::All(vec![git_change, Predicate::Branch(glob.clone())]),
+            Predicate::Command(format!("git branch -d {glob}*")),
+            Predicate::Command(format!("git branch -D {glob}*")),
+            Predicate::Command(format!("git push * --delete {glob}*")),
+            Predicate::Command(format!("git push * {glob}*")),
+        ]);
+        let mut scope = BTreeSet::new();
+        scope.insert(ScopeTag::SharedRepoState);
+        self.drafts.push(Draft {
+            text: strip_emphasis(&body.text),
+            lines: [
+                body.line_at(0),
+                body.line_at(body.text.len().saturating_sub(1)),
+            ],
+            modality: lead.modality.unwrap_or(Modality::MustNot),
+            scope,
+            when: None,
+            require: None,
+            forbid: Some(forbid),
+            order: None,
+        });
+    }
+
+    /// A row of a table that only explains (Excuse | Reality): a cell that
+    /// states a rule of its own ("Only force-push when the user explicitly
+    /// asks") is a rule; the excuse is not.
+    pub(super) fn explained_rule(&mut self, line: u32, cells: &[String], section: &Section) {
+        for cell in cells.iter().skip(1) {
+            let text = strip_emphasis(cell);
+            let w = words(&mask(&text).0);
+            let first = w.first().map(|x| x.text.as_str()).unwrap_or("");
+            let says_rule = matches!(first, "only" | "never" | "always" | "don't" | "do")
+                || own_modal(&w).is_some_and(|m| !matches!(m, Modality::Should));
+            if !says_rule || !w.iter().any(|x| !x.barrier) {
+                continue;
+            }
+            let ctx = Ctx {
+                lead: None,
+                section,
+                in_list: false,
+                checkbox: false,
+                para_condition: None,
+                after_user: false,
+            };
+            if let Some(a) = analyse(&text, None, &ctx, true, self.lex) {
+                let mut d = a.into_draft(&ctx, self.lex);
+                d.text = text;
+                d.lines = [line, line];
+                self.drafts.push(d);
+                return;
+            }
+        }
+    }
+
     pub(super) fn row(
         &mut self,
         line: u32,
@@ -381,9 +498,18 @@ impl Extractor<'_> {
                     d.forbid = act.behavior(false);
                 }
             } else if !speech {
-                d.require = act
-                    .behavior(true)
-                    .filter(|_| d.when.is_some() || !section.conditional());
+                let cond_text = get(roles.condition);
+                let unseen = d.when.is_none() && !cond_text.trim().is_empty();
+                if unseen {
+                    // "Abandoned experiment | `git branch -D <name>`": which
+                    // row applies is not visible, the act is: judged where it
+                    // happened, by people (when-only).
+                    d.when = act.behavior(false);
+                } else {
+                    d.require = act
+                        .behavior(true)
+                        .filter(|_| d.when.is_some() || !section.conditional());
+                }
             }
         }
         add_predicate_scopes(&mut d, lex);
@@ -410,6 +536,7 @@ impl Extractor<'_> {
             in_list: false,
             checkbox: false,
             para_condition: None,
+            after_user: false,
         };
         let first_text = first.1.trim();
         let mut d = match analyse(first_text, None, &ctx, true, self.lex) {
@@ -432,6 +559,38 @@ impl Extractor<'_> {
         d.lines = [first.0, last.0];
         self.drafts.push(d);
     }
+}
+
+/// A branch name alone on an item: `main`, `release/*`, develop.
+pub(super) fn branch_name(text: &str) -> Option<String> {
+    let t = strip_emphasis(text);
+    let t = t
+        .trim()
+        .trim_end_matches(['.', ','])
+        .trim_matches('`')
+        .trim();
+    let t = t.split(" (").next().unwrap_or(t).trim().trim_matches('`');
+    let ok = !t.is_empty()
+        && t.len() <= 60
+        && !t.contains(char::is_whitespace)
+        && t.chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '/' | '-' | '_' | '.' | '*'));
+    ok.then(|| t.to_string())
+}
+
+/// A step that waits on the user: it asks, presents or offers something,
+/// or gets an approval or answer ("Present design — get user approval").
+pub(super) fn waits_on_user(text: &str, lex: &Lexicon) -> bool {
+    let t = strip_emphasis(text);
+    let w = words(&mask(&t).0);
+    let verb = main_verb(&w);
+    verb.as_deref()
+        .is_some_and(|v| lex.is_speech(v) || matches!(v, "ask" | "offer" | "propose"))
+        || w.iter().any(|x| {
+            x.text.starts_with("approv")
+                || x.text.starts_with("consent")
+                || matches!(x.text.as_str(), "user" | "partner" | "human")
+        })
 }
 
 /// A normative fenced block (no language): prose, not code, that states a
@@ -500,6 +659,9 @@ pub(super) struct Ctx<'a> {
     /// "**If X:** A. B.": the condition the paragraph's first sentence
     /// opens with, which its later sentences share.
     pub(super) para_condition: Option<(String, Order)>,
+    /// A step of a numbered procedure after a step that waits on the user
+    /// (asks, presents, gets approval): it holds only once the user answered.
+    pub(super) after_user: bool,
 }
 
 /// Words skipped before a main verb.
@@ -631,6 +793,7 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
         .collect();
     let mut lead = Lead {
         modality: own_modal(&w),
+        branches: w.iter().any(|x| x.text == "branch" || x.text == "branches"),
         ..Lead::default()
     };
     if t.iter().any(|x| matches!(*x, "avoid")) {
@@ -790,7 +953,13 @@ impl TableRoles {
                 modality: Modality::ShouldNot,
             });
         }
-        let action = norm.iter().position(|h| is(h, ACTION))?;
+        // A "Command" column after a condition column (Branch category |
+        // Command) holds the action; a first "Command" column only explains.
+        let action = norm.iter().position(|h| is(h, ACTION)).or_else(|| {
+            norm.iter()
+                .position(|h| is(h, &["command", "commands"]))
+                .filter(|i| *i > 0)
+        })?;
         let condition = norm
             .iter()
             .position(|h| is(h, COND))

@@ -47,6 +47,8 @@ pub(super) struct Analysis {
     pub(super) avoided: Option<String>,
     /// The main verb chooses a means ("use", "prefer"): not an act required on its own.
     pub(super) chooses: bool,
+    /// "Only X when the user explicitly asks": X is gated on consent.
+    pub(super) only_on_consent: bool,
 }
 
 pub(super) fn analyse(
@@ -79,6 +81,20 @@ pub(super) fn analyse(
         ) {
             return None;
         }
+    }
+    // "`some-technique.md` - what it adds", "[guide](guide.md): when to
+    // read it": a reference to a supporting file, not a rule (a read at most).
+    if is_file_reference(s) {
+        return None;
+    }
+    // A question alone ("Q: Can I add the tests later?") asks, and a bare
+    // "No." / "Yes." answers: neither instructs.
+    if question.is_none() && s.trim_end_matches(['*', '_', ' ']).ends_with('?') {
+        return None;
+    }
+    let sw = words(s);
+    if sw.len() == 1 && matches!(sw[0].text.as_str(), "no" | "yes") {
+        return None;
     }
     let mut conditions: Vec<(String, Order)> = Vec::new();
     if let Some(q) = question {
@@ -266,7 +282,23 @@ pub(super) fn analyse(
                     .any(|b| crate::extract::lexicon::verb_matches(v, b)))
     });
     let forbid_ok = own.is_some() || caps || acts;
-    let speech = verb.as_deref().is_some_and(|v| lex.is_speech(v)) && !item_is_condition;
+    // A quoted phrase alone, perhaps with a parenthetical ("\"You're
+    // absolutely right!\" (a CLAUDE.md violation)"): a rule about what to
+    // say, whose mentions scope nothing.
+    let quoted_only = {
+        let mut bare = rest.clone();
+        while let Some(i) = bare.find('(') {
+            match bare[i..].find(')') {
+                Some(j) => bare.replace_range(i..i + j + 1, " "),
+                None => break,
+            }
+        }
+        let (m, code, _) = mask(&bare);
+        let w = words(&m);
+        code.is_empty() && !w.is_empty() && w.iter().all(|x| x.barrier)
+    };
+    let speech =
+        (verb.as_deref().is_some_and(|v| lex.is_speech(v)) || quoted_only) && !item_is_condition;
     // Trailing clauses of the main part.
     let mut main = if item_is_condition {
         String::new()
@@ -281,6 +313,12 @@ pub(super) fn analyse(
     let chooses = verb
         .as_deref()
         .is_some_and(|v| matches!(v, "prefer" | "use" | "choose" | "favor" | "favour"));
+    // "(if configured)", "(when continuing)", "(optional)": a parenthetical
+    // condition anywhere in the main part is a condition of the rule.
+    while let Some((cond, without_it)) = parenthetical_condition(&main) {
+        conditions.push((cond, Order::After));
+        main = without_it;
+    }
     if !main.is_empty() {
         main = if negative {
             first_clause(&main)
@@ -324,7 +362,15 @@ pub(super) fn analyse(
         scope_text.extend(negative_before.iter().cloned());
         scope_text.extend(avoided.iter().cloned());
     }
+    let only_on_consent = !negative
+        && !conditions.is_empty()
+        && mw
+            .iter()
+            .find(|x| !x.barrier)
+            .is_some_and(|x| x.text == "only")
+        && conditions.iter().all(|(c, _)| mentions_consent(c));
     Some(Analysis {
+        only_on_consent,
         modality,
         negative,
         speech,
@@ -337,6 +383,82 @@ pub(super) fn analyse(
         avoided,
         chooses,
     })
+}
+
+/// A line that opens with a file reference (a code span or a link naming a
+/// file) followed by a dash or colon and its description.
+pub(super) fn is_file_reference(s: &str) -> bool {
+    let t = s.trim_start();
+    let (head, rest) = if let Some(inner) = t.strip_prefix('`') {
+        match inner.find('`') {
+            Some(j) => (&inner[..j], &inner[j + 1..]),
+            None => return false,
+        }
+    } else if let Some(inner) = t.strip_prefix('[') {
+        match inner.find("](") {
+            Some(j) => match inner[j + 2..].find(')') {
+                Some(k) => (&inner[j + 2..j + 2 + k], &inner[j + 2 + k + 1..]),
+                None => return false,
+            },
+            None => return false,
+        }
+    } else {
+        return false;
+    };
+    let named_file = head.rsplit('/').next().is_some_and(|f| {
+        f.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !stem.is_empty() && matches!(ext, "md" | "txt" | "pdf" | "html")
+        })
+    });
+    let r = rest.trim_start();
+    named_file && (r.starts_with(['-', '–', '—', ':']) || r.is_empty())
+}
+
+/// A parenthetical that states a condition ("(if available)", "(when
+/// continuing)", "(optional)"), outside code: (its condition, the text
+/// without it).
+pub(super) fn parenthetical_condition(s: &str) -> Option<(String, String)> {
+    let mut in_code = false;
+    for (i, c) in s.char_indices() {
+        if c == '`' {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code || c != '(' {
+            continue;
+        }
+        let Some(len) = s[i + 1..].find(')') else {
+            return None;
+        };
+        let inner = s[i + 1..i + 1 + len].trim();
+        let w = words(inner);
+        let first = w.first().map(|x| x.text.as_str()).unwrap_or("");
+        if is_condition_word(first) || matches!(first, "optional" | "optionally" | "where") {
+            let cond = if matches!(first, "optional" | "optionally") {
+                "optional".to_string()
+            } else {
+                inner
+                    .split_once(char::is_whitespace)
+                    .map_or("", |(_, r)| r)
+                    .trim()
+                    .to_string()
+            };
+            let cond = if cond.is_empty() {
+                inner.to_string()
+            } else {
+                cond
+            };
+            let mut rest = String::with_capacity(s.len());
+            rest.push_str(s[..i].trim_end());
+            let after = &s[i + 1 + len + 1..];
+            if !after.is_empty() && !after.starts_with([',', '.', ';', ':']) {
+                rest.push(' ');
+            }
+            rest.push_str(after.trim_start());
+            return Some((cond, rest.trim().to_string()));
+        }
+    }
+    None
 }
 
 /// `Label: rest` where the label is short (at most five words) and is not a sentence.
@@ -684,6 +806,20 @@ impl Analysis {
                     Modality::MustNot
                 };
             }
+        } else if let Some(x) = self
+            .only_on_consent
+            .then(|| main.behavior_with(&mods, false))
+            .flatten()
+        {
+            // "Only force-push when the user explicitly asks": a consent
+            // gate. The act is visible, the consent is in the conversation:
+            // the act is forbidden, and a consented session needs a waiver.
+            d.forbid = Some(x);
+            d.modality = if matches!(d.modality, Modality::Should) {
+                Modality::ShouldNot
+            } else {
+                Modality::MustNot
+            };
         } else {
             d.when = when_actions;
             // "Use X for Y" chooses a means: it requires nothing on its own.
@@ -693,12 +829,17 @@ impl Analysis {
             } else {
                 main.behavior_with(&mods, true)
             };
+            // A condition no action shows ("if available", "after the
+            // design is validated", a step after the user's answer) keeps
+            // the rule from binding from the load: without a visible
+            // condition beside it, it stays unverifiable, never a `require`.
+            let unseen = self.unseen_condition(lex) || ctx.after_user;
             if d.when.is_some() {
                 d.require = req;
                 if d.require.is_some() && cond_order == Some(Order::Before) {
                     d.order = Some(Order::Before);
                 }
-            } else if !ctx.section.conditional() && !self.user_condition(lex) {
+            } else if !ctx.section.conditional() && !self.user_condition(lex) && !unseen {
                 d.require = req;
             }
         }

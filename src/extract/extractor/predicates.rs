@@ -30,7 +30,7 @@ impl ClauseInfo {
             actions: self
                 .actions
                 .iter()
-                .filter(|(p, _)| matches!(p, Predicate::Skill(_)))
+                .filter(|(p, _)| matches!(p, Predicate::Skill(_) | Predicate::Subagent(_)))
                 .cloned()
                 .collect(),
             ..ClauseInfo::default()
@@ -236,6 +236,15 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             "use" | "invoke" | "load" | "using" | "required"
         )
     });
+    // The clause names an agent type to dispatch ("Task tool … type",
+    // "subagent_type", "… reviewer subagent"), not a skill to load.
+    let dispatches_agent = w.windows(2).any(|p| {
+        (p[0].text == "task" && p[1].text == "tool")
+            || (matches!(p[0].text.as_str(), "subagent" | "agent") && p[1].text == "type")
+    }) || w.iter().any(|x| x.text == "subagent_type")
+        || (w.iter().any(|x| x.text == "type")
+            && w.iter()
+                .any(|x| matches!(x.text.as_str(), "subagent" | "agent" | "task")));
     if uses_skill {
         for tok in
             masked.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '`'))
@@ -248,8 +257,14 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
                             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
                 };
                 if ok(ns) && ok(name) && name.len() > 2 && !matches!(ns, "http" | "https") {
-                    info.actions
-                        .push((Predicate::Skill(name.to_string()), true));
+                    // "Use the Task tool with superpowers:code-reviewer
+                    // type": a subagent of that type, not a skill.
+                    let pred = if dispatches_agent {
+                        Predicate::Subagent(format!("*{name}"))
+                    } else {
+                        Predicate::Skill(name.to_string())
+                    };
+                    info.actions.push((pred, true));
                 }
             }
         }
@@ -289,6 +304,15 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
                 info.actions.push((Predicate::Skill(t.to_string()), true));
             }
         }
+    }
+    // A named agent type makes the generic "a subagent" redundant.
+    if info
+        .actions
+        .iter()
+        .any(|(p, _)| matches!(p, Predicate::Subagent(g) if g != "*"))
+    {
+        info.actions
+            .retain(|(p, _)| !matches!(p, Predicate::Subagent(g) if g == "*"));
     }
     // A concrete path ("edit anything under `.claude/skills/`") makes the
     // generic "any file" reading of the same words redundant.
@@ -355,9 +379,18 @@ pub(super) fn path_mention(
     lex: &Lexicon,
     info: &mut ClauseInfo,
 ) {
+    // Scope by what the rule does to the path, not by its mention: reading
+    // a credential is sensitive, reading `settings.json` or naming
+    // `CLAUDE.md` modifies nothing; a path with no verb only scopes the rule
+    // through the predicate it may become (an avoided path).
     let sample = glob.replace("**", "x").replace('*', "x");
     for s in &lex.scopes {
-        if s.paths.is_match(&sample) {
+        let acts = match verb {
+            Some(PathAction::Read) => s.tag == ScopeTag::SensitiveMemory,
+            Some(_) => true,
+            None => false,
+        };
+        if acts && s.paths.is_match(&sample) {
             info.scope.insert(s.tag);
         }
     }

@@ -140,13 +140,14 @@ pub(super) fn split_sentences(text: &str) -> Vec<(usize, usize)> {
                         | "approx"
                         | "e"
                         | "i"
-                        | "no"
                         | "dr"
                         | "mr"
                         | "ms"
                 ) || (c == b'.'
                     && word_before.chars().all(|x| x.is_ascii_digit())
-                    && !word_before.is_empty());
+                    && !word_before.is_empty())
+                    // "No. 5" is an abbreviation; "No. Tests-after …" is an answer.
+                    || (word_before.eq_ignore_ascii_case("no") && nc.is_ascii_digit());
                 // A lowercase start ends a sentence too after a plain word
                 // ("… any other skill. writing-plans is next."), never after
                 // an abbreviation or a number.

@@ -1,0 +1,149 @@
+//! Every false rule and every miss that issue 12 lists, on a fixture skill
+//! written with the same shapes (`fixtures/extract/why-shapes/SKILL.md`, no
+//! real skill's text): quoted phrases, troubleshooting reads, dropped
+//! conditions, rhetoric, supporting-file references, agent types, pressure
+//! scenarios, consent gates, protected branches and branch tables.
+
+use skillgate::extract::{extract, Constraint, Lexicon, Modality, Predicate, ScopeTag};
+use skillgate::parse::Skill;
+use std::path::Path;
+
+fn constraints() -> Vec<Constraint> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract/why-shapes/SKILL.md");
+    let skill = Skill::read(&path).expect("fixture parses");
+    extract(&skill, &Lexicon::builtin())
+}
+
+fn at(cs: &[Constraint], line: u32) -> Option<&Constraint> {
+    cs.iter().find(|c| c.lines[0] <= line && line <= c.lines[1])
+}
+
+fn p(s: &str) -> Predicate {
+    yaml_serde::from_str(s).unwrap()
+}
+
+#[test]
+fn when_to_use_conditions_are_not_rules() {
+    let cs = constraints();
+    assert!(at(&cs, 10).is_none() && at(&cs, 11).is_none(), "{cs:#?}");
+}
+
+#[test]
+fn a_quoted_phrase_not_to_say_is_a_speech_rule_without_scope() {
+    let cs = constraints();
+    let c = at(&cs, 16).expect("the phrase is a rule");
+    assert!(c.scope.is_empty(), "{c:#?}");
+    assert!(c.behavior().is_none() && c.when.is_none(), "{c:#?}");
+}
+
+#[test]
+fn checking_a_settings_file_is_not_self_modification() {
+    let cs = constraints();
+    if let Some(c) = at(&cs, 20) {
+        assert!(c.scope.is_empty(), "{c:#?}");
+    }
+}
+
+#[test]
+fn conditions_are_kept_no_require_fires_at_the_load() {
+    let cs = constraints();
+    // A step after the one that waits on the user's approval.
+    let c = at(&cs, 26).expect("step 3 is a rule");
+    assert!(c.require.is_none(), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState]);
+    // Under a heading that is a condition ("After the Plan Is Approved").
+    let c = at(&cs, 30).expect("commit rule");
+    assert!(c.require.is_none(), "{c:#?}");
+    // "if available": a condition no action shows.
+    let c = at(&cs, 31).expect("use-skill rule");
+    assert!(c.require.is_none(), "{c:#?}");
+    // A required sub-skill under a WHEN lead-in.
+    let c = at(&cs, 35).expect("sub-skill rule");
+    assert!(c.require.is_none(), "{c:#?}");
+    // No scope-tagged rule requires anything from the load alone.
+    for c in &cs {
+        if !c.scope.is_empty() && c.require.is_some() {
+            assert!(c.when.is_some(), "{c:#?}");
+        }
+    }
+}
+
+#[test]
+fn an_faq_rebuttal_and_its_question_are_not_rules() {
+    let cs = constraints();
+    for line in 39..=41 {
+        assert!(at(&cs, line).is_none(), "line {line}: {:#?}", at(&cs, line));
+    }
+}
+
+#[test]
+fn a_supporting_file_reference_is_not_a_required_write() {
+    let cs = constraints();
+    assert!(at(&cs, 45).is_none(), "{:#?}", at(&cs, 45));
+}
+
+#[test]
+fn the_task_tool_with_a_type_is_a_subagent_not_a_skill() {
+    let cs = constraints();
+    let c = at(&cs, 49).expect("dispatch rule");
+    assert_eq!(
+        c.require,
+        Some(p("{subagent: \"*code-checker\"}")),
+        "{c:#?}"
+    );
+}
+
+#[test]
+fn the_options_of_a_pressure_scenario_are_not_rules() {
+    let cs = constraints();
+    for line in 53..=56 {
+        assert!(at(&cs, line).is_none(), "line {line}: {:#?}", at(&cs, line));
+    }
+}
+
+#[test]
+fn a_red_flag_thought_gets_no_scope() {
+    let cs = constraints();
+    if let Some(c) = at(&cs, 60) {
+        assert!(c.scope.is_empty() && c.behavior().is_none(), "{c:#?}");
+    }
+}
+
+#[test]
+fn force_push_only_on_explicit_request_in_a_rationalisation_table_is_found() {
+    let cs = constraints();
+    let c = at(&cs, 66).expect("the Reality cell states a rule");
+    assert_eq!(c.modality, Modality::MustNot);
+    assert_eq!(c.forbid, Some(p("{git: push, args: [\"--force\"]}")));
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState]);
+    // The excuse itself is not a rule of its own.
+    assert_eq!(cs.iter().filter(|c| c.lines == [66, 66]).count(), 1);
+}
+
+#[test]
+fn deletion_without_explicit_confirmation_is_forbidden() {
+    let cs = constraints();
+    let c = at(&cs, 70).expect("consent rule");
+    assert_eq!(c.forbid, Some(p("{delete: \"**\"}")), "{c:#?}");
+}
+
+#[test]
+fn a_protected_branch_list_forbids_changes_on_each_branch() {
+    let cs = constraints();
+    for (line, branch) in [(73, "main"), (74, "release/*")] {
+        let c = at(&cs, line).expect("protected branch");
+        assert_eq!(c.scope, vec![ScopeTag::SharedRepoState]);
+        let f = serde_json::to_string(c.forbid.as_ref().expect("a forbid")).unwrap();
+        assert!(f.contains(&format!("\"branch\":\"{branch}\"")), "{f}");
+        assert!(f.contains("git branch -D"), "{f}");
+    }
+}
+
+#[test]
+fn a_branch_table_with_commands_gives_scoped_rules_judged_where_they_act() {
+    let cs = constraints();
+    let c = at(&cs, 81).expect("abandoned-experiment row");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState]);
+    assert_eq!(c.when, Some(p("{command: \"git branch -D*\"}")), "{c:#?}");
+    assert!(at(&cs, 80).is_some_and(|c| c.scope == vec![ScopeTag::SharedRepoState]));
+}

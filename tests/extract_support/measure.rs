@@ -1,0 +1,267 @@
+//! Extraction measured against the hand-labelled development set
+//! (`../shared/research/extraction-dev-labels.tsv`, conventions in the `.md`
+//! beside it). Shared by `tests/extract_measure.rs` (floors) and
+//! `examples/extract_all.rs` (the figures, per skill and in total).
+//!
+//! Definitions (one labelled row = one rule of a skill, with its lines):
+//! - rules found (recall): labelled rows overlapped by the lines of at least
+//!   one extracted constraint;
+//! - extracted rules matching no label: constraints whose lines overlap no
+//!   labelled row (false rules, or rules the labeller merged elsewhere);
+//! - checkable rules with a predicate: labelled rows marked decidable that an
+//!   overlapping constraint gives a `require` or `forbid`;
+//! - behavior predicates on checkable rules: the other way, the share of
+//!   constraints with a behavior predicate whose overlapping rule is decidable;
+//! - scope tags: over (rule, tag) pairs — a tag predicted for a labelled row
+//!   is the union of the tags of the constraints that overlap it; tags of
+//!   constraints overlapping no labelled row count as false positives.
+
+#![allow(dead_code)]
+
+use skillgate::extract::{extract, Constraint, Lexicon};
+use skillgate::parse::Skill;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+pub struct Label {
+    pub file: String,
+    pub first: u32,
+    pub last: u32,
+    pub decidable: bool,
+    pub scope: BTreeSet<String>,
+    pub quote: String,
+    /// From the notes, not the TSV.
+    pub note: bool,
+}
+
+pub fn shared() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared")
+}
+
+pub fn labels(shared: &Path) -> Vec<Label> {
+    let text = std::fs::read_to_string(shared.join("research/extraction-dev-labels.tsv"))
+        .expect("dev labels");
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            Label {
+                file: f[0].to_string(),
+                first: f[1].parse().expect("first"),
+                last: f[2].parse().expect("last"),
+                decidable: f[4] == "yes",
+                scope: f[5]
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty() && *s != "none")
+                    .map(String::from)
+                    .collect(),
+                quote: f[6].to_string(),
+                note: false,
+            }
+        })
+        .collect()
+}
+
+/// The normative fenced blocks the labels' notes name as rules an extractor
+/// should find, though the TSV leaves them out (counted for rules found and
+/// unmatched extractions only: the notes give no decidability or scope).
+pub fn fenced_notes() -> Vec<Label> {
+    let tdd = "realdata/skills/obra-superpowers/test-driven-development/SKILL.md";
+    let vbc = "realdata/skills/obra-superpowers/verification-before-completion/SKILL.md";
+    [
+        (tdd, 33, 35, "Iron Law"),
+        (tdd, 315, 318, "Final Rule"),
+        (vbc, 16, 18, "Iron Law"),
+        (vbc, 24, 36, "Gate Function"),
+    ]
+    .into_iter()
+    .map(|(file, first, last, quote)| Label {
+        file: file.to_string(),
+        first,
+        last,
+        decidable: false,
+        scope: BTreeSet::new(),
+        quote: format!("(fenced) {quote}"),
+        note: true,
+    })
+    .collect()
+}
+
+fn overlaps(c: &Constraint, l: &Label) -> bool {
+    c.lines[0] <= l.last && l.first <= c.lines[1]
+}
+
+#[derive(Debug, Default, Clone)]
+pub struct Figures {
+    pub labelled: usize,
+    pub found: usize,
+    pub extracted: usize,
+    pub unmatched: usize,
+    pub decidable: usize,
+    pub decidable_with_behavior: usize,
+    pub with_behavior: usize,
+    pub with_behavior_on_decidable: usize,
+    pub tag_tp: usize,
+    pub tag_fp: usize,
+    pub tag_fn: usize,
+}
+
+pub fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 {
+        1.0
+    } else {
+        a as f64 / b as f64
+    }
+}
+
+impl Figures {
+    pub fn add(&mut self, o: &Figures) {
+        self.labelled += o.labelled;
+        self.found += o.found;
+        self.extracted += o.extracted;
+        self.unmatched += o.unmatched;
+        self.decidable += o.decidable;
+        self.decidable_with_behavior += o.decidable_with_behavior;
+        self.with_behavior += o.with_behavior;
+        self.with_behavior_on_decidable += o.with_behavior_on_decidable;
+        self.tag_tp += o.tag_tp;
+        self.tag_fp += o.tag_fp;
+        self.tag_fn += o.tag_fn;
+    }
+    pub fn recall(&self) -> f64 {
+        ratio(self.found, self.labelled)
+    }
+    pub fn precision(&self) -> f64 {
+        ratio(self.extracted - self.unmatched, self.extracted)
+    }
+    pub fn checkable(&self) -> f64 {
+        ratio(self.decidable_with_behavior, self.decidable)
+    }
+    pub fn behavior_precision(&self) -> f64 {
+        ratio(self.with_behavior_on_decidable, self.with_behavior)
+    }
+    pub fn scope_recall(&self) -> f64 {
+        ratio(self.tag_tp, self.tag_tp + self.tag_fn)
+    }
+    pub fn scope_precision(&self) -> f64 {
+        ratio(self.tag_tp, self.tag_tp + self.tag_fp)
+    }
+    /// One table row: `| name | found | checkable | scope R | scope P | unmatched |`.
+    pub fn row(&self, name: &str) -> String {
+        format!(
+            "| {name} | {}/{} = {:.2} | {}/{} = {:.2} | {}/{} = {:.2} | {}/{} = {:.2} | {}/{} |",
+            self.found,
+            self.labelled,
+            self.recall(),
+            self.decidable_with_behavior,
+            self.decidable,
+            self.checkable(),
+            self.tag_tp,
+            self.tag_tp + self.tag_fn,
+            self.scope_recall(),
+            self.tag_tp,
+            self.tag_tp + self.tag_fp,
+            self.scope_precision(),
+            self.unmatched,
+            self.extracted,
+        )
+    }
+}
+
+pub const HEADER: &str = "| skill | rules found | checkable with a predicate | scope recall | scope precision | extracted matching no label |\n|---|---|---|---|---|---|";
+
+/// Per skill (file relative to `shared`) and in total; `log` gets one line
+/// per miss, extra, missing predicate and scope difference.
+pub fn measure(
+    shared: &Path,
+    lexicon: &Lexicon,
+    mut log: impl FnMut(String),
+) -> (Vec<(String, Figures)>, Figures) {
+    let mut labels = labels(shared);
+    labels.extend(fenced_notes());
+    let mut by_file: BTreeMap<&str, Vec<&Label>> = BTreeMap::new();
+    for l in &labels {
+        by_file.entry(l.file.as_str()).or_default().push(l);
+    }
+    let mut per = Vec::new();
+    let mut total = Figures::default();
+    for (file, rows) in &by_file {
+        let skill = Skill::read(&shared.join(file)).expect("skill parses");
+        let cs = extract(&skill, lexicon);
+        let mut f = Figures {
+            labelled: rows.len(),
+            extracted: cs.len(),
+            ..Figures::default()
+        };
+        for c in &cs {
+            let on: Vec<&&Label> = rows.iter().filter(|l| overlaps(c, l)).collect();
+            if on.is_empty() {
+                f.unmatched += 1;
+                f.tag_fp += c.scope.len();
+                log(format!(
+                    "  extra   {file}:{}-{} {:?} {:?}",
+                    c.lines[0], c.lines[1], c.scope, c.text
+                ));
+            }
+            if c.behavior().is_some() {
+                f.with_behavior += 1;
+                if on.iter().any(|l| l.decidable) {
+                    f.with_behavior_on_decidable += 1;
+                } else {
+                    log(format!(
+                        "  pred-on-undecidable {file}:{}-{} {:?}",
+                        c.lines[0], c.lines[1], c.text
+                    ));
+                }
+            }
+        }
+        for l in rows {
+            let on: Vec<&Constraint> = cs.iter().filter(|c| overlaps(c, l)).collect();
+            if on.is_empty() {
+                log(format!(
+                    "  missed  {file}:{}-{} {}",
+                    l.first, l.last, l.quote
+                ));
+            } else {
+                f.found += 1;
+            }
+            if l.note {
+                continue;
+            }
+            if l.decidable {
+                f.decidable += 1;
+                if on.iter().any(|c| c.behavior().is_some()) {
+                    f.decidable_with_behavior += 1;
+                } else {
+                    log(format!(
+                        "  no-pred {file}:{}-{} {}",
+                        l.first, l.last, l.quote
+                    ));
+                }
+            }
+            let pred: BTreeSet<String> = on
+                .iter()
+                .flat_map(|c| c.scope.iter().map(|t| t.as_str().to_string()))
+                .collect();
+            f.tag_tp += pred.intersection(&l.scope).count();
+            f.tag_fp += pred.difference(&l.scope).count();
+            f.tag_fn += l.scope.difference(&pred).count();
+            if pred != l.scope {
+                log(format!(
+                    "  scope   {file}:{}-{} got {pred:?} want {:?}: {}",
+                    l.first, l.last, l.scope, l.quote
+                ));
+            }
+        }
+        total.add(&f);
+        let name = Path::new(file)
+            .parent()
+            .and_then(|p| p.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| file.to_string());
+        per.push((name, f));
+    }
+    (per, total)
+}
