@@ -427,9 +427,7 @@ pub(super) fn parenthetical_condition(s: &str) -> Option<(String, String)> {
         if in_code || c != '(' {
             continue;
         }
-        let Some(len) = s[i + 1..].find(')') else {
-            return None;
-        };
+        let len = s[i + 1..].find(')')?;
         let inner = s[i + 1..i + 1 + len].trim();
         let w = words(inner);
         let first = w.first().map(|x| x.text.as_str()).unwrap_or("");
