@@ -64,11 +64,15 @@ fn executing_plans_main_branch_rule_is_must_not_and_shared_repo_state() {
     assert_eq!(c["lines"], serde_json::json!([64, 64]));
     assert_eq!(c["modality"], "must-not");
     assert_eq!(c["scope"], serde_json::json!(["shared-repo-state"]));
-    let forbid = c["forbid"].to_string();
+    // "… without explicit user consent": a consent gate (SPEC §4.2), one
+    // consent before the work starts.
+    let when = c["when"].to_string();
     assert!(
-        forbid.contains("\"branch\":\"main\"") && forbid.contains("\"branch\":\"master\""),
-        "{forbid}"
+        when.contains("\"branch\":\"main\"") && when.contains("\"branch\":\"master\""),
+        "{when}"
     );
+    assert_eq!(c["require"], serde_json::json!({"user_turn": true}));
+    assert_eq!(c["order"], "before");
 }
 
 #[test]

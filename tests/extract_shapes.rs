@@ -4,7 +4,7 @@
 //! conditions, rhetoric, supporting-file references, agent types, pressure
 //! scenarios, consent gates, protected branches and branch tables.
 
-use skillgate::extract::{extract, Constraint, Lexicon, Modality, Predicate, ScopeTag};
+use skillgate::extract::{extract, Constraint, Lexicon, Modality, Order, Predicate, ScopeTag};
 use skillgate::parse::Skill;
 use std::path::Path;
 
@@ -113,18 +113,23 @@ fn a_red_flag_thought_gets_no_scope() {
 fn force_push_only_on_explicit_request_in_a_rationalisation_table_is_found() {
     let cs = constraints();
     let c = at(&cs, 66).expect("the Reality cell states a rule");
+    // A consent gate (SPEC §4.2): the guarded act needs a user turn before it.
     assert_eq!(c.modality, Modality::MustNot);
-    assert_eq!(c.forbid, Some(p("{git: push, args: [\"--force\"]}")));
+    assert_eq!(c.when, Some(p("{git: push, args: [\"--force\"]}")));
+    assert_eq!(c.require, Some(p("{user_turn: true}")));
+    assert_eq!(c.order, Some(Order::BeforeEach));
     assert_eq!(c.scope, vec![ScopeTag::SharedRepoState]);
     // The excuse itself is not a rule of its own.
     assert_eq!(cs.iter().filter(|c| c.lines == [66, 66]).count(), 1);
 }
 
 #[test]
-fn deletion_without_explicit_confirmation_is_forbidden() {
+fn deletion_without_explicit_confirmation_is_a_consent_gate() {
     let cs = constraints();
     let c = at(&cs, 70).expect("consent rule");
-    assert_eq!(c.forbid, Some(p("{delete: \"**\"}")), "{c:#?}");
+    assert_eq!(c.when, Some(p("{delete: \"**\"}")), "{c:#?}");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert_eq!(c.order, Some(Order::BeforeEach));
 }
 
 #[test]
@@ -146,4 +151,14 @@ fn a_branch_table_with_commands_gives_scoped_rules_judged_where_they_act() {
     assert_eq!(c.scope, vec![ScopeTag::SharedRepoState]);
     assert_eq!(c.when, Some(p("{command: \"git branch -D*\"}")), "{c:#?}");
     assert!(at(&cs, 80).is_some_and(|c| c.scope == vec![ScopeTag::SharedRepoState]));
+}
+
+#[test]
+fn each_and_every_give_before_each() {
+    let src = "---\nname: demo\ndescription: d\n---\nRun the tests before each commit.\n\nRun the tests before committing.\n";
+    let skill = Skill::parse_bytes(Path::new("demo/SKILL.md"), src.as_bytes()).unwrap();
+    let cs = extract(&skill, &Lexicon::builtin());
+    assert_eq!(cs.len(), 2, "{cs:#?}");
+    assert_eq!(cs[0].order, Some(Order::BeforeEach), "{:#?}", cs[0]);
+    assert_eq!(cs[1].order, Some(Order::Before), "{:#?}", cs[1]);
 }

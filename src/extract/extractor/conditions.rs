@@ -49,6 +49,33 @@ pub(super) struct Analysis {
     pub(super) chooses: bool,
     /// "Only X when the user explicitly asks": X is gated on consent.
     pub(super) only_on_consent: bool,
+    /// The rule says "each" / "every": its requirement holds per firing
+    /// event (`before-each`).
+    pub(super) each: bool,
+    /// The main verb is "proceed" / "continue" (what comes next).
+    pub(super) proceeds: bool,
+}
+
+/// `before`, or `before-each` where the rule says "each" / "every".
+pub(super) fn before(each: bool) -> Order {
+    if each {
+        Order::BeforeEach
+    } else {
+        Order::Before
+    }
+}
+
+/// A consent gate (SPEC §4.2): `when` the guarded action, `require` a user
+/// turn, `before-each` (or `before` where one consent covers the batch).
+pub(super) fn consent_gate(d: &mut Draft, guarded: Predicate, each: bool) {
+    d.when = Some(guarded);
+    d.require = Some(Predicate::UserTurn);
+    d.forbid = None;
+    d.order = Some(if each {
+        Order::BeforeEach
+    } else {
+        Order::Before
+    });
 }
 
 pub(super) fn analyse(
@@ -369,7 +396,15 @@ pub(super) fn analyse(
             .find(|x| !x.barrier)
             .is_some_and(|x| x.text == "only")
         && conditions.iter().all(|(c, _)| mentions_consent(c));
+    let each = words(s)
+        .iter()
+        .any(|x| matches!(x.text.as_str(), "each" | "every"));
+    let proceeds = verb
+        .as_deref()
+        .is_some_and(|v| matches!(v, "proceed" | "continue" | "move" | "start" | "begin"));
     Some(Analysis {
+        each,
+        proceeds,
         only_on_consent,
         modality,
         negative,
@@ -591,7 +626,17 @@ pub(super) fn mentions_consent(text: &str) -> bool {
             || w.text.starts_with("agree")
             || matches!(
                 w.text.as_str(),
-                "user" | "partner" | "human" | "confirms" | "confirmed" | "says"
+                "user"
+                    | "users"
+                    | "partner"
+                    | "human"
+                    | "confirms"
+                    | "confirmed"
+                    | "confirmation"
+                    | "says"
+                    | "responds"
+                    | "replies"
+                    | "answers"
             )
     })
 }
@@ -746,7 +791,14 @@ impl Analysis {
                     (Some(x), Some(y)) => {
                         d.when = Some(x);
                         d.require = Some(y);
-                        d.order = Some(Order::Before);
+                        d.order = Some(before(self.each));
+                    }
+                    // "Never delete without the user's explicit confirmation":
+                    // a consent gate, the one-way check of SPEC §4.2.
+                    // One consent covers a batch that "starts" or "proceeds";
+                    // else each guarded act needs its own.
+                    (Some(x), None) if mentions_consent(y) => {
+                        consent_gate(&mut d, x, !self.proceeds)
                     }
                     (Some(x), None) => {
                         d.forbid = Some(x);
@@ -767,13 +819,25 @@ impl Analysis {
                     (Some(x), Some(y)) => {
                         d.when = Some(x);
                         d.require = Some(y);
-                        d.order = Some(Order::Before);
+                        d.order = Some(before(self.each));
                     }
                     // "until the user has approved it": consent lives in the
-                    // conversation; the act is visible (a consented session
-                    // needs a waiver).
-                    (Some(x), None) if mentions_consent(y) => d.forbid = Some(x),
+                    // conversation; the act is visible, and a user turn must
+                    // come before it.
+                    (Some(x), None) if mentions_consent(y) => {
+                        consent_gate(&mut d, x, !self.proceeds)
+                    }
                     (Some(x), None) => d.when = Some(x),
+                    // "Do not proceed until the user responds": whatever
+                    // changes files next waits for the user's turn.
+                    (None, None) if mentions_consent(y) && self.proceeds => consent_gate(
+                        &mut d,
+                        Predicate::Any(vec![
+                            Predicate::Write("**".into()),
+                            Predicate::Edit("**".into()),
+                        ]),
+                        false,
+                    ),
                     _ => d.when = when_actions,
                 }
             } else if when_actions.is_some() {
@@ -810,9 +874,8 @@ impl Analysis {
             .flatten()
         {
             // "Only force-push when the user explicitly asks": a consent
-            // gate. The act is visible, the consent is in the conversation:
-            // the act is forbidden, and a consented session needs a waiver.
-            d.forbid = Some(x);
+            // gate. The act is visible, the consent is a user turn before it.
+            consent_gate(&mut d, x, true);
             d.modality = if matches!(d.modality, Modality::Should) {
                 Modality::ShouldNot
             } else {
@@ -835,7 +898,7 @@ impl Analysis {
             if d.when.is_some() {
                 d.require = req;
                 if d.require.is_some() && cond_order == Some(Order::Before) {
-                    d.order = Some(Order::Before);
+                    d.order = Some(before(self.each));
                 }
             } else if !ctx.section.conditional() && !self.user_condition(lex) && !unseen {
                 d.require = req;
