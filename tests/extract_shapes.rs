@@ -162,3 +162,48 @@ fn each_and_every_give_before_each() {
     assert_eq!(cs[0].order, Some(Order::BeforeEach), "{:#?}", cs[0]);
     assert_eq!(cs[1].order, Some(Order::Before), "{:#?}", cs[1]);
 }
+
+fn inline(body: &str) -> Vec<Constraint> {
+    let src = format!("---\nname: demo\ndescription: d\n---\n{body}");
+    let skill = Skill::parse_bytes(Path::new("demo/SKILL.md"), src.as_bytes()).unwrap();
+    extract(&skill, &Lexicon::builtin())
+}
+
+#[test]
+fn a_purpose_clause_is_not_the_rules_act() {
+    // "… so it can decide what must be fixed before merge": the merge is a
+    // horizon, not the rule's condition or act.
+    let cs = inline(
+        "Write findings to the notes file so it can decide what must be fixed before merge.\n",
+    );
+    assert_eq!(cs.len(), 1, "{cs:#?}");
+    for c in &cs {
+        assert!(c.scope.is_empty(), "{c:#?}");
+        assert!(c.when.is_none(), "{c:#?}");
+    }
+}
+
+#[test]
+fn a_script_of_the_skill_is_a_command() {
+    let cs = inline("Run `scripts/collect-notes PLAN_FILE` at the start.\n\nRun tools/fetch_threads.py to list the open threads.\n");
+    assert_eq!(
+        cs[0].require,
+        Some(p("{command: \"*collect-notes*\"}")),
+        "{:#?}",
+        cs[0]
+    );
+    assert_eq!(
+        cs[1].require,
+        Some(p("{command: \"*fetch_threads.py*\"}")),
+        "{:#?}",
+        cs[1]
+    );
+}
+
+#[test]
+fn items_under_a_writing_lead_in_are_files_to_write() {
+    let cs = inline("Generate these files:\n\n- `app.json` - the app settings\n- `setup.sh` - the setup script\n");
+    let req: Vec<_> = cs.iter().filter_map(|c| c.require.clone()).collect();
+    assert!(req.contains(&p("{write: \"**/app.json\"}")), "{cs:#?}");
+    assert!(req.contains(&p("{write: \"**/setup.sh\"}")), "{cs:#?}");
+}

@@ -21,6 +21,9 @@ pub(super) struct Lead {
     /// The lead-in names branches ("Never touch these branches:"): its
     /// items are branch names.
     pub(super) branches: bool,
+    /// The lead-in's verb writes files ("Generate these files:"): an item
+    /// naming a file is a file to write.
+    pub(super) path_verb: Option<String>,
 }
 
 /// The heading context of a block.
@@ -858,6 +861,9 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
         }
     }
     let verb = main_verb(&w);
+    lead.path_verb = verb
+        .clone()
+        .filter(|v| lex.path_action(v).is_some_and(|a| a != PathAction::Read));
     lead.normative = marker
         || lead.items_are_conditions.is_some()
         || lead.condition.is_some()

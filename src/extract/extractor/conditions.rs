@@ -111,9 +111,21 @@ pub(super) fn analyse(
     }
     // "`some-technique.md` - what it adds", "[guide](guide.md): when to
     // read it": a reference to a supporting file, not a rule (a read at most).
-    if is_file_reference(s) {
-        return None;
-    }
+    // Under a lead-in that writes files ("Generate these files:"), an item
+    // that names a file is that file to write.
+    let led;
+    let s = match ctx.lead.and_then(|l| l.path_verb.as_deref()) {
+        Some(verb) if ctx.in_list && opens_with_file(s) => {
+            led = format!("{verb} {s}");
+            led.as_str()
+        }
+        _ => {
+            if is_file_reference(s) {
+                return None;
+            }
+            s
+        }
+    };
     // A question alone ("Q: Can I add the tests later?") asks, and a bare
     // "No." / "Yes." answers: neither instructs.
     if question.is_none() && s.trim_end_matches(['*', '_', ' ']).ends_with('?') {
@@ -359,6 +371,9 @@ pub(super) fn analyse(
                 main = head;
             }
         }
+        // "… so it can triage which must be fixed before merge": a purpose
+        // or relative clause explains; its words are not the rule's act.
+        main = cut_purpose(&main);
         if let Some((head, kw, tail)) = split_trailing(&main) {
             match kw.as_str() {
                 "without" => {
@@ -418,6 +433,50 @@ pub(super) fn analyse(
         avoided,
         chooses,
     })
+}
+
+/// The clause up to a purpose or relative clause (" so that ", " so it ",
+/// " which ", " in order to "), outside code and quotes.
+pub(super) fn cut_purpose(s: &str) -> String {
+    let lower = s.to_lowercase();
+    let mut in_code = false;
+    let mut in_quote = false;
+    for (i, c) in s.char_indices() {
+        match c {
+            '`' => in_code = !in_code,
+            '"' => in_quote = !in_quote,
+            ' ' if !in_code && !in_quote => {
+                let l = &lower[i..];
+                if [
+                    " so that ",
+                    " so it ",
+                    " so they ",
+                    " so you ",
+                    " so the ",
+                    " which ",
+                    " in order to ",
+                ]
+                .iter()
+                .any(|m| l.starts_with(m))
+                {
+                    let head = s[..i].trim_end_matches([',', ' ']);
+                    if !head.trim().is_empty() {
+                        return head.to_string();
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    s.to_string()
+}
+
+/// A line that opens with a backticked file name or path (`` `a.json` - … ``).
+pub(super) fn opens_with_file(s: &str) -> bool {
+    let t = s.trim_start();
+    t.strip_prefix('`')
+        .and_then(|inner| inner.find('`').map(|j| &inner[..j]))
+        .is_some_and(|p| path_glob(p).is_some())
 }
 
 /// A line that opens with a file reference (a code span or a link naming a

@@ -200,6 +200,13 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             path_mention(&g, verb_action, lex, &mut info);
         }
     }
+    // A clause that runs something: a script path in it is a command.
+    let runs = w.iter().any(|x| {
+        matches!(
+            x.text.as_str(),
+            "run" | "runs" | "running" | "execute" | "invoke"
+        )
+    });
     // Bare file names in the words' source text ("Add to .gitignore").
     for tok in masked.split_whitespace() {
         let tok = tok.trim_matches(|c: char| {
@@ -210,7 +217,9 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
         });
         let tok = tok.strip_suffix('.').unwrap_or(tok);
         if looks_like_file(tok) {
-            if let Some(g) = path_glob(tok) {
+            if let Some(c) = script_command(tok).filter(|_| runs) {
+                info.actions.push((c, true));
+            } else if let Some(g) = path_glob(tok) {
                 path_mention(&g, verb_action, lex, &mut info);
             }
         }
@@ -446,8 +455,12 @@ pub(super) fn simple_commands(c: &str) -> Vec<String> {
 pub(super) fn command_predicate(c: &str, lex: &Lexicon) -> Option<Predicate> {
     let toks: Vec<&str> = c.split_whitespace().collect();
     let first = toks.first()?.to_lowercase();
-    if !lex.is_command_word(&first) || c.contains('\n') {
+    if c.contains('\n') {
         return None;
+    }
+    // `scripts/review-package PLAN BASE HEAD`: a script of the skill's own.
+    if !lex.is_command_word(&first) {
+        return script_command(toks.first()?);
     }
     // `--help`-like lone flags, `git` alone, or a bare tool word: not commands.
     if toks.len() == 1 && first != "pytest" && first != "make" {
@@ -496,6 +509,26 @@ pub(super) fn command_predicate(c: &str, lex: &Lexicon) -> Option<Predicate> {
     Some(Predicate::Command(glob))
 }
 
+/// A script named by its path (`scripts/fetch.py`, `./bin/setup`,
+/// `tools/check.sh`) → a command glob on its file name, however it is
+/// invoked (`python scripts/fetch.py`, `bash …`, `./…`).
+pub(super) fn script_command(tok: &str) -> Option<Predicate> {
+    let t = tok.trim_start_matches("./");
+    let name = t.rsplit('/').next()?;
+    let in_script_dir = t.contains('/')
+        && t.split('/')
+            .next()
+            .is_some_and(|d| matches!(d, "scripts" | "script" | "bin" | "tools"));
+    let script_ext = name.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty() && matches!(ext, "py" | "sh" | "js" | "ts" | "rb" | "pl")
+    });
+    let ok_chars = name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    (ok_chars && name.len() >= 3 && (in_script_dir || (script_ext && t.contains('/'))))
+        .then(|| Predicate::Command(format!("*{}*", globset::escape(name))))
+}
+
 pub(super) fn is_placeholder(t: &str) -> bool {
     (t.starts_with('<') && t.ends_with('>'))
         || t.starts_with('$')
@@ -507,6 +540,10 @@ pub(super) fn is_placeholder(t: &str) -> bool {
 
 /// `raw.githubusercontent.com`, `api.example.org/v1`: a host to fetch from.
 pub(super) fn domain(c: &str) -> Option<String> {
+    // `setup.sh`, `notes.md`: a file name, not a host.
+    if !c.contains("://") && looks_like_file(c) {
+        return None;
+    }
     let c = c
         .trim_start_matches("https://")
         .trim_start_matches("http://");
