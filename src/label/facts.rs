@@ -226,7 +226,7 @@ impl CompiledSet {
             f.tool = self.text_matches(t);
         }
         match &e.action {
-            Action::Message | Action::Other => {}
+            Action::Message | Action::Other | Action::UserTurn { .. } => {}
             Action::File { effects } => {
                 f.files = effects
                     .iter()
