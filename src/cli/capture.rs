@@ -345,10 +345,14 @@ fn report(args: &Args, req: &Request, out: &Outcome, cwd: &Path) -> anyhow::Resu
         );
     } else if !out.captured.is_empty() && !req.dry_run {
         let dir = shown(&req.patterns_dir, cwd);
-        let _ = writeln!(
-            stdout,
-            "next: skillgate gate <skill folder>, then git add {dir} && git commit"
-        );
+        if args.commit {
+            let _ = writeln!(stdout, "next: skillgate gate <skill folder>");
+        } else {
+            let _ = writeln!(
+                stdout,
+                "next: skillgate gate <skill folder>, then git add {dir} && git commit (or capture with --commit)"
+            );
+        }
     }
     Ok(())
 }
