@@ -195,3 +195,69 @@ fn every_rule_compiles_and_kinds_are_unique() {
     kinds.dedup();
     assert_eq!(kinds.len(), own.rules.len(), "duplicate kind");
 }
+
+/// Figures, not an assertion: `cargo test --lib redact::tests::throughput -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn throughput() {
+    let root =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/realdata/transcripts");
+    let mut texts = Vec::new();
+    for f in crate::decode::discover::discover(&root).unwrap_or_default() {
+        if let Ok(t) = crate::decode::decode_path(&f, None, &Default::default()) {
+            for e in &t.events {
+                if let crate::decode::Action::Shell(sh) = &e.action {
+                    texts.extend(sh.commands.iter().map(|c| c.text.clone()));
+                }
+            }
+        }
+    }
+    let bytes: usize = texts.iter().map(String::len).sum();
+    let t = std::time::Instant::now();
+    let mut hits = 0;
+    for s in &texts {
+        hits += redact_counted(s).count();
+    }
+    eprintln!(
+        "first pass (loads the rule set, compiles the regexes it needs): {:?}",
+        t.elapsed()
+    );
+    let t = std::time::Instant::now();
+    for _ in 0..1000 {
+        let _ = own().set.matches("git status --short");
+    }
+    eprintln!(
+        "own rule set on `git status --short`: {:?} per call",
+        t.elapsed() / 1000
+    );
+    let gl = gitleaks::rules();
+    let t = std::time::Instant::now();
+    for _ in 0..1000 {
+        let _ = gl.candidates("git status --short");
+    }
+    eprintln!("gitleaks keyword scan: {:?} per call", t.elapsed() / 1000);
+    let mut per: std::collections::BTreeMap<&str, usize> = Default::default();
+    for s in &texts {
+        for i in gl.candidates(s) {
+            *per.entry(gl.rules[i].id).or_default() += 1;
+        }
+    }
+    let mut top: Vec<_> = per.into_iter().collect();
+    top.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+    eprintln!("rules run most often: {:?}", &top[..top.len().min(8)]);
+    let t = std::time::Instant::now();
+    for _ in 0..10 {
+        for s in &texts {
+            hits += redact_counted(s).count();
+        }
+    }
+    let el = t.elapsed();
+    eprintln!(
+        "{} commands ({} bytes) x10 in {:?}: {:.1} µs/command, {} hits",
+        texts.len(),
+        bytes,
+        el,
+        el.as_secs_f64() * 1e6 / (texts.len() * 10) as f64,
+        hits
+    );
+}
