@@ -518,7 +518,7 @@ fn removing_the_violating_session_lets_the_same_push_through() {
     let out = git(&t.work(), &["push", "origin", "main"], home);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains("ok      tidy-branches — pass"), "{stderr}");
+    assert!(stderr.contains("ok      tidy-branches — "), "{stderr}");
     // A later push of a README is not gated at all.
     t.write("README.md", "x\n");
     t.commit("readme");
