@@ -163,13 +163,15 @@ fn unknown_record_types_are_counted_never_errors() {
     assert_eq!(t.undecodable_count(), 0);
     // invoked_skills after compaction is a load; the compact summary is not a prompt
     assert_eq!(loads(&t), [("goal".to_string(), LoadVia::InvokedSkills)]);
+    // the prompt is a user turn, the reply a message
     assert_eq!(
         t.events
             .iter()
             .filter(|e| e.action == Action::Message)
             .count(),
-        2
+        1
     );
+    assert_eq!(t.events.iter().filter(|e| e.is_user_turn()).count(), 1);
 }
 
 #[test]

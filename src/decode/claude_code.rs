@@ -18,15 +18,17 @@
 //!   counted as [`ProblemKind::UnknownRecordType`].
 
 use super::jsonl::{self, JsonlLines};
-use super::probe::{Input, KeyName, LooseBool, LooseStr, Text};
+use super::probe::{Input, KeyName, LooseBool, LooseStr};
+use super::scantext::{ScanText, TextFacts};
 use super::tools::action_for_tool;
 use super::{
-    Action, AgentPath, DecodeError, DecodeOptions, DecodeProblem, Decoder, Event, EventContent,
-    Harness, LoadVia, Location, ProblemKind, Role, Trajectory,
+    testsummary, Action, AgentPath, DecodeError, DecodeOptions, DecodeProblem, Decoder, Event,
+    EventContent, Harness, LoadVia, Location, ProblemKind, Role, Trajectory, UserTurnVia,
+    SESSION_COMMANDS,
 };
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -158,9 +160,14 @@ struct Message<const K: bool> {
     content: Content<K>,
 }
 
+/// A message text (its end and an injected skill body are looked at).
+type MsgText<const K: bool> = ScanText<K, false>;
+/// A tool result's text (a test runner's summary is looked for).
+type OutText<const K: bool> = ScanText<K, true>;
+
 /// `message.content`: a string or a list of blocks.
 enum Content<const K: bool> {
-    Text(Text<K>),
+    Text(MsgText<K>),
     Blocks(Vec<Block<K>>),
 }
 
@@ -179,8 +186,7 @@ impl<'de, const K: bool> Deserialize<'de> for Content<K> {
                 f.write_str("message content")
             }
             fn visit_str<E: de::Error>(self, s: &str) -> Result<Content<K>, E> {
-                let t: Text<K> = Text::deserialize(de::value::StrDeserializer::<E>::new(s))?;
-                Ok(Content::Text(t))
+                Ok(Content::Text(ScanText::from_text(s)))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Content<K>, A::Error> {
                 let mut blocks = Vec::new();
@@ -217,12 +223,12 @@ impl<'de, const K: bool> Deserialize<'de> for Content<K> {
 #[derive(Default)]
 struct Block<const K: bool> {
     ty: LooseStr,
-    text: Option<Text<K>>,
+    text: Option<MsgText<K>>,
     id: LooseStr,
     name: LooseStr,
     input: Option<Input<K>>,
     tool_use_id: LooseStr,
-    content: Option<Text<K>>,
+    content: Option<OutText<K>>,
     is_error: LooseBool,
 }
 
@@ -255,10 +261,9 @@ impl<'de, const K: bool> Deserialize<'de> for Block<K> {
             }
             fn visit_str<E: de::Error>(self, s: &str) -> Result<Block<K>, E> {
                 // a bare string in a content list: a text block
-                let t: Text<K> = Text::deserialize(de::value::StrDeserializer::<E>::new(s))?;
                 Ok(Block {
                     ty: LooseStr(Some("text".into())),
-                    text: Some(t),
+                    text: Some(ScanText::from_text(s)),
                     ..Default::default()
                 })
             }
@@ -351,11 +356,16 @@ impl<'de> Deserialize<'de> for ToolUseResult {
     }
 }
 
-/// `attachment`: its type, and for `invoked_skills` the skill names.
+/// `attachment`: its type, for `invoked_skills` the skill names, for
+/// `queued_command` (a prompt the user typed while the agent worked) whether it
+/// came from a background task instead of the user.
 #[derive(Default)]
 struct Attachment {
     ty: Option<String>,
     skills: Vec<String>,
+    command_mode: Option<String>,
+    /// `origin` names a sending task / agent (`senderTaskId`, `from`).
+    from_task: bool,
 }
 
 impl<'de> Deserialize<'de> for Attachment {
@@ -372,6 +382,12 @@ impl<'de> Deserialize<'de> for Attachment {
                     match key.0.as_ref() {
                         "type" => a.ty = map.next_value::<LooseStr>()?.0,
                         "skills" => a.skills = map.next_value::<SkillNames>()?.0,
+                        "commandMode" => a.command_mode = map.next_value::<LooseStr>()?.0,
+                        "origin" => {
+                            let o = map.next_value::<serde_json::Value>()?;
+                            a.from_task =
+                                o.get("senderTaskId").is_some() || o.get("from").is_some();
+                        }
                         _ => {
                             map.next_value::<IgnoredAny>()?;
                         }
@@ -487,14 +503,74 @@ const BOOKKEEPING: &[&str] = &[
     "keep_alive",
 ];
 
-/// What the main agent did last (for `complete`).
+/// What the main agent's conversation did last (for `complete`, SPEC §5).
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum LastTurn {
     None,
+    /// A user prompt or a tool result: the agent owes a reply.
     User,
+    /// A final assistant text.
     AssistantText,
+    /// An assistant text that ends with a question: the session waits for the user.
+    AssistantQuestion,
+    /// A tool call without its result yet.
     ToolUse,
+    /// The user's `/exit`, `/clear`, `/compact` (a [`SESSION_COMMANDS`] command).
+    EndCommand,
 }
+
+/// Claude Code's built-in commands that do not prompt the model (settings,
+/// views): a user action, not a user turn, and not the end of a session.
+const UI_COMMANDS: &[&str] = &[
+    "model",
+    "effort",
+    "ide",
+    "mcp",
+    "skills",
+    "config",
+    "settings",
+    "cost",
+    "status",
+    "help",
+    "login",
+    "logout",
+    "permissions",
+    "allowed-tools",
+    "memory",
+    "resume",
+    "continue",
+    "rewind",
+    "vim",
+    "theme",
+    "doctor",
+    "context",
+    "usage",
+    "hooks",
+    "agents",
+    "plugin",
+    "plugins",
+    "add-dir",
+    "export",
+    "statusline",
+    "terminal-setup",
+    "bashes",
+    "tasks",
+    "todos",
+    "output-style",
+    "privacy-settings",
+    "release-notes",
+    "upgrade",
+    "fast",
+    "sandbox",
+    "stats",
+    "feedback",
+    "bug",
+    "install-github-app",
+    "migrate-installer",
+    "exit-plan",
+    "rename",
+    "copy",
+];
 
 /// The shared Claude Code record handler: feed it records in file order, then
 /// call [`ClaudeRecords::finish`].
@@ -513,12 +589,20 @@ pub(crate) struct ClaudeRecords<const K: bool> {
     sidechain_agent: HashMap<String, String>,
     /// subagent id (`agentId` of a Task result) → the Task event index.
     pub(crate) agent_calls: HashMap<String, usize>,
-    /// The last slash command (`<command-name>/x</command-name>`), by record number.
-    pending_slash: Option<(String, u64)>,
-    /// The last Skill-tool load: (name, record number, tool_use id).
-    last_skill_tool: Option<(String, u64, Option<String>)>,
+    /// The last slash command (`<command-name>/x</command-name>`), by record
+    /// number, and whether it had arguments.
+    pending_slash: Option<(String, u64, bool)>,
+    /// The last Skill-tool load: (name, record number, tool_use id, had arguments).
+    last_skill_tool: Option<(String, u64, Option<String>, bool)>,
+    /// The last skill-load event (from the Skill tool), to receive the body's hash.
+    last_skill_event: Option<usize>,
     record_no: u64,
     last_turn: LastTurn,
+    /// Record uuids seen: a resumed session repeats earlier records (SPEC §5).
+    seen_uuids: HashSet<String>,
+    /// Repeated records skipped, and where the first was.
+    repeated: usize,
+    first_repeat: Option<Location>,
     /// stream-json `result` record: (success, record number).
     result_record: Option<bool>,
 }
@@ -535,8 +619,12 @@ impl<const K: bool> ClaudeRecords<K> {
             agent_calls: HashMap::new(),
             pending_slash: None,
             last_skill_tool: None,
+            last_skill_event: None,
             record_no: 0,
             last_turn: LastTurn::None,
+            seen_uuids: HashSet::new(),
+            repeated: 0,
+            first_repeat: None,
             result_record: None,
         }
     }
@@ -648,6 +736,18 @@ impl<const K: bool> ClaudeRecords<K> {
         self.record_no += 1;
         self.metadata(&r);
         let ty = r.ty.as_deref().unwrap_or("");
+        if matches!(ty, "user" | "assistant" | "attachment") {
+            if let Some(u) = r.uuid.non_empty() {
+                if !self.seen_uuids.insert(u.to_string()) {
+                    // a resumed session repeats its history: count each record once
+                    self.repeated += 1;
+                    if self.first_repeat.is_none() {
+                        self.first_repeat = Some(loc);
+                    }
+                    return;
+                }
+            }
+        }
         match ty {
             "user" | "assistant" => self.conversation(r, loc),
             "system" => {
@@ -694,11 +794,8 @@ impl<const K: bool> ClaudeRecords<K> {
             Content::Text(t) => {
                 if is_user {
                     self.user_text(&r, t, &loc, &agent, main);
-                } else if !t.is_empty() && !synthetic {
-                    self.message(Role::Assistant, t, &loc, &agent, &r.timestamp);
-                    if main {
-                        self.last_turn = LastTurn::AssistantText;
-                    }
+                } else if !t.text.is_empty() && !synthetic {
+                    self.assistant_text(t, &loc, &agent, &r.timestamp, main);
                 }
             }
             Content::Blocks(blocks) => {
@@ -708,17 +805,14 @@ impl<const K: bool> ClaudeRecords<K> {
                             self.tool_use(b, &loc, &agent, &r.timestamp, main)
                         }
                         "tool_result" => {
-                            self.tool_result(b, tur.as_ref(), &loc, &r.timestamp, main)
+                            self.tool_result(b, tur.as_ref(), &loc, &agent, &r.timestamp, main)
                         }
                         "text" => {
                             let Some(t) = b.text else { continue };
                             if is_user {
                                 self.user_text(&r, t, &loc, &agent, main);
-                            } else if !t.is_empty() && !synthetic {
-                                self.message(Role::Assistant, t, &loc, &agent, &r.timestamp);
-                                if main {
-                                    self.last_turn = LastTurn::AssistantText;
-                                }
+                            } else if !t.text.is_empty() && !synthetic {
+                                self.assistant_text(t, &loc, &agent, &r.timestamp, main);
                             }
                         }
                         _ => {} // thinking, redacted_thinking, image, document
@@ -731,36 +825,58 @@ impl<const K: bool> ClaudeRecords<K> {
         }
     }
 
+    fn assistant_text(
+        &mut self,
+        t: MsgText<K>,
+        loc: &Location,
+        agent: &AgentPath,
+        ts: &LooseStr,
+        main: bool,
+    ) {
+        let question = t.facts.ends_with_question;
+        self.message(Role::Assistant, Action::Message, t, loc, agent, ts);
+        if main {
+            self.last_turn = if question {
+                LastTurn::AssistantQuestion
+            } else {
+                LastTurn::AssistantText
+            };
+        }
+    }
+
     fn message(
         &mut self,
         role: Role,
-        t: Text<K>,
+        action: Action,
+        t: MsgText<K>,
         loc: &Location,
         agent: &AgentPath,
         ts: &LooseStr,
     ) {
-        let mut ev = Event::new(loc.clone(), role, Action::Message);
+        let mut ev = Event::new(loc.clone(), role, action);
         if K {
             ev.content = Some(Box::new(EventContent {
-                text: t.into_full(),
+                text: t.text.into_full(),
                 ..Default::default()
             }));
         }
         self.push_event(ev, agent, ts);
     }
 
-    /// A user text: a prompt, a slash command, or an injected (meta) message
-    /// such as a skill body.
+    /// A user text: a prompt, a slash command, `!` shell input, or an
+    /// injected (meta) message such as a skill body. In the main conversation a
+    /// prompt is an [`Action::UserTurn`]; in a subagent it is the parent's
+    /// prompt, a plain message.
     fn user_text(
         &mut self,
         r: &Record<K>,
-        t: Text<K>,
+        t: MsgText<K>,
         loc: &Location,
         agent: &AgentPath,
         main: bool,
     ) {
-        let head = t.head.trim_start();
-        if let Some(rest) = head.strip_prefix("Base directory for this skill:") {
+        let head = t.text.head.trim_start();
+        if let Some(rest) = head.strip_prefix(super::scantext::BASE_DIR_MARKER) {
             let dir = rest.lines().next().unwrap_or("").trim();
             let base = dir
                 .trim_end_matches('/')
@@ -768,60 +884,112 @@ impl<const K: bool> ClaudeRecords<K> {
                 .next()
                 .unwrap_or("")
                 .to_string();
-            self.skill_body(r, base, loc, agent);
+            self.skill_body(r, base, &t.facts, loc, agent);
             return;
         }
         if r.is_meta.0 || r.is_compact_summary.0 {
             return; // injected caveats, reminders, compaction summaries
         }
+        let mut via = UserTurnVia::Prompt;
+        let mut command = None;
+        let mut ends = false;
         if let Some(name) = tag_value(head, "command-name") {
             let name = name.trim().trim_start_matches('/').to_string();
             if !name.is_empty() {
-                self.pending_slash = Some((name, self.record_no));
+                let args = tag_value(head, "command-args").is_some_and(|a| !a.trim().is_empty());
+                if SESSION_COMMANDS.contains(&name.as_str()) {
+                    via = UserTurnVia::SessionCommand;
+                    command = Some(name.clone());
+                    ends = true;
+                } else if UI_COMMANDS.contains(&name.as_str()) {
+                    via = UserTurnVia::SessionCommand;
+                    command = Some(name.clone());
+                }
+                self.pending_slash = Some((name, self.record_no, args));
             }
         }
         if head.starts_with("<local-command-")
+            || head.starts_with("<bash-stdout")
+            || head.starts_with("<bash-stderr")
+            || head.starts_with("<task-notification")
+            || head.starts_with("<user-prompt-submit-hook")
             || head.starts_with("[Request interrupted")
-            || t.is_empty()
+            || head.starts_with("Operation stopped by hook")
+            || head.starts_with("Stop hook feedback")
+            || t.text.is_empty()
         {
             return; // harness output, not a prompt
         }
-        self.message(Role::User, t, loc, agent, &r.timestamp);
-        if main {
+        if !main {
+            self.message(Role::User, Action::Message, t, loc, agent, &r.timestamp);
+            return;
+        }
+        let ui_only = via == UserTurnVia::SessionCommand && !ends;
+        let action = Action::UserTurn { via, command };
+        self.message(Role::User, action, t, loc, agent, &r.timestamp);
+        if ends {
+            self.last_turn = LastTurn::EndCommand;
+        } else if !ui_only {
             self.last_turn = LastTurn::User;
         }
     }
 
     /// "Base directory for this skill: <dir>": a load, unless the Skill tool
-    /// call that caused it is already recorded.
-    fn skill_body(&mut self, r: &Record<K>, base: String, loc: &Location, agent: &AgentPath) {
-        if let Some((name, at, id)) = &self.last_skill_tool {
+    /// call that caused it is already recorded (then the body's hash goes there).
+    fn skill_body(
+        &mut self,
+        r: &Record<K>,
+        base: String,
+        facts: &TextFacts,
+        loc: &Location,
+        agent: &AgentPath,
+    ) {
+        // the hash, unless arguments may have been substituted into the body
+        let hash = |had_args: bool| {
+            facts
+                .body
+                .as_ref()
+                .filter(|b| !had_args || b.args_appended)
+                .map(|b| b.sha256.clone())
+        };
+        if let Some((name, at, id, args)) = &self.last_skill_tool {
             let linked = r
                 .source_tool_use_id
                 .non_empty()
                 .is_some_and(|s| Some(s) == id.as_deref());
             if linked || (self.record_no - at <= 4 && names_match(name, &base)) {
+                let h = hash(*args);
+                if let Some(Action::SkillLoad { body_sha256, .. }) = self
+                    .last_skill_event
+                    .and_then(|i| self.traj.events.get_mut(i))
+                    .map(|e| &mut e.action)
+                {
+                    if body_sha256.is_none() {
+                        *body_sha256 = h;
+                    }
+                }
                 return;
             }
         }
-        let (name, via) = match self.pending_slash.take() {
-            Some((cmd, at))
+        let (name, via, args) = match self.pending_slash.take() {
+            Some((cmd, at, args))
                 if self.record_no - at <= 4 && (names_match(&cmd, &base) || base.is_empty()) =>
             {
-                (cmd, LoadVia::SlashCommand)
+                (cmd, LoadVia::SlashCommand, args)
             }
-            _ => (base, LoadVia::BaseDirectory),
+            _ => (base, LoadVia::BaseDirectory, false),
         };
         if name.is_empty() {
             return;
         }
+        let body_sha256 = hash(args);
         let ev = Event::new(
             loc.clone(),
             Role::User,
             Action::SkillLoad {
                 name,
                 via,
-                body_sha256: None,
+                body_sha256,
             },
         );
         self.push_event(ev, agent, &r.timestamp);
@@ -835,6 +1003,15 @@ impl<const K: bool> ClaudeRecords<K> {
         ts: &LooseStr,
         main: bool,
     ) {
+        let id = b.id.non_empty().map(str::to_string);
+        if id.as_ref().is_some_and(|id| self.calls.contains_key(id)) {
+            // the same call again (resumed history under new record ids)
+            self.repeated += 1;
+            if self.first_repeat.is_none() {
+                self.first_repeat = Some(loc.clone());
+            }
+            return;
+        }
         let name = b.name.0.clone().unwrap_or_default();
         let input = b.input.map(|i| i.0).unwrap_or(serde_json::Value::Null);
         let action = action_for_tool(&name, &input);
@@ -844,6 +1021,9 @@ impl<const K: bool> ClaudeRecords<K> {
             }
             _ => String::new(),
         };
+        let had_args = input
+            .get("args")
+            .is_some_and(|a| a.as_str().is_none_or(|s| !s.trim().is_empty()) && !a.is_null());
         let mut ev = Event::new(loc.clone(), Role::Assistant, action);
         ev.tool = Some(name);
         if K {
@@ -853,13 +1033,13 @@ impl<const K: bool> ClaudeRecords<K> {
             }));
         }
         let idx = self.push_event(ev, agent, ts);
-        let id = b.id.non_empty().map(str::to_string);
         if let Some(id) = &id {
             self.calls.insert(id.clone(), idx);
         }
         match &self.traj.events[idx].action {
             Action::SkillLoad { name, .. } => {
-                self.last_skill_tool = Some((name.clone(), self.record_no, id))
+                self.last_skill_tool = Some((name.clone(), self.record_no, id, had_args));
+                self.last_skill_event = Some(idx);
             }
             Action::Subagent { .. } => self.pending_tasks.push_back((idx, task_key)),
             _ => {}
@@ -874,6 +1054,7 @@ impl<const K: bool> ClaudeRecords<K> {
         b: Block<K>,
         tur: Option<&ToolUseResult>,
         loc: &Location,
+        agent: &AgentPath,
         ts: &LooseStr,
         main: bool,
     ) {
@@ -895,10 +1076,13 @@ impl<const K: bool> ClaudeRecords<K> {
         };
         self.pending_tasks.retain(|(i, _)| *i != idx);
         let content = b.content.unwrap_or_default();
-        let head = content.head.trim_start();
+        let head = content.text.head.trim_start();
         let string_head = tur.and_then(|t| t.string_head.as_deref()).unwrap_or("");
         let rejected =
             is_rejection(head) || is_rejection(string_head.trim_start_matches("Error: "));
+        // a rejection that carries the user's words ("the user said: …") is the user speaking
+        let user_said =
+            rejected && (head.contains("the user said:") || string_head.contains("the user said:"));
         let ev = &mut self.traj.events[idx];
         ev.failed = b.is_error.0 || rejected;
         ev.rejected = rejected;
@@ -915,6 +1099,11 @@ impl<const K: bool> ClaudeRecords<K> {
             // Claude Code reports any non-zero exit as an error ("Exit code N")
             ev.exit_code = Some(0);
         }
+        if !rejected {
+            // a pipe masks the exit status: read the runner's summary (SPEC §5)
+            testsummary::apply(ev, content.facts.tests);
+        }
+        let answered = !ev.failed && ev.tool.as_deref().is_some_and(is_ask_tool);
         if let (Some(agent_id), Action::Subagent { agent_id: slot, .. }) =
             (tur.and_then(|t| t.agent_id.clone()), &mut ev.action)
         {
@@ -924,7 +1113,7 @@ impl<const K: bool> ClaudeRecords<K> {
             self.agent_calls.insert(agent_id, idx);
         }
         if K {
-            let out = content.into_full();
+            let out = content.text.into_full();
             match &mut ev.content {
                 Some(c) => c.tool_output = out,
                 None => {
@@ -935,27 +1124,62 @@ impl<const K: bool> ClaudeRecords<K> {
                 }
             }
         }
+        if (answered || user_said) && *agent == AgentPath::Main {
+            // the answer to an ask tool (or the words of a rejection): a user turn
+            let via = if answered {
+                UserTurnVia::Answer
+            } else {
+                UserTurnVia::Prompt
+            };
+            let ev = Event::new(
+                loc.clone(),
+                Role::User,
+                Action::UserTurn { via, command: None },
+            );
+            self.push_event(ev, agent, ts);
+        }
     }
 
     fn attachment(&mut self, r: Record<K>, loc: Location) {
         let Some(a) = &r.attachment else { return };
-        if a.ty.as_deref() == Some("invoked_skills") {
-            let agent = self.agent_of(&r);
-            for name in a.skills.clone() {
-                if name.is_empty() {
-                    continue;
+        match a.ty.as_deref() {
+            Some("invoked_skills") => {
+                let agent = self.agent_of(&r);
+                for name in a.skills.clone() {
+                    if name.is_empty() {
+                        continue;
+                    }
+                    let ev = Event::new(
+                        loc.clone(),
+                        Role::System,
+                        Action::SkillLoad {
+                            name,
+                            via: LoadVia::InvokedSkills,
+                            body_sha256: None,
+                        },
+                    );
+                    self.push_event(ev, &agent, &r.timestamp);
+                }
+            }
+            Some("queued_command") if !a.from_task => {
+                // a prompt the user typed while the agent worked, delivered mid-turn
+                let agent = self.agent_of(&r);
+                if agent != AgentPath::Main {
+                    return;
                 }
                 let ev = Event::new(
-                    loc.clone(),
-                    Role::System,
-                    Action::SkillLoad {
-                        name,
-                        via: LoadVia::InvokedSkills,
-                        body_sha256: None,
+                    loc,
+                    Role::User,
+                    Action::UserTurn {
+                        via: UserTurnVia::Prompt,
+                        command: None,
                     },
                 );
                 self.push_event(ev, &agent, &r.timestamp);
+                let _ = &a.command_mode;
+                self.last_turn = LastTurn::User;
             }
+            _ => {}
         }
     }
 
@@ -982,10 +1206,25 @@ impl<const K: bool> ClaudeRecords<K> {
                 }
             }
         }
+        // complete (SPEC §5): a final assistant turn that does not wait for an
+        // answer, or the user's /exit, /clear, /compact
         let ended = match self.result_record {
             Some(ok) => ok,
-            None => self.last_turn == LastTurn::AssistantText,
+            None => matches!(
+                self.last_turn,
+                LastTurn::AssistantText | LastTurn::EndCommand
+            ),
         };
+        if self.repeated > 0 {
+            let n = self.repeated;
+            self.traj.problems.push(DecodeProblem {
+                location: self.first_repeat.take().unwrap_or_default(),
+                kind: ProblemKind::Skipped,
+                detail: format!(
+                    "{n} record(s) repeated from resumed history (same record id) counted once"
+                ),
+            });
+        }
         self.traj.complete = ended && !self.traj.truncated;
         self.traj
     }
@@ -994,10 +1233,10 @@ impl<const K: bool> ClaudeRecords<K> {
 /// The first text of a message's content.
 fn first_text<const K: bool>(c: &Content<K>) -> &str {
     match c {
-        Content::Text(t) => &t.head,
+        Content::Text(t) => &t.text.head,
         Content::Blocks(bs) => bs
             .iter()
-            .find_map(|b| b.text.as_ref().map(|t| t.head.as_str()))
+            .find_map(|b| b.text.as_ref().map(|t| t.text.head.as_str()))
             .unwrap_or(""),
     }
 }
@@ -1014,6 +1253,14 @@ fn tag_value<'a>(text: &'a str, tag: &str) -> Option<&'a str> {
     let start = text.find(&open)? + open.len();
     let end = text[start..].find(&close)? + start;
     Some(&text[start..end])
+}
+
+/// Tools that ask the user a question; their result is the user's answer.
+fn is_ask_tool(name: &str) -> bool {
+    matches!(
+        name,
+        "AskUserQuestion" | "AskUser" | "ask_user" | "request_user_input" | "ask_followup_question"
+    )
 }
 
 /// A user's veto of a tool call, as Claude Code words it.

@@ -12,8 +12,10 @@ pub mod model;
 pub mod patch;
 pub mod probe;
 pub mod retro;
+pub mod scantext;
 pub mod shell;
 pub mod skills;
+pub mod testsummary;
 pub mod tools;
 
 pub mod aider;
