@@ -280,6 +280,14 @@ fn write_event(out: &mut impl Write, e: &Event, t: &Trajectory) -> std::io::Resu
     if let Some(c) = e.exit_code {
         status.push_str(&format!(" exit={c}"));
     }
+    if let Some(o) = e.test_outcome {
+        // what the test runner's summary said (a pipe may mask the exit status)
+        let o = serde_json::to_value(o)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        status.push_str(&format!(" tests={o}"));
+    }
     let head = format!("  #{} {} {role}{agent}{tool}", e.index, loc(&e.location, t));
     match &e.action {
         Action::Message => writeln!(out, "{head}: message{status}"),
@@ -307,12 +315,20 @@ fn write_event(out: &mut impl Write, e: &Event, t: &Trajectory) -> std::io::Resu
             )
         }
         Action::Fetch { url } => writeln!(out, "{head}: fetch {}{status}", one_line(url, 200)),
-        Action::SkillLoad { name, via, .. } => {
+        Action::SkillLoad {
+            name,
+            via,
+            body_sha256,
+        } => {
             let via = serde_json::to_value(via)
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_string))
                 .unwrap_or_default();
-            writeln!(out, "{head}: skill-load {name} (via {via}){status}")
+            let body = body_sha256
+                .as_deref()
+                .map(|h| format!(" body={}", &h[..h.len().min(12)]))
+                .unwrap_or_default();
+            writeln!(out, "{head}: skill-load {name} (via {via}){body}{status}")
         }
         Action::Subagent {
             agent_type,

@@ -719,7 +719,11 @@ impl<const K: bool> ClaudeRecords<K> {
                     None => "sidechain".to_string(),
                 }
             };
-            if let Some(u) = r.uuid.non_empty() {
+            // a record id, not a placeholder ("[trimmed for fixture]")
+            if let Some(u) = r.uuid.non_empty().filter(|u| {
+                u.bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
+            }) {
                 self.sidechain_agent.insert(u.to_string(), id.clone());
             }
             return AgentPath::Subagent(id);
@@ -737,7 +741,11 @@ impl<const K: bool> ClaudeRecords<K> {
         self.metadata(&r);
         let ty = r.ty.as_deref().unwrap_or("");
         if matches!(ty, "user" | "assistant" | "attachment") {
-            if let Some(u) = r.uuid.non_empty() {
+            // a record id, not a placeholder ("[trimmed for fixture]")
+            if let Some(u) = r.uuid.non_empty().filter(|u| {
+                u.bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
+            }) {
                 if !self.seen_uuids.insert(u.to_string()) {
                     // a resumed session repeats its history: count each record once
                     self.repeated += 1;
