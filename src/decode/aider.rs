@@ -117,7 +117,12 @@ impl Decoder for AiderDecoder {
         }
         st.finish(&mut traj);
         traj.truncated = !last_had_newline && line_no > 0;
-        traj.complete = !traj.truncated && st.last_turn == Some(Turn::Reply) && !st.interrupted;
+        traj.complete = !traj.truncated
+            && match st.last_turn {
+                Some(Turn::Reply) => !st.interrupted,
+                Some(Turn::End) => true,
+                _ => false,
+            };
         Ok(traj)
     }
 }
@@ -139,6 +144,8 @@ enum Mode {
 enum Turn {
     User,
     Reply,
+    /// `/exit`, `/quit`, `/clear`, `/reset`.
+    End,
 }
 
 /// A SEARCH/REPLACE block of the current or last reply.
@@ -584,12 +591,8 @@ impl Parser {
             (resolve_command(w), args.trim().to_string())
         } else {
             let text = self.opts.keep_content.then(|| lines.join("\n"));
-            traj.events.push(message_event(
-                Location::line(n),
-                Role::User,
-                text,
-                &self.opts,
-            ));
+            traj.events
+                .push(user_turn_event(Location::line(n), text, &self.opts));
             return;
         };
         // A command's arguments may continue on the following `####` lines (a paste).
@@ -634,12 +637,21 @@ impl Parser {
             },
             "ask" | "code" | "architect" | "context" => {
                 let text = self.opts.keep_content.then(|| all_args.clone());
-                traj.events.push(message_event(
+                traj.events
+                    .push(user_turn_event(Location::line(n), text, &self.opts));
+                return;
+            }
+            "exit" | "quit" | "clear" | "reset" => {
+                // a session command: the user ends or resets the chat (complete)
+                traj.events.push(Event::new(
                     Location::line(n),
                     Role::User,
-                    text,
-                    &self.opts,
+                    Action::UserTurn {
+                        via: UserTurnVia::SessionCommand,
+                        command: Some(word.clone()),
+                    },
                 ));
+                self.last_turn = Some(Turn::End);
                 return;
             }
             _ => Action::Other,

@@ -133,7 +133,7 @@ pub(crate) fn decode_anthropic_messages(
         };
         let content = o.get("content").unwrap_or(&Value::Null);
         let Some(blocks) = content.as_array() else {
-            traj.events.push(message_event(
+            traj.events.push(role_message_event(
                 Location::pointer(ptr),
                 role,
                 content_text(content),
@@ -157,7 +157,7 @@ pub(crate) fn decode_anthropic_messages(
             || (!has_calls && !only_results && texts.is_empty() && role != Role::User)
         {
             let text = content_text(&Value::Array(texts.into_iter().cloned().collect()));
-            traj.events.push(message_event(
+            traj.events.push(role_message_event(
                 Location::pointer(ptr.clone()),
                 role,
                 text,

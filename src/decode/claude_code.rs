@@ -719,11 +719,7 @@ impl<const K: bool> ClaudeRecords<K> {
                     None => "sidechain".to_string(),
                 }
             };
-            // a record id, not a placeholder ("[trimmed for fixture]")
-            if let Some(u) = r.uuid.non_empty().filter(|u| {
-                u.bytes()
-                    .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
-            }) {
+            if let Some(u) = r.uuid.non_empty() {
                 self.sidechain_agent.insert(u.to_string(), id.clone());
             }
             return AgentPath::Subagent(id);
@@ -742,10 +738,7 @@ impl<const K: bool> ClaudeRecords<K> {
         let ty = r.ty.as_deref().unwrap_or("");
         if matches!(ty, "user" | "assistant" | "attachment") {
             // a record id, not a placeholder ("[trimmed for fixture]")
-            if let Some(u) = r.uuid.non_empty().filter(|u| {
-                u.bytes()
-                    .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
-            }) {
+            if let Some(u) = r.uuid.non_empty().filter(|u| super::is_record_id(u)) {
                 if !self.seen_uuids.insert(u.to_string()) {
                     // a resumed session repeats its history: count each record once
                     self.repeated += 1;
@@ -1012,7 +1005,10 @@ impl<const K: bool> ClaudeRecords<K> {
         main: bool,
     ) {
         let id = b.id.non_empty().map(str::to_string);
-        if id.as_ref().is_some_and(|id| self.calls.contains_key(id)) {
+        if id
+            .as_ref()
+            .is_some_and(|id| super::is_record_id(id) && self.calls.contains_key(id))
+        {
             // the same call again (resumed history under new record ids)
             self.repeated += 1;
             if self.first_repeat.is_none() {

@@ -74,7 +74,7 @@ struct Item<const K: bool> {
     #[serde(default)]
     command: LooseStr,
     #[serde(default)]
-    aggregated_output: Option<Text<K>>,
+    aggregated_output: Option<super::scantext::ScanText<K, true>>,
     #[serde(default)]
     exit_code: LooseInt,
     #[serde(default)]
@@ -144,12 +144,14 @@ fn decode_exec<const K: bool>(path: &Path) -> Result<Trajectory, DecodeError> {
 fn item_event<const K: bool>(traj: &mut Trajectory, item: Item<K>, loc: Location) -> Option<bool> {
     let ty = item.ty.0.clone().unwrap_or_default();
     let failed_status = matches!(item.status.as_deref(), Some("failed") | Some("declined"));
+    // a test runner's summary in a command's output (SPEC §5 masked failures)
+    let tests = item.aggregated_output.as_ref().and_then(|o| o.facts.tests);
     let (role, tool, action, content) = match ty.as_str() {
         "command_execution" => {
             let cmd = item.command.0.clone().unwrap_or_default();
             let content = EventContent {
                 tool_input: Some(Value::String(cmd.clone())),
-                tool_output: item.aggregated_output.and_then(Text::into_full),
+                tool_output: item.aggregated_output.and_then(|o| o.text.into_full()),
                 ..Default::default()
             };
             (
@@ -234,6 +236,9 @@ fn item_event<const K: bool>(traj: &mut Trajectory, item: Item<K>, loc: Location
     ev.exit_code = item.exit_code.0;
     ev.failed = failed_status || ev.exit_code.is_some_and(|c| c != 0);
     ev.rejected = item.status.as_deref() == Some("declined");
+    if !ev.rejected {
+        super::testsummary::apply(&mut ev, tests);
+    }
     if K {
         ev.content = Some(Box::new(content));
     }

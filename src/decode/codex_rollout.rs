@@ -18,10 +18,11 @@
 
 use super::jsonl::{self, JsonlLines};
 use super::probe::{Input, KeyName, LooseStr, Text};
+use super::scantext::ScanText;
 use super::tools::{action_for_tool, shell_from_argv};
 use super::{
-    Action, DecodeError, DecodeOptions, DecodeProblem, Decoder, Event, EventContent, Harness,
-    LoadVia, Location, ProblemKind, Role, Trajectory,
+    testsummary, Action, DecodeError, DecodeOptions, DecodeProblem, Decoder, Event, EventContent,
+    Harness, LoadVia, Location, ProblemKind, Role, TestOutcome, Trajectory, UserTurnVia,
 };
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
@@ -107,7 +108,7 @@ struct Obj<const K: bool> {
     #[serde(default)]
     role: LooseStr,
     #[serde(default)]
-    content: Option<Text<K>>,
+    content: Option<ScanText<K, false>>,
     #[serde(default)]
     name: LooseStr,
     #[serde(default)]
@@ -155,6 +156,8 @@ struct ShellCallAction {
 struct Output<const K: bool> {
     text: Text<K>,
     exit_code: Option<i64>,
+    /// A test runner's summary in the output (SPEC §5 masked failures).
+    tests: Option<TestOutcome>,
 }
 
 impl<'de, const K: bool> Deserialize<'de> for Output<K> {
@@ -171,7 +174,12 @@ impl<'de, const K: bool> Deserialize<'de> for Output<K> {
             fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Output<K>, A::Error> {
                 let text = Text::<K>::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
                 let exit_code = exit_code_of(&text.head);
-                Ok(Output { text, exit_code })
+                let tests = scan_text(&text);
+                Ok(Output {
+                    text,
+                    exit_code,
+                    tests,
+                })
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Output<K>, A::Error> {
                 // {"type":"input_text","text":…} or {"output":…, "metadata":{"exit_code":…}}
@@ -192,6 +200,7 @@ impl<'de, const K: bool> Deserialize<'de> for Output<K> {
                 if out.exit_code.is_none() {
                     out.exit_code = exit_code_of(&out.text.head);
                 }
+                out.tests = scan_text(&out.text);
                 Ok(out)
             }
             fn visit_unit<E: de::Error>(self) -> Result<Output<K>, E> {
@@ -243,7 +252,18 @@ fn output_from_str<const K: bool>(s: &str) -> Output<K> {
                 is_string: true,
             };
             let exit_code = exit_code.or_else(|| exit_code_of(&text.head));
-            return Output { text, exit_code };
+            // the runner's summary: in the head (`| head`) or at the end (`| tail`)
+            let mut from = body.len().saturating_sub(4096);
+            while !body.is_char_boundary(from) {
+                from += 1;
+            }
+            let tests = testsummary::scan(&unescape_json(&body[from..]))
+                .or_else(|| testsummary::scan(&text.head));
+            return Output {
+                text,
+                exit_code,
+                tests,
+            };
         }
     }
     if t.starts_with('{') && t.contains("\"output\"") {
@@ -264,16 +284,27 @@ fn output_from_str<const K: bool>(s: &str) -> Output<K> {
                 .metadata
                 .and_then(|m| m.exit_code)
                 .or_else(|| exit_code_of(&w.output.head));
+            let tests = scan_text(&w.output);
             return Output {
                 text: w.output,
                 exit_code,
+                tests,
             };
         }
     }
     let text: Text<K> = Text::deserialize(de::value::StrDeserializer::<serde_json::Error>::new(s))
         .unwrap_or_default();
     let exit_code = exit_code_of(&text.head);
-    Output { text, exit_code }
+    Output {
+        text,
+        exit_code,
+        tests: testsummary::scan(s),
+    }
+}
+
+/// The runner's summary of a text: all of it with `K`, else its head.
+fn scan_text<const K: bool>(t: &Text<K>) -> Option<TestOutcome> {
+    testsummary::scan(t.full.as_deref().unwrap_or(&t.head))
 }
 
 /// The text of a JSON string body (without its quotes); a cut escape at the
@@ -324,6 +355,8 @@ enum LastTurn {
     None,
     User,
     AssistantText,
+    /// An assistant text ending with a question: waiting for the user.
+    AssistantQuestion,
     ToolCall,
     Aborted,
 }
@@ -356,6 +389,8 @@ struct State<const K: bool> {
     calls: HashMap<String, usize>,
     last_turn: LastTurn,
     meta_seen: bool,
+    /// Calls repeated by a resumed rollout, skipped.
+    repeated: usize,
 }
 
 fn decode_rollout<const K: bool>(path: &Path) -> Result<Trajectory, DecodeError> {
@@ -365,6 +400,7 @@ fn decode_rollout<const K: bool>(path: &Path) -> Result<Trajectory, DecodeError>
         calls: HashMap::new(),
         last_turn: LastTurn::None,
         meta_seen: false,
+        repeated: 0,
     };
     let mut lines = JsonlLines::open(path)?;
     while let Some(line) = lines.next_line()? {
@@ -376,6 +412,16 @@ fn decode_rollout<const K: bool>(path: &Path) -> Result<Trajectory, DecodeError>
     }
     let t = &mut st.traj;
     t.complete = st.last_turn == LastTurn::AssistantText && !t.truncated;
+    if st.repeated > 0 {
+        t.problems.push(DecodeProblem {
+            location: Location::default(),
+            kind: ProblemKind::Skipped,
+            detail: format!(
+                "{} call(s) repeated from resumed history (same call id) counted once",
+                st.repeated
+            ),
+        });
+    }
     Ok(st.traj)
 }
 
@@ -570,8 +616,17 @@ impl<const K: bool> State<K> {
                 ..Default::default()
             }));
         }
+        let call_id = call_id.filter(|s| !s.is_empty());
+        if call_id
+            .as_ref()
+            .is_some_and(|id| super::is_record_id(id) && self.calls.contains_key(id))
+        {
+            // a resumed rollout replays its history: each call id counts once (SPEC §5)
+            self.repeated += 1;
+            return;
+        }
         let idx = self.push(ev, ts);
-        if let Some(id) = call_id.filter(|s| !s.is_empty()) {
+        if let Some(id) = call_id {
             self.calls.insert(id, idx);
         }
         self.last_turn = LastTurn::ToolCall;
@@ -603,6 +658,10 @@ impl<const K: bool> State<K> {
             head.starts_with("apply_patch verification failed") || head.starts_with("error:");
         ev.failed = ev.exit_code.is_some_and(|c| c != 0) || rejected || verification_failed;
         ev.rejected = rejected;
+        if !rejected {
+            testsummary::apply(ev, out.tests);
+        }
+        let answered = !ev.failed && ev.tool.as_deref().is_some_and(is_ask_tool);
         if K {
             let text = out.text.into_full();
             match &mut ev.content {
@@ -615,11 +674,24 @@ impl<const K: bool> State<K> {
                 }
             }
         }
+        if answered {
+            // the user's answer to `request_user_input`: a user turn at the output
+            let ev = Event::new(
+                loc,
+                Role::User,
+                Action::UserTurn {
+                    via: UserTurnVia::Answer,
+                    command: None,
+                },
+            );
+            self.push(ev, ts);
+            self.last_turn = LastTurn::User;
+        }
     }
 
     fn message(&mut self, p: Obj<K>, ts: &LooseStr, loc: Location) {
         let role = p.role.0.clone().unwrap_or_default();
-        let text = p.content.unwrap_or_default();
+        let ScanText { text, facts } = p.content.unwrap_or_default();
         let head = text.head.trim_start();
         match role.as_str() {
             "user" => {
@@ -639,7 +711,19 @@ impl<const K: bool> State<K> {
                 if text.is_empty() || INJECTED.iter().any(|m| head.starts_with(m)) {
                     return;
                 }
-                let mut ev = Event::new(loc, Role::User, Action::Message);
+                let via = match super::generic::session_command(head) {
+                    Some(c) => (UserTurnVia::SessionCommand, Some(c.to_string())),
+                    None => (UserTurnVia::Prompt, None),
+                };
+                let ends = via.1.is_some();
+                let mut ev = Event::new(
+                    loc,
+                    Role::User,
+                    Action::UserTurn {
+                        via: via.0,
+                        command: via.1,
+                    },
+                );
                 if K {
                     ev.content = Some(Box::new(EventContent {
                         text: text.into_full(),
@@ -647,7 +731,11 @@ impl<const K: bool> State<K> {
                     }));
                 }
                 self.push(ev, ts);
-                self.last_turn = LastTurn::User;
+                self.last_turn = if ends {
+                    LastTurn::AssistantText // the user ended the session
+                } else {
+                    LastTurn::User
+                };
             }
             "assistant" => {
                 if text.is_empty() {
@@ -661,7 +749,11 @@ impl<const K: bool> State<K> {
                     }));
                 }
                 self.push(ev, ts);
-                self.last_turn = LastTurn::AssistantText;
+                self.last_turn = if facts.ends_with_question {
+                    LastTurn::AssistantQuestion
+                } else {
+                    LastTurn::AssistantText
+                };
             }
             _ => {} // developer / system instructions
         }
@@ -703,6 +795,14 @@ impl<const K: bool> State<K> {
             _ => {}
         }
     }
+}
+
+/// Codex's ask tools: their output is the user's answer.
+fn is_ask_tool(name: &str) -> bool {
+    matches!(
+        name,
+        "request_user_input" | "ask_user" | "ask_user_question"
+    )
 }
 
 fn is_item_type(t: &str) -> bool {

@@ -302,7 +302,7 @@ fn decode_message(
         .and_then(Value::as_array)
         .filter(|c| !c.is_empty());
     if role != Role::Assistant || has_text(content) || calls.is_none() {
-        let mut ev = message_event(base.at(""), role, content_text(content), opts);
+        let mut ev = role_message_event(base.at(""), role, content_text(content), opts);
         ev.timestamp = ts.clone();
         out.push(ev);
     }
@@ -579,7 +579,7 @@ fn decode_stream(
                         return;
                     }
                 }
-                let mut ev = message_event(loc, role, text, opts);
+                let mut ev = role_message_event(loc, role, text, opts);
                 ev.timestamp = ts;
                 traj.events.push(ev);
                 open_delta = (delta && role == Role::Assistant).then(|| traj.events.len() - 1);

@@ -386,8 +386,15 @@ pub(crate) fn keep(
     }))
 }
 
-/// Set the tool output of an event's content (only with `keep_content`).
+/// Set the tool output of an event's content (only with `keep_content`), and
+/// read a test runner's summary in it (SPEC §5 masked failures; in memory, not
+/// kept). Call it after `failed` / `exit_code` are set from the record.
 pub(crate) fn keep_output(opts: &DecodeOptions, ev: &mut Event, output: Option<String>) {
+    if let Some(out) = &output {
+        if !ev.rejected {
+            super::testsummary::apply_output(ev, out);
+        }
+    }
     if !opts.keep_content {
         return;
     }
@@ -406,6 +413,52 @@ pub(crate) fn message_event(
     let mut ev = Event::new(location, role, Action::Message);
     ev.content = keep(opts, text, None, None);
     ev
+}
+
+/// A user turn (SPEC §4.1 `user_turn`, §5): a message the user typed. A text
+/// that is a built-in session command (`/exit`, `/quit`, `/clear`, `/compact`,
+/// `/compress`, `/reset`, `/new`: [`SESSION_COMMANDS`]) is that command, not a
+/// prompt. `text` is read only for that test, and kept only with `keep_content`.
+pub(crate) fn user_turn_event(
+    location: Location,
+    text: Option<String>,
+    opts: &DecodeOptions,
+) -> Event {
+    let command = text.as_deref().and_then(session_command);
+    let action = match command {
+        Some(c) => Action::UserTurn {
+            via: UserTurnVia::SessionCommand,
+            command: Some(c.to_string()),
+        },
+        None => Action::UserTurn {
+            via: UserTurnVia::Prompt,
+            command: None,
+        },
+    };
+    let mut ev = Event::new(location, Role::User, action);
+    ev.content = keep(opts, text, None, None);
+    ev
+}
+
+/// A message of `role`: a user turn for [`Role::User`], else a plain message.
+pub(crate) fn role_message_event(
+    location: Location,
+    role: Role,
+    text: Option<String>,
+    opts: &DecodeOptions,
+) -> Event {
+    if role == Role::User {
+        user_turn_event(location, text, opts)
+    } else {
+        message_event(location, role, text, opts)
+    }
+}
+
+/// The session command a user text is (`/exit` → `exit`), if any.
+pub(crate) fn session_command(text: &str) -> Option<&'static str> {
+    let t = text.trim();
+    let word = t.strip_prefix('/')?.split_whitespace().next()?;
+    SESSION_COMMANDS.iter().copied().find(|c| *c == word)
 }
 
 /// A tool-call event: the raw name, the action, and (with `keep_content`) the input.

@@ -146,9 +146,8 @@ fn decode_sample(sample: &Value, s: usize, traj: &mut Trajectory, opts: &DecodeO
                 content_text(content),
                 opts,
             )),
-            Some("user") => traj.events.push(message_event(
+            Some("user") => traj.events.push(user_turn_event(
                 Location::pointer(ptr),
-                Role::User,
                 content_text(content),
                 opts,
             )),

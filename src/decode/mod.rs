@@ -69,6 +69,14 @@ pub trait Decoder: Sync + Send {
     fn decode(&self, path: &Path, opts: &DecodeOptions) -> Result<Trajectory, DecodeError>;
 }
 
+/// A harness's record or call id fit to de-duplicate by (SPEC §5): letters,
+/// digits, `-`, `_`, `.`, `:`; not a placeholder such as `[trimmed for fixture]`.
+pub(crate) fn is_record_id(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.' | b':'))
+}
+
 /// How many leading bytes sniffing looks at.
 pub const SNIFF_BYTES: usize = 64 * 1024;
 

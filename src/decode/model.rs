@@ -329,7 +329,10 @@ pub enum UserTurnVia {
 }
 
 /// Built-in session commands (without `/`) that end or reset a conversation.
-pub const SESSION_COMMANDS: &[&str] = &["exit", "quit", "clear", "compact", "reset", "new"];
+/// (`compress` is Gemini CLI's `/compact`.)
+pub const SESSION_COMMANDS: &[&str] = &[
+    "exit", "quit", "clear", "compact", "compress", "reset", "new",
+];
 
 /// How a skill load was seen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -206,9 +206,8 @@ pub(crate) fn decode_openai_messages(
                 ));
             }
             Some("user") => {
-                traj.events.push(message_event(
+                traj.events.push(user_turn_event(
                     Location::pointer(ptr),
-                    Role::User,
                     content_text(content),
                     opts,
                 ));

@@ -212,6 +212,8 @@ fn decode_events(
     let mut by_id: HashMap<i64, usize> = HashMap::new();
     let mut finished = false;
     let mut last_agent_action: Option<String> = None;
+    // a resumed conversation replays its events: each event id counts once (SPEC §5)
+    let mut seen_ids: std::collections::HashSet<i64> = std::collections::HashSet::new();
     for (i, e) in events.iter().enumerate() {
         let Some(o) = e.as_object() else {
             problem(
@@ -222,6 +224,11 @@ fn decode_events(
             );
             continue;
         };
+        if let Some(id) = o.get("id").and_then(Value::as_i64) {
+            if !seen_ids.insert(id) {
+                continue;
+            }
+        }
         let source = o.get("source").and_then(Value::as_str).unwrap_or("");
         let args = o.get("args").cloned().unwrap_or(Value::Object(Map::new()));
         let tool_name = o
@@ -244,7 +251,7 @@ fn decode_events(
                     .map(str::to_string)
             };
             let ev = match action {
-                "message" => Some(message_event(
+                "message" => Some(role_message_event(
                     loc(i),
                     role,
                     text_arg(&["content"])
