@@ -393,3 +393,67 @@ fn real_go_env_error_is_not_a_red_test() {
     assert!(e.failed);
     assert_eq!(e.test_outcome, Some(TestOutcome::NotRun));
 }
+
+#[test]
+fn codex_turns_answers_masked_failures_and_replayed_calls() {
+    let t = decode(&fx("codex-turns.jsonl"));
+    assert_eq!(t.format, "codex-rollout");
+    assert!(!t.complete, "stops on the agent's question");
+    let turns = user_turns(&t);
+    assert_eq!(
+        turns.iter().map(|(_, v, _)| *v).collect::<Vec<_>>(),
+        [UserTurnVia::Prompt, UserTurnVia::Answer],
+        "the injected context and the <skill> body are no turns"
+    );
+    let ask = t
+        .events
+        .iter()
+        .position(|e| e.tool.as_deref() == Some("request_user_input"))
+        .unwrap();
+    assert_eq!(turns[1].0, ask + 1);
+    assert_eq!(
+        shells(&t),
+        [
+            ("cargo test 2>&1 | tail -3", true, Some(TestOutcome::Failed)),
+            (
+                "bundle exec rspec | head -40",
+                true,
+                Some(TestOutcome::NotRun)
+            ),
+        ],
+        "the replayed call counts once"
+    );
+    assert!(t
+        .problems
+        .iter()
+        .any(|p| p.kind == ProblemKind::Skipped && p.detail.starts_with("1 call(s) repeated")));
+    let skill = std::fs::read_to_string(fx("SKILL.md")).unwrap();
+    let h = body_hash(&t);
+    assert!(skill_md_matches(
+        &skill,
+        h[0].as_deref().expect("<skill> body hashed")
+    ));
+    let json = serde_json::to_string(&t).unwrap();
+    assert!(!json.contains("SECRET"));
+}
+
+/// A real masked red run: loopkit's `pytest … 2>&1 | tail -60` exited 0 over
+/// "76 passed, 2 failed".
+#[test]
+fn real_masked_pytest_run_is_failed() {
+    let p =
+        Path::new("../shared/realdata/transcripts/claude-code-chat-json/loopkit__logs_chat.json");
+    if !p.exists() {
+        return;
+    }
+    let t = decode(p);
+    let e = t
+        .events
+        .iter()
+        .find(|e| e.location.pointer.as_deref() == Some("/349"))
+        .unwrap();
+    assert!(shell_line(e).contains("pytest tests/ -v 2>&1 | tail -60"));
+    assert_eq!(e.exit_code, Some(0));
+    assert!(e.failed);
+    assert_eq!(e.test_outcome, Some(TestOutcome::Failed));
+}

@@ -702,7 +702,7 @@ impl<const K: bool> State<K> {
                         Action::SkillLoad {
                             name,
                             via: LoadVia::CodexMention,
-                            body_sha256: None,
+                            body_sha256: facts.body.map(|b| b.sha256),
                         },
                     );
                     self.push(ev, ts);

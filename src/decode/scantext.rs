@@ -64,10 +64,22 @@ pub fn ends_with_question(s: &str) -> bool {
         .ends_with('?')
 }
 
-/// "Base directory for this skill: <dir>\n\n<body>[\n\nARGUMENTS: <args>]":
-/// the hash of `<body>`.
+/// The hash of an injected skill body: Claude Code's "Base directory for this
+/// skill: <dir>\n\n<body>[\n\nARGUMENTS: <args>]" (the hash of `<body>`), or
+/// Codex's `<skill>\n<name>N</name>\n<path>P</path>\n<SKILL.md>\n</skill>`
+/// (the hash of that SKILL.md's body, frontmatter removed).
 pub fn injected_body(s: &str) -> Option<InjectedBody> {
     let t = s.trim_start();
+    if let Some(rest) = t.strip_prefix("<skill>") {
+        let after_path = rest.split_once("</path>")?.1;
+        let inner = after_path.strip_prefix('\n').unwrap_or(after_path);
+        let inner = inner.trim_end();
+        let md = inner.strip_suffix("</skill>")?;
+        return Some(InjectedBody {
+            sha256: skills::skill_md_body_sha256(md),
+            args_appended: false,
+        });
+    }
     if !t.starts_with(BASE_DIR_MARKER) {
         return None;
     }
@@ -220,6 +232,12 @@ mod tests {
         assert_eq!(a.sha256, b.sha256);
         assert!(a.args_appended);
         assert_eq!(injected_body("hello"), None);
+        // Codex `<skill>` injection: the whole SKILL.md between the path and the end tag
+        let c = injected_body(
+            "<skill>\n<name>tdd</name>\n<path>/x/skills/tdd/SKILL.md</path>\n---\nname: tdd\n---\n\n# TDD\n\nRed first.\n\n</skill>",
+        )
+        .unwrap();
+        assert_eq!(c.sha256, b.sha256);
     }
 
     #[test]

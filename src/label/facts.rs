@@ -86,7 +86,10 @@ pub(crate) struct Facts<'a> {
 /// A user turn: the decoders' content-free user-turn event, or (for
 /// decoders that still give a plain message) a main-agent user message.
 pub(crate) fn is_user_turn(e: &Event) -> bool {
-    e.role == Role::User && e.agent == AgentPath::Main && matches!(e.action, Action::Message)
+    e.is_user_turn()
+        || (e.role == Role::User
+            && e.agent == AgentPath::Main
+            && matches!(e.action, Action::Message))
 }
 
 /// Path spellings a path glob is tried against: as written, relative to the
