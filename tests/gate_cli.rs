@@ -968,7 +968,8 @@ fn a_real_slash_command_skill_load_is_judged() {
     let v = r.json();
     assert_eq!(v["trajectories"]["valid"].as_array().unwrap().len(), 1);
     assert_eq!(v["trajectories"]["loads"][0]["weak"], false);
-    assert_eq!(v["constraints"][0]["label"], "exercised");
+    // a forbid with no `when` fires on its own kind (SPEC §6): loopkit never pushes
+    assert_eq!(v["constraints"][0]["label"], "untested");
     assert_eq!(v["constraints"][1]["label"], "ambiguous");
     assert_eq!(v["constraints"][1]["outcome"], "needs-review");
     assert_eq!(v["verdict"], "needs-review");
