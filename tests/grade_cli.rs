@@ -507,7 +507,7 @@ fn help_says_what_a_contract_looks_like() {
         "boundary:",
         "check: {file_contains:",
         "relative to the contract file",
-        "Exit codes:",
+        "Exit:",
     ] {
         assert!(text.contains(want), "{want} missing from:\n{text}");
     }

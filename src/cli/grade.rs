@@ -6,40 +6,7 @@ use anyhow::Context as _;
 use skillgate::exit::Exit;
 use std::path::PathBuf;
 
-/// `grade --help`: what a contract looks like.
-const LONG_ABOUT: &str = "\
-Reads: the contract (YAML) and only the evidence its boundary lists (files, folders,
-trajectories); in audit mode also the SKILL.md files named under `skills`.
-Writes: nothing; the mode's JSON on stdout, missing evidence and criterion defects on stderr.
-Paths in the contract are relative to the contract file's folder; --evidence paths to the
-working directory.
-
-A contract, in short (full reference and examples: docs/grade.md):
-
-  boundary:
-    evidence: [out/, session.jsonl]      # B: the only evidence read
-    missing: [\"the CI log\"]             # known-missing evidence, reported
-  criteria:                              # C: one record per criterion
-    - id: report-written
-      text: \"A report is written to out/report.md\"
-      source: {kind: user_explicit, location: \"task prompt\"}
-      check: {file_contains: {path: out/report.md, pattern: \"^# Report\"}}
-    - id: no-force-push
-      text: \"Never force-push\"
-      source: {kind: repository_rule, location: \"CONTRIBUTING.md:12\"}
-      check: {predicate: {trajectory: session.jsonl, forbid: {git: push, args: [--force]}}}
-  claims:                                # Q: acceptance-affecting claims
-    - {claim: \"tests pass\", type: completion, check: {exit_code: {trajectory: session.jsonl, command: \"cargo test*\", equals: 0}}}
-  # audit mode: boundary.selection_method + time_range|fixture_boundary,
-  # skills: [{name, path: skills/x/SKILL.md, criteria: [ids]}], conversations: [{trajectory: ...}]
-
-Checks: file_exists, file_contains, predicate (SPEC 4.1 grammar), exit_code, manual.
-
-Exit codes: 0 the grade was produced (verdicts are in the JSON); 2 bad flags or an
-unreadable/invalid contract (the error names file and line).
-
-Example:
-  skillgate grade --mode execution --contract fixtures/grade/contract.yaml";
+// `grade --help`: the contract sketch is `help::GRADE` (src/cli/help.rs).
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Mode {
@@ -50,7 +17,6 @@ pub enum Mode {
 }
 
 #[derive(Debug, clap::Args)]
-#[command(after_long_help = LONG_ABOUT)]
 pub struct Args {
     /// The mode (required; an invalid one is rejected with exit 2).
     #[arg(long, value_enum)]

@@ -71,9 +71,21 @@ Example:
 
 pub const GRADE: &str = "\
 Reads:  a contract file (--contract) and the evidence it names (--evidence).
+        Contract paths are relative to the contract file's folder.
 Writes: the mode's JSON on stdout (schemas/grade-*.schema.json); missing
         evidence and criterion defects on stderr.
 Exit:   0 graded (also INCONCLUSIVE); 2 an unreadable contract or bad flags.
+
+A contract (full reference: docs/grade.md):
+  boundary: {evidence: [out/, session.jsonl], missing: [\"the CI log\"]}
+  criteria:
+    - id: report-written
+      text: \"A report is written to out/report.md\"
+      source: {kind: user_explicit, location: \"task prompt\"}
+      check: {file_contains: {path: out/report.md, pattern: \"^# Report\"}}
+  claims: [{claim: \"tests pass\", type: completion, check: {exit_code: {trajectory: session.jsonl, command: \"cargo test*\"}}}]
+  # audit: skills: [{name, path, criteria}], conversations: [{trajectory}]
+  Checks: file_exists, file_contains, predicate, exit_code, manual.
 
 Example:
   skillgate grade --mode execution --contract contract.yaml --evidence run/";
