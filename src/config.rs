@@ -6,7 +6,7 @@
 //! command). Relative paths in a file are relative to the file's folder.
 
 use crate::extract::lexicon::LexiconFile;
-use crate::score::Thresholds;
+pub use crate::score::{Thresholds, Waiver};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -25,30 +25,6 @@ pub struct ConfigError {
     pub path: PathBuf,
     pub line: Option<usize>,
     pub message: String,
-}
-
-/// A waiver: a constraint id (optionally of one skill) that never blocks.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Waiver {
-    pub id: String,
-    /// Only for this skill (its name); all skills when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub skill: Option<String>,
-    /// Why the rule may be broken (required; empty or `TODO` is an error).
-    #[serde(deserialize_with = "reason")]
-    pub reason: String,
-}
-
-fn reason<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    let s = String::deserialize(d)?;
-    let t = s.trim();
-    if t.is_empty() || t.eq_ignore_ascii_case("todo") {
-        return Err(serde::de::Error::custom(
-            "a waiver needs a reason (empty or `TODO` is not one)",
-        ));
-    }
-    Ok(s)
 }
 
 fn threshold<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
@@ -94,6 +70,17 @@ impl Escalate {
     }
 }
 
+/// What the gate does with a `stale` session — one that ran an older text of
+/// the skill (SPEC §5): `keep` lists it and still judges it (the default);
+/// `discard` drops it with a note.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StalePolicy {
+    #[default]
+    Keep,
+    Discard,
+}
+
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawThresholds {
@@ -118,6 +105,8 @@ struct RawConfig {
     audit: Option<crate::audit::AuditConfig>,
     #[serde(default)]
     escalate: Option<Escalate>,
+    #[serde(default)]
+    stale: Option<StalePolicy>,
 }
 
 /// The effective configuration.
@@ -138,6 +127,8 @@ pub struct Config {
     pub audit: crate::audit::AuditConfig,
     /// What a fail-closed verdict triggers (a command, GitHub reviewers/labels).
     pub escalate: Escalate,
+    /// Sessions that ran an older text of the skill: kept (listed) or discarded.
+    pub stale: StalePolicy,
 }
 
 impl Config {
@@ -296,6 +287,7 @@ impl Config {
                 }
                 e
             },
+            stale: raw.stale.unwrap_or_default(),
         })
     }
 
@@ -309,6 +301,7 @@ impl Config {
             thresholds: Thresholds,
             lexicon: &'a LexiconFile,
             waivers: &'a [Waiver],
+            stale: StalePolicy,
             #[serde(skip_serializing_if = "crate::audit::AuditConfig::is_empty")]
             audit: &'a crate::audit::AuditConfig,
             #[serde(skip_serializing_if = "Escalate::is_empty")]
@@ -327,6 +320,7 @@ impl Config {
             thresholds: self.thresholds,
             lexicon: &self.lexicon,
             waivers: &self.waivers,
+            stale: self.stale,
             audit: &self.audit,
             escalate: &self.escalate,
         };
@@ -390,6 +384,10 @@ mod tests {
         assert_eq!(c.waivers[0].skill.as_deref(), Some("s"));
         assert_eq!(yaml("").unwrap().thresholds.adequacy, 0.60);
         assert_eq!(yaml("# only a comment\n").unwrap().waivers, vec![]);
+        assert_eq!(yaml("").unwrap().stale, StalePolicy::Keep);
+        assert_eq!(yaml("stale: discard\n").unwrap().stale, StalePolicy::Discard);
+        let e = yaml("stale: drop\n").unwrap_err();
+        assert_eq!(e.line, Some(1), "{e}");
     }
 
     #[test]
@@ -444,5 +442,6 @@ mod tests {
             "{y}"
         );
         assert!(y.contains("adequacy: 0.6"), "{y}");
+        assert!(y.contains("stale: keep"), "{y}");
     }
 }

@@ -64,11 +64,12 @@ impl Annotation {
 /// evidence locations, first resolution) — never trajectory content.
 pub fn constraint_message(v: &SkillVerdict, c: &ConstraintVerdict) -> String {
     let mut m = format!(
-        "{} is {} — {}.\nRule: \"{}\"",
+        "{} is {} — {}.\nRule: \"{}\"\nChecks: {}",
         c.id,
         c.label,
         outcome_sentence(c),
-        c.text
+        c.text,
+        c.check
     );
     let ev = deciding_evidence(c);
     if !ev.is_empty() {
@@ -110,13 +111,13 @@ pub fn annotations(verdicts: &[SkillVerdict]) -> Vec<Annotation> {
         }
         if v.trajectories.valid.is_empty() {
             out.push(Annotation {
-                severity: Severity::Warning,
+                severity: Severity::Error,
                 file: Some(v.skill.path.clone()),
                 line: 1,
                 end_line: 1,
-                title: format!("{}: nothing to measure", v.skill.name),
+                title: format!("{}: nothing to measure (exit 3)", v.skill.name),
                 message: format!(
-                    "No valid trajectory loads {} ({} discarded): capture a run first.",
+                    "No valid trajectory loads {} ({} discarded): verdict nothing-to-measure, exit 3 — capture a run first.",
                     v.skill.name,
                     v.trajectories.discarded.len()
                 ),
@@ -171,29 +172,26 @@ impl Renderer for GithubAnnotations {
         let blocking: usize = verdicts.iter().map(|v| v.blocking().count()).sum();
         let _ = writeln!(
             out,
-            "skillgate: {} skill(s), {} blocking rule(s), verdict {}",
+            "skillgate: {} skill(s), {} blocking rule(s), verdict {}, exit {}",
             verdicts.len(),
             blocking,
-            overall(verdicts)
+            overall(verdicts),
+            crate::score::worst_exit(verdicts) as u8
         );
         out
     }
 }
 
-/// The run's headline verdict: the most severe skill verdict, `nothing to
-/// measure` when no skill had a valid trajectory, `no skill changed` for an
-/// empty run.
+/// The run's headline verdict: the most severe skill verdict
+/// (`nothing-to-measure` only when no skill had a valid trajectory), `no
+/// skill changed` for an empty run.
 pub fn overall(verdicts: &[SkillVerdict]) -> String {
     if verdicts.is_empty() {
         return "no skill changed".into();
     }
-    let measured: Vec<&SkillVerdict> = verdicts
-        .iter()
-        .filter(|v| !v.trajectories.valid.is_empty())
-        .collect();
-    match measured.iter().map(|v| v.verdict).max() {
+    match verdicts.iter().map(|v| v.verdict).max() {
         Some(v) => v.to_string(),
-        None => "nothing to measure".into(),
+        None => Verdict::NothingToMeasure.to_string(),
     }
 }
 
@@ -228,6 +226,7 @@ fn blocking_list(out: &mut String, v: &SkillVerdict) {
             cell(&rule_location(v, c))
         );
         let _ = writeln!(out, "  - rule: {}", cell(&c.text));
+        let _ = writeln!(out, "  - checks: `{}`", cell(&c.check).replace('`', "'"));
         let ev = deciding_evidence(c);
         if !ev.is_empty() {
             let shown: Vec<String> = ev
@@ -266,9 +265,7 @@ impl Renderer for GithubSummary {
         }
         out.push_str("| skill | verdict | coverage | compliance | adequacy | blocking | trajectories |\n|---|---|---|---|---|---|---|\n");
         for v in verdicts {
-            let verdict = if v.trajectories.valid.is_empty() {
-                "nothing to measure".to_string()
-            } else if v.verdict == Verdict::FailClosed {
+            let verdict = if v.verdict == Verdict::FailClosed {
                 format!("**{}**", v.verdict)
             } else {
                 v.verdict.to_string()
@@ -279,7 +276,7 @@ impl Renderer for GithubSummary {
                 cell(&v.skill.name),
                 percent(v.numbers.coverage),
                 percent(v.numbers.compliance),
-                percent(Some(v.numbers.adequacy)),
+                percent(v.numbers.adequacy),
                 v.blocking().count(),
                 v.trajectories.valid.len(),
                 v.trajectories.discarded.len()
@@ -294,7 +291,7 @@ impl Renderer for GithubSummary {
                 cell(&source_line(v))
             );
             if v.trajectories.valid.is_empty() {
-                out.push_str("Nothing to measure: no valid trajectory loads this skill — capture a run first.\n");
+                out.push_str("Nothing to measure: no valid trajectory loads this skill — capture a run first (exit 3).\n");
             } else {
                 let _ = writeln!(out, "{}\n", numbers_line(v));
             }

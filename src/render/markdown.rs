@@ -1,7 +1,6 @@
 //! The readable table printed on stdout (`--format md`, the default).
 
 use super::{cell, percent, Renderer};
-use crate::score::resolve::location;
 use crate::score::{ConstraintVerdict, Outcome, SkillVerdict};
 use std::fmt::Write;
 
@@ -31,7 +30,7 @@ pub fn evidence_cell(c: &ConstraintVerdict) -> String {
     let shown: Vec<String> = list
         .iter()
         .take(CELL_EVIDENCE)
-        .map(|e| cell(&location(e)))
+        .map(|e| cell(&super::cited(e)))
         .collect();
     let mut s = shown.join("<br>");
     let total = total.max(list.len());
@@ -44,6 +43,15 @@ pub fn evidence_cell(c: &ConstraintVerdict) -> String {
     s
 }
 
+/// What a constraint checks, as a table cell.
+pub fn check_cell(c: &ConstraintVerdict) -> String {
+    if c.check.is_empty() {
+        "-".into()
+    } else {
+        format!("`{}`", cell(&c.check).replace('`', "'"))
+    }
+}
+
 /// The numbers line.
 pub fn numbers_line(v: &SkillVerdict) -> String {
     let n = &v.numbers;
@@ -51,7 +59,7 @@ pub fn numbers_line(v: &SkillVerdict) -> String {
         "coverage {} · compliance {} · adequacy {} (threshold {}) · extracted {}: exercised {}, violated {}, ambiguous {}, untested {}, unverifiable {}",
         percent(n.coverage),
         percent(n.compliance),
-        percent(Some(n.adequacy)),
+        percent(n.adequacy),
         percent(Some(v.thresholds.adequacy)),
         n.extracted,
         n.exercised,
@@ -119,7 +127,7 @@ impl Renderer for MarkdownTable {
                 out.push_str("\nNo constraints.\n");
             } else {
                 out.push_str(
-                    "\n| id | label | outcome | scope | evidence |\n|---|---|---|---|---|\n",
+                    "\n| id | label | outcome | scope | checks | evidence |\n|---|---|---|---|---|---|\n",
                 );
                 for c in &v.constraints {
                     let scope: Vec<&str> = c.scope.iter().map(|s| s.as_str()).collect();
@@ -129,7 +137,7 @@ impl Renderer for MarkdownTable {
                     }
                     let _ = writeln!(
                         out,
-                        "| {} | {} | {} | {} | {} |",
+                        "| {} | {} | {} | {} | {} | {} |",
                         cell(&c.id),
                         label,
                         c.outcome.as_str(),
@@ -138,6 +146,7 @@ impl Renderer for MarkdownTable {
                         } else {
                             scope.join(", ")
                         },
+                        check_cell(c),
                         evidence_cell(c)
                     );
                 }
@@ -165,10 +174,16 @@ impl Renderer for MarkdownTable {
                     let _ = writeln!(out, "- {}: {}", d.path, d.reason);
                 }
             }
-            if v.trajectories.valid.is_empty() {
-                out.push_str("\nNothing to measure: no valid trajectory loads this skill — capture a run first.\n");
+            if !v.trajectories.stale.is_empty() {
+                out.push_str("\nStale trajectories (ran an older text of the skill; still judged):\n");
+                for p in &v.trajectories.stale {
+                    let _ = writeln!(out, "- {p}");
+                }
             }
-            let _ = writeln!(out, "\nverdict: {}", v.verdict);
+            if v.trajectories.valid.is_empty() {
+                out.push_str("\nNothing to measure: no valid trajectory loads this skill — capture a run first (exit 3).\n");
+            }
+            let _ = writeln!(out, "\nverdict: {} (exit {})", v.verdict, v.exit_code);
         }
         out
     }

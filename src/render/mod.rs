@@ -27,6 +27,16 @@ pub fn percent(x: Option<f64>) -> String {
     }
 }
 
+/// A cited location for people: `path event N (line L)`, and for a consent
+/// gate's user turn "consent taken from the user turn at …" (SPEC §4.2).
+pub fn cited(e: &crate::score::Evidence) -> String {
+    let at = crate::score::resolve::location(e);
+    match e.why {
+        crate::label::Cite::ConsentTurn => format!("consent taken from the user turn at {at}"),
+        _ => at,
+    }
+}
+
 /// Text safe inside a Markdown table cell: one line, pipes escaped.
 pub fn cell(s: &str) -> String {
     s.replace('\\', "\\\\")

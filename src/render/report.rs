@@ -2,9 +2,8 @@
 //! (SPEC §7): the constraint table (id, label, evidence location), the
 //! numbers and the verdict, plus what a reviewer needs to act.
 
-use super::markdown::{evidence_cell, numbers_line, resolutions, source_line};
+use super::markdown::{check_cell, evidence_cell, numbers_line, resolutions, source_line};
 use super::{cell, percent, Renderer};
-use crate::score::resolve::location;
 use crate::score::{Outcome, SkillVerdict};
 use std::fmt::Write;
 
@@ -22,7 +21,7 @@ impl Report {
         let _ = writeln!(out, "# Skill coverage: {}\n", v.skill.name);
         let _ = writeln!(out, "- Skill: `{}`", v.skill.path);
         let _ = writeln!(out, "- Evaluated: {}", self.generated_at);
-        let _ = writeln!(out, "- Verdict: **{}**", v.verdict);
+        let _ = writeln!(out, "- Verdict: **{}** (exit {})", v.verdict, v.exit_code);
         if v.flags.is_empty() {
             out.push_str("- Flags: none\n");
         } else {
@@ -51,7 +50,7 @@ impl Report {
             n.unverifiable,
             percent(n.coverage),
             percent(n.compliance),
-            percent(Some(n.adequacy)),
+            percent(n.adequacy),
             percent(Some(v.thresholds.adequacy))
         );
         let _ = writeln!(out, "\n{}", numbers_line(v));
@@ -61,7 +60,7 @@ impl Report {
             out.push_str("No constraints.\n");
         } else {
             out.push_str(
-                "| id | lines | scope | label | outcome | evidence |\n|---|---|---|---|---|---|\n",
+                "| id | lines | scope | label | outcome | checks | evidence |\n|---|---|---|---|---|---|---|\n",
             );
             for c in &v.constraints {
                 let scope: Vec<&str> = c.scope.iter().map(|s| s.as_str()).collect();
@@ -74,7 +73,7 @@ impl Report {
                 }
                 let _ = writeln!(
                     out,
-                    "| {} | {}-{} | {} | {} | {} | {} |",
+                    "| {} | {}-{} | {} | {} | {} | {} | {} |",
                     cell(&c.id),
                     c.lines[0],
                     c.lines[1],
@@ -85,6 +84,7 @@ impl Report {
                     },
                     label,
                     c.outcome.as_str(),
+                    check_cell(c),
                     evidence_cell(c)
                 );
             }
@@ -153,7 +153,7 @@ impl Report {
                         let _ = writeln!(
                             out,
                             "  - {} — {}, {}",
-                            cell(&location(e)),
+                            cell(&super::cited(e)),
                             e.label,
                             e.why.as_str()
                         );
@@ -178,7 +178,7 @@ impl Report {
 
         out.push_str("\n## Trajectories\n\n");
         if v.trajectories.valid.is_empty() {
-            out.push_str("No valid trajectory: nothing to measure — capture a run first.\n");
+            out.push_str("No valid trajectory: nothing to measure — capture a run first (exit 3).\n");
         }
         for l in &v.trajectories.loads {
             let at = match (l.event, l.line) {
@@ -191,9 +191,19 @@ impl Report {
             } else {
                 ""
             };
+            let stale = if l.stale {
+                "; STALE: it ran an older text of the skill (still judged; `stale: discard` in the configuration drops such sessions)"
+            } else {
+                ""
+            };
+            let complete = if l.complete {
+                ""
+            } else {
+                "; ended early (no final turn, or torn)"
+            };
             let _ = writeln!(
                 out,
-                "- valid: {} ({}; loaded at {at} via {}{weak})",
+                "- valid: {} ({}; loaded at {at} via {}{weak}{complete}{stale})",
                 cell(&l.path),
                 l.format,
                 l.via

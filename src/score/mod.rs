@@ -8,7 +8,6 @@ pub mod verdict;
 
 pub use verdict::*;
 
-use crate::config::Waiver;
 use crate::extract::Constraint;
 use crate::label::{ConstraintLabels, Label};
 
@@ -27,8 +26,10 @@ pub struct ScoreInput<'a> {
     pub thresholds: Thresholds,
 }
 
-/// The numbers of SPEC §6 over aggregated labels.
-pub fn numbers(labels: &[Label]) -> Numbers {
+/// The numbers of SPEC §6 over aggregated labels; `checkable` counts the
+/// rules that are neither unverifiable nor manual (adequacy's denominator).
+/// Ratios are rounded to 4 decimals.
+pub fn numbers(labels: &[Label], checkable: usize) -> Numbers {
     let count = |l: Label| labels.iter().filter(|x| **x == l).count();
     let (exercised, violated, ambiguous) = (
         count(Label::Exercised),
@@ -44,18 +45,17 @@ pub fn numbers(labels: &[Label]) -> Numbers {
         ambiguous,
         untested: count(Label::Untested),
         unverifiable: count(Label::Unverifiable),
-        coverage: (fired > 0).then(|| exercised as f64 / fired as f64),
-        compliance: (decided > 0).then(|| 1.0 - violated as f64 / decided as f64),
-        adequacy: if labels.is_empty() {
-            0.0
-        } else {
-            exercised as f64 / labels.len() as f64
-        },
+        coverage: (fired > 0).then(|| round4(exercised as f64 / fired as f64)),
+        compliance: (decided > 0).then(|| round4(1.0 - violated as f64 / decided as f64)),
+        adequacy: (checkable > 0).then(|| round4(exercised as f64 / checkable as f64)),
+        checkable,
     }
 }
 
-/// What a constraint contributes, from its label, scope, `manual` and waiver.
-pub fn outcome(label: Label, scoped: bool, manual: bool, waived: bool) -> Outcome {
+/// What a constraint contributes, from its label, scope, `manual`, waiver
+/// and — for an unverifiable rule — whether it fired (a scope-tagged one
+/// fires only where a session acted in its scope, SPEC §6).
+pub fn outcome(label: Label, scoped: bool, manual: bool, waived: bool, fired: bool) -> Outcome {
     if waived {
         return Outcome::Waived;
     }
@@ -64,10 +64,45 @@ pub fn outcome(label: Label, scoped: bool, manual: bool, waived: bool) -> Outcom
         (Label::Violated, false, _) => Outcome::ComplianceGap,
         (Label::Ambiguous, _, true) => Outcome::NeedsReview,
         (Label::Ambiguous, true, false) => Outcome::FailClosed,
+        (Label::Unverifiable, true, true) if fired => Outcome::NeedsReview,
         (Label::Unverifiable, _, true) => Outcome::CheckedByPeople,
-        (Label::Unverifiable, true, false) => Outcome::FailClosed,
+        (Label::Unverifiable, true, false) if fired => Outcome::FailClosed,
         _ => Outcome::Ok,
     }
+}
+
+/// What a constraint checks, in one short line (SPEC §7): `when … · require
+/// … (order …)`, `forbid …`, `manual`, or `no predicate`.
+pub fn check_line(c: &Constraint) -> String {
+    use crate::extract::lockfile::predicate_flow;
+    let mut parts = Vec::new();
+    if let Some(w) = &c.when {
+        parts.push(format!("when {}", predicate_flow(w)));
+    }
+    if let Some(r) = &c.require {
+        let order = c.order.unwrap_or_default();
+        parts.push(format!(
+            "require {} (order {})",
+            predicate_flow(r),
+            order.as_str()
+        ));
+    }
+    if let Some(f) = &c.forbid {
+        parts.push(format!("forbid {}", predicate_flow(f)));
+    }
+    if c.is_manual() {
+        parts.push("manual".into());
+    }
+    if c.when.is_none() && c.behavior().is_none() {
+        if c.is_scoped() {
+            parts.push("no predicate (fires on an action of its scope)".into());
+        } else {
+            parts.push("no predicate".into());
+        }
+    } else if c.when.is_none() && c.require.is_some() {
+        parts.insert(0, "when the skill is loaded".into());
+    }
+    parts.join(" · ")
 }
 
 /// The waiver for `id` in `skill`, if any (a per-skill waiver wins over a global one).
@@ -85,7 +120,14 @@ pub fn score(input: ScoreInput<'_>) -> SkillVerdict {
     let mut constraints = Vec::with_capacity(input.constraints.len());
     for (c, l) in input.constraints.iter().zip(input.labels) {
         let waiver = find_waiver(input.waivers, &skill_name, &c.id);
-        let oc = outcome(l.label, c.is_scoped(), c.is_manual(), waiver.is_some());
+        let fired = l.per_trajectory.iter().any(|t| t.fired);
+        let oc = outcome(
+            l.label,
+            c.is_scoped(),
+            c.is_manual(),
+            waiver.is_some(),
+            fired,
+        );
         let mut evidence = Vec::new();
         let mut per_trajectory = Vec::with_capacity(l.per_trajectory.len());
         for (path, tl) in valid.iter().zip(&l.per_trajectory) {
@@ -94,6 +136,7 @@ pub fn score(input: ScoreInput<'_>) -> SkillVerdict {
                 label: tl.label,
                 reason: tl.reason,
                 events: tl.cited_total,
+                fired: tl.fired,
             });
             for x in &tl.cited {
                 evidence.push(Evidence {
@@ -123,12 +166,22 @@ pub fn score(input: ScoreInput<'_>) -> SkillVerdict {
             waiver_reason: waiver.map(|w| w.reason.clone()),
             per_trajectory,
             resolution: Vec::new(),
+            when: c.when.clone(),
+            require: c.require.clone(),
+            forbid: c.forbid.clone(),
+            order: c.require.as_ref().map(|_| c.order.unwrap_or_default()),
+            check: check_line(c),
         };
         cv.resolution = resolve::resolutions(&cv, c, &input.skill, &input.source);
         constraints.push(cv);
     }
     let labels: Vec<Label> = constraints.iter().map(|c| c.label).collect();
-    let numbers = numbers(&labels);
+    let checkable = constraints
+        .iter()
+        .filter(|c| !c.manual && c.label != Label::Unverifiable)
+        .count();
+    let numbers = numbers(&labels, checkable);
+    let measured = !input.trajectories.valid.is_empty();
     let mut flags: Vec<Flag> = Vec::new();
     let has = |o: Outcome| constraints.iter().any(|c| c.outcome == o);
     if has(Outcome::FailClosed) {
@@ -140,14 +193,26 @@ pub fn score(input: ScoreInput<'_>) -> SkillVerdict {
     if has(Outcome::NeedsReview) {
         flags.push(Flag::NeedsReview);
     }
-    if numbers.adequacy < input.thresholds.adequacy {
+    if numbers
+        .adequacy
+        .is_some_and(|a| a < input.thresholds.adequacy)
+    {
         flags.push(Flag::UnderExercised);
     }
-    let verdict = flags
-        .iter()
-        .map(|f| f.verdict())
-        .max()
-        .unwrap_or(Verdict::Pass);
+    // Nothing measured: no flag is raised and the verdict says so (exit 3),
+    // in every format.
+    if !measured {
+        flags.clear();
+    }
+    let verdict = if measured {
+        flags
+            .iter()
+            .map(|f| f.verdict())
+            .max()
+            .unwrap_or(Verdict::Pass)
+    } else {
+        Verdict::NothingToMeasure
+    };
     let waivers = input
         .waivers
         .iter()

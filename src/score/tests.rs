@@ -1,7 +1,6 @@
 //! Unit tests of numbers, outcomes, flags and the verdict.
 
 use super::*;
-use crate::config::Waiver;
 use crate::label::tests::{constraint, load, shell, traj};
 use crate::label::{label_all, CompiledSet, ScopeStart};
 
@@ -40,14 +39,17 @@ fn verdict_of(
 #[test]
 fn numbers_follow_the_spec() {
     use Label::*;
-    let n = numbers(&[
-        Exercised,
-        Exercised,
-        Violated,
-        Ambiguous,
-        Untested,
-        Unverifiable,
-    ]);
+    let n = numbers(
+        &[
+            Exercised,
+            Exercised,
+            Violated,
+            Ambiguous,
+            Untested,
+            Unverifiable,
+        ],
+        5,
+    );
     assert_eq!(
         (
             n.extracted,
@@ -60,36 +62,72 @@ fn numbers_follow_the_spec() {
         (6, 2, 1, 1, 1, 1)
     );
     assert_eq!(n.coverage, Some(0.5));
-    assert_eq!(n.compliance, Some(1.0 - 1.0 / 3.0));
-    assert_eq!(n.adequacy, 2.0 / 6.0);
-    let n = numbers(&[Untested, Unverifiable]);
-    assert_eq!((n.coverage, n.compliance, n.adequacy), (None, None, 0.0));
-    let n = numbers(&[Ambiguous]);
+    // Rounded to 4 decimals: 0.6667, never 0.6666666666666667.
+    assert_eq!(n.compliance, Some(0.6667));
+    // Adequacy is over the checkable rules (the unverifiable one is out).
+    assert_eq!(n.adequacy, Some(0.4));
+    let n = numbers(&[Untested, Unverifiable], 1);
+    assert_eq!((n.coverage, n.compliance, n.adequacy), (None, None, Some(0.0)));
+    let n = numbers(&[Ambiguous], 1);
     assert_eq!((n.coverage, n.compliance), (Some(0.0), None));
-    assert_eq!(numbers(&[]).adequacy, 0.0);
+    // Nothing checkable: adequacy is null (and raises no flag).
+    assert_eq!(numbers(&[Unverifiable], 0).adequacy, None);
+    assert_eq!(numbers(&[], 0).adequacy, None);
+    // 1 − 4/5 in floating point is 0.19999999999999996; the output is 0.2.
+    let mut labels = vec![Violated; 4];
+    labels.push(Exercised);
+    assert_eq!(numbers(&labels, 5).compliance, Some(0.2));
+    assert_eq!(
+        serde_json::to_string(&numbers(&labels, 5).compliance).unwrap(),
+        "0.2"
+    );
 }
 
 #[test]
 fn outcome_table() {
     use Label::*;
-    assert_eq!(outcome(Violated, true, false, false), Outcome::FailClosed);
     assert_eq!(
-        outcome(Violated, false, false, false),
-        Outcome::ComplianceGap
-    );
-    assert_eq!(outcome(Ambiguous, true, false, false), Outcome::FailClosed);
-    assert_eq!(outcome(Ambiguous, true, true, false), Outcome::NeedsReview);
-    assert_eq!(outcome(Ambiguous, false, false, false), Outcome::Ok);
-    assert_eq!(
-        outcome(Unverifiable, true, false, false),
+        outcome(Violated, true, false, false, true),
         Outcome::FailClosed
     );
     assert_eq!(
-        outcome(Unverifiable, true, true, false),
+        outcome(Violated, false, false, false, true),
+        Outcome::ComplianceGap
+    );
+    assert_eq!(
+        outcome(Ambiguous, true, false, false, true),
+        Outcome::FailClosed
+    );
+    assert_eq!(
+        outcome(Ambiguous, true, true, false, true),
+        Outcome::NeedsReview
+    );
+    assert_eq!(outcome(Ambiguous, false, false, false, true), Outcome::Ok);
+    // A scope-tagged rule without predicate blocks only where it fired.
+    assert_eq!(
+        outcome(Unverifiable, true, false, false, true),
+        Outcome::FailClosed
+    );
+    assert_eq!(
+        outcome(Unverifiable, true, false, false, false),
+        Outcome::Ok
+    );
+    assert_eq!(
+        outcome(Unverifiable, true, true, false, true),
+        Outcome::NeedsReview
+    );
+    assert_eq!(
+        outcome(Unverifiable, true, true, false, false),
         Outcome::CheckedByPeople
     );
-    assert_eq!(outcome(Unverifiable, false, false, false), Outcome::Ok);
-    assert_eq!(outcome(Violated, true, false, true), Outcome::Waived);
+    assert_eq!(
+        outcome(Unverifiable, false, false, false, true),
+        Outcome::Ok
+    );
+    assert_eq!(
+        outcome(Violated, true, false, true, true),
+        Outcome::Waived
+    );
 }
 
 #[test]
@@ -108,6 +146,10 @@ fn scoped_violation_fails_closed_with_resolutions() {
     let v = verdict_of(&[c], &[t], &[]);
     assert_eq!(v.verdict, Verdict::FailClosed);
     assert_eq!(v.flags, vec![Flag::FailClosed, Flag::UnderExercised]);
+    assert_eq!(
+        v.constraints[0].check,
+        "forbid {git: push, args: [--force]}"
+    );
     assert_eq!(v.exit(), crate::exit::Exit::Fail);
     assert_eq!(v.exit_code, 1);
     let cv = &v.constraints[0];
@@ -186,9 +228,12 @@ fn manual_rules_need_review_or_are_checked_by_people() {
     ]);
     let v = verdict_of(&[m, u, e], &[t], &[]);
     assert_eq!(v.constraints[0].outcome, Outcome::NeedsReview);
-    assert_eq!(v.constraints[1].outcome, Outcome::CheckedByPeople);
+    // `git merge` is an action of its scope: the manual rule fired, people look.
+    assert_eq!(v.constraints[1].outcome, Outcome::NeedsReview);
     assert_eq!(v.verdict, Verdict::NeedsReview);
-    assert_eq!(v.flags, vec![Flag::NeedsReview, Flag::UnderExercised]);
+    // One checkable rule, exercised: adequacy 1.
+    assert_eq!(v.numbers.adequacy, Some(1.0));
+    assert_eq!(v.flags, vec![Flag::NeedsReview]);
     assert_eq!(v.exit(), crate::exit::Exit::Ok);
     assert!(v.constraints[0].resolution[0]
         .hint
@@ -205,6 +250,7 @@ fn undecided_scoped_rules_fail_closed_and_say_how_to_resolve() {
     let t = traj(vec![
         load("s"),
         shell("git merge x", &[&["git", "merge", "x"]]),
+        shell("cat .env", &[&["cat", ".env"]]),
     ]);
     let v = verdict_of(&[w, n], &[t], &[]);
     assert_eq!(v.verdict, Verdict::FailClosed);
@@ -235,17 +281,22 @@ fn unscoped_violation_is_a_compliance_gap_and_adequacy_is_configurable() {
     let v = verdict_of(&[c, ok], &[t], &[]);
     assert_eq!(v.verdict, Verdict::ComplianceGap);
     assert_eq!(v.flags, vec![Flag::ComplianceGap, Flag::UnderExercised]);
-    assert_eq!(v.numbers.adequacy, 0.5);
+    assert_eq!(v.numbers.adequacy, Some(0.5));
     assert_eq!(v.exit_code, 0);
 }
 
 #[test]
 fn no_valid_trajectory_is_nothing_to_measure() {
     let c = constraint("a", "forbid: {command: \"x\"}");
-    let v = verdict_of(&[c], &[], &[]);
+    let s = constraint("careful", "scope: [sensitive-memory]");
+    let v = verdict_of(&[c, s], &[], &[]);
     assert_eq!(v.exit(), crate::exit::Exit::NothingToMeasure);
     assert_eq!(v.exit_code, 3);
+    // The verdict says so too: not fail-closed, no flag.
+    assert_eq!(v.verdict, Verdict::NothingToMeasure);
+    assert!(v.flags.is_empty());
     assert_eq!(v.constraints[0].label, Label::Untested);
+    assert_eq!(v.constraints[1].outcome, Outcome::Ok);
 }
 
 #[test]
@@ -262,6 +313,7 @@ fn every_code_is_kebab_case_unique_and_matches_its_serde_name() {
     check(&Label::ALL.map(|l| (l, l.as_str())));
     check(&Flag::ALL.map(|f| (f, f.as_str())));
     let verdicts = [
+        Verdict::NothingToMeasure,
         Verdict::Pass,
         Verdict::UnderExercised,
         Verdict::NeedsReview,
@@ -289,6 +341,9 @@ fn every_code_is_kebab_case_unique_and_matches_its_serde_name() {
         Reason::BranchUnknown,
         Reason::Undecidable,
         Reason::NoPredicate,
+        Reason::ScopeAction,
+        Reason::ConsentTaken,
+        Reason::NoConsent,
     ];
     check(&reasons.map(|r| (r, r.as_str())));
     assert!(reasons.iter().all(|r| !r.describe().is_empty()));
@@ -302,6 +357,9 @@ fn every_code_is_kebab_case_unique_and_matches_its_serde_name() {
         Cite::RequirementUnmet,
         Cite::RequirementOpen,
         Cite::UndecodableRecord,
+        Cite::KindMatched,
+        Cite::ScopeAction,
+        Cite::ConsentTurn,
     ];
     check(&cites.map(|c| (c, c.as_str())));
     // Verdict severity follows SPEC §6.

@@ -4,14 +4,16 @@
 //! added, never renamed).
 
 use crate::exit::Exit;
-use crate::extract::{Modality, ScopeTag};
+use crate::extract::{Modality, Order, Predicate, ScopeTag};
 use crate::label::{Cite, Label, Reason};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// The verdict of a skill: the most severe flag, or `pass`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
+    /// No valid trajectory: nothing was measured (exit 3, "capture a run first").
+    NothingToMeasure,
     Pass,
     UnderExercised,
     NeedsReview,
@@ -22,6 +24,7 @@ pub enum Verdict {
 impl Verdict {
     pub fn as_str(self) -> &'static str {
         match self {
+            Verdict::NothingToMeasure => "nothing-to-measure",
             Verdict::Pass => "pass",
             Verdict::UnderExercised => "under-exercised",
             Verdict::NeedsReview => "needs-review",
@@ -133,11 +136,20 @@ pub struct Numbers {
     pub untested: usize,
     pub unverifiable: usize,
     /// exercised / (exercised + violated + ambiguous); null when none fired.
+    /// Ratios are rounded to 4 decimals.
     pub coverage: Option<f64>,
     /// 1 − violated / (exercised + violated); null when both are 0.
     pub compliance: Option<f64>,
-    /// exercised / extracted (0 when nothing was extracted).
-    pub adequacy: f64,
+    /// exercised / checkable; null when no rule is checkable.
+    pub adequacy: Option<f64>,
+    /// The rules the gate can see exercised: neither unverifiable nor manual.
+    #[serde(default)]
+    pub checkable: usize,
+}
+
+/// A ratio rounded to 4 decimals (so no output shows `0.19999999999999996`).
+pub fn round4(x: f64) -> f64 {
+    (x * 10_000.0).round() / 10_000.0
 }
 
 /// A trajectory that was not evaluated, and why.
@@ -164,6 +176,10 @@ pub struct LoadInfo {
     pub complete: bool,
     /// Undecodable records counted in the file.
     pub undecodable: usize,
+    /// The session ran an older text of the skill (the injected body's
+    /// sha256 differs from SKILL.md's body): listed, still judged.
+    #[serde(default)]
+    pub stale: bool,
 }
 
 /// The trajectories considered.
@@ -175,6 +191,9 @@ pub struct TrajectorySet {
     /// One entry per valid trajectory: where the skill was loaded.
     #[serde(default)]
     pub loads: Vec<LoadInfo>,
+    /// Valid trajectories that ran an older text of the skill (still judged).
+    #[serde(default)]
+    pub stale: Vec<String>,
 }
 
 /// One cited location — never content.
@@ -207,6 +226,9 @@ pub struct PerTrajectory {
     pub reason: Reason,
     /// Events citable for this label (the evidence lists at most 10 of them).
     pub events: usize,
+    /// The rule fired here (an unverifiable one: the session acted in its scope).
+    #[serde(default)]
+    pub fired: bool,
 }
 
 /// What to do about a blocking (or reviewable) constraint.
@@ -242,6 +264,21 @@ pub struct ConstraintVerdict {
     pub per_trajectory: Vec<PerTrajectory>,
     /// How to resolve it: non-empty for every `fail-closed` and `needs-review` outcome.
     pub resolution: Vec<Resolution>,
+    /// What was checked (SPEC §7): the precondition…
+    #[serde(default)]
+    pub when: Option<Predicate>,
+    /// …the required action…
+    #[serde(default)]
+    pub require: Option<Predicate>,
+    /// …or the forbidden one…
+    #[serde(default)]
+    pub forbid: Option<Predicate>,
+    /// …and where a requirement is looked for (`after` when absent beside `require`).
+    #[serde(default)]
+    pub order: Option<Order>,
+    /// The same in one short line, as every report shows it.
+    #[serde(default)]
+    pub check: String,
 }
 
 /// A proposed patch (filled by the proposals stage, `crate::propose`).
@@ -303,6 +340,31 @@ pub struct WaiverNote {
     pub matched: bool,
 }
 
+/// A waiver: a constraint id (optionally of one skill) that never blocks.
+/// Configuration reads it; scoring applies it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Waiver {
+    pub id: String,
+    /// Only for this skill (its name); all skills when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skill: Option<String>,
+    /// Why the rule may be broken (required; empty or `TODO` is an error).
+    #[serde(deserialize_with = "waiver_reason")]
+    pub reason: String,
+}
+
+fn waiver_reason<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let s = String::deserialize(d)?;
+    let t = s.trim();
+    if t.is_empty() || t.eq_ignore_ascii_case("todo") {
+        return Err(serde::de::Error::custom(
+            "a waiver needs a reason (empty or `TODO` is not one)",
+        ));
+    }
+    Ok(s)
+}
+
 /// Thresholds in force.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Thresholds {
@@ -335,7 +397,7 @@ pub struct SkillVerdict {
 impl SkillVerdict {
     /// The exit this skill maps to (SPEC §6): 3 when no trajectory was valid.
     pub fn exit(&self) -> Exit {
-        if self.trajectories.valid.is_empty() {
+        if self.verdict == Verdict::NothingToMeasure || self.trajectories.valid.is_empty() {
             Exit::NothingToMeasure
         } else if self.verdict.is_blocking() {
             Exit::Fail
