@@ -14,7 +14,7 @@
 
 use sha2::{Digest, Sha256};
 use skillgate::decode::{decode_path, DecodeOptions};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 const REAL: &str = "../shared/realdata/transcripts";
 
