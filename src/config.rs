@@ -385,7 +385,10 @@ mod tests {
         assert_eq!(yaml("").unwrap().thresholds.adequacy, 0.60);
         assert_eq!(yaml("# only a comment\n").unwrap().waivers, vec![]);
         assert_eq!(yaml("").unwrap().stale, StalePolicy::Keep);
-        assert_eq!(yaml("stale: discard\n").unwrap().stale, StalePolicy::Discard);
+        assert_eq!(
+            yaml("stale: discard\n").unwrap().stale,
+            StalePolicy::Discard
+        );
         let e = yaml("stale: drop\n").unwrap_err();
         assert_eq!(e.line, Some(1), "{e}");
     }

@@ -266,6 +266,7 @@ fn judge(p: &Prepared, shown: String, decoded: &Result<Trajectory, DecodeError>)
                 weak: load.weak,
                 complete: t.complete && !t.truncated,
                 undecodable: t.undecodable_count(),
+                stale: false,
             };
             let labels = label::label_trajectory(&p.set, t, ScopeStart { load: load.index });
             Judged::Valid {

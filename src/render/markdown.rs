@@ -175,7 +175,9 @@ impl Renderer for MarkdownTable {
                 }
             }
             if !v.trajectories.stale.is_empty() {
-                out.push_str("\nStale trajectories (ran an older text of the skill; still judged):\n");
+                out.push_str(
+                    "\nStale trajectories (ran an older text of the skill; still judged):\n",
+                );
                 for p in &v.trajectories.stale {
                     let _ = writeln!(out, "- {p}");
                 }

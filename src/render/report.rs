@@ -178,7 +178,9 @@ impl Report {
 
         out.push_str("\n## Trajectories\n\n");
         if v.trajectories.valid.is_empty() {
-            out.push_str("No valid trajectory: nothing to measure — capture a run first (exit 3).\n");
+            out.push_str(
+                "No valid trajectory: nothing to measure — capture a run first (exit 3).\n",
+            );
         }
         for l in &v.trajectories.loads {
             let at = match (l.event, l.line) {

@@ -67,7 +67,10 @@ fn numbers_follow_the_spec() {
     // Adequacy is over the checkable rules (the unverifiable one is out).
     assert_eq!(n.adequacy, Some(0.4));
     let n = numbers(&[Untested, Unverifiable], 1);
-    assert_eq!((n.coverage, n.compliance, n.adequacy), (None, None, Some(0.0)));
+    assert_eq!(
+        (n.coverage, n.compliance, n.adequacy),
+        (None, None, Some(0.0))
+    );
     let n = numbers(&[Ambiguous], 1);
     assert_eq!((n.coverage, n.compliance), (Some(0.0), None));
     // Nothing checkable: adequacy is null (and raises no flag).
@@ -124,10 +127,7 @@ fn outcome_table() {
         outcome(Unverifiable, false, false, false, true),
         Outcome::Ok
     );
-    assert_eq!(
-        outcome(Violated, true, false, true, true),
-        Outcome::Waived
-    );
+    assert_eq!(outcome(Violated, true, false, true, true), Outcome::Waived);
 }
 
 #[test]
