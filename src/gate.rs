@@ -4,8 +4,8 @@
 //! clock or the environment: the caller passes the working directory (and the
 //! time, to [`write_report`]).
 
-use crate::config::{Config, ConfigError, DEFAULT_REPORT_DIR, DEFAULT_TRAJECTORIES};
-use crate::decode::{self, DecodeError, DecodeOptions, LoadVia, Trajectory};
+use crate::config::{Config, ConfigError, StalePolicy, DEFAULT_REPORT_DIR, DEFAULT_TRAJECTORIES};
+use crate::decode::{self, Action, DecodeError, DecodeOptions, LoadVia, Trajectory};
 use crate::extract::{self, Lexicon, LockfileError};
 use crate::label::{self, CompiledSet, ScopeStart};
 use crate::parse::{ParseError, Skill};
@@ -66,6 +66,23 @@ pub fn first_load(traj: &Trajectory, skill: &str) -> Option<Load> {
         index: (lp.via != LoadVia::Retro && lp.index < traj.events.len()).then_some(lp.index),
         via: lp.via,
         weak: lp.weak,
+    })
+}
+
+/// Did the session run an older text of the skill (SPEC §5 `stale`)? True
+/// when a load of the skill carries the injected body's hash and it differs
+/// from SKILL.md's body (`skill_md` is the whole file). Loads without a hash
+/// (no body in the transcript, arguments substituted) say nothing.
+pub fn is_stale(traj: &Trajectory, skill: &str, skill_md: &str) -> bool {
+    traj.events.iter().any(|e| match &e.action {
+        Action::SkillLoad {
+            name,
+            body_sha256: Some(h),
+            ..
+        } if decode::skills::names_match(name, skill) => {
+            !decode::skills::skill_md_matches(skill_md, h)
+        }
+        _ => false,
     })
 }
 
@@ -218,6 +235,8 @@ struct Prepared {
     loaded: extract::Loaded,
     set: CompiledSet,
     roots: Vec<Root>,
+    /// `stale: discard` in the configuration.
+    discard_stale: bool,
 }
 
 /// What one skill makes of one trajectory file. Small: the decoded trajectory
@@ -256,6 +275,13 @@ fn judge(p: &Prepared, shown: String, decoded: &Result<Trajectory, DecodeError>)
             },
         }),
         Some(load) => {
+            let stale = is_stale(t, name, &p.skill.source);
+            if stale && p.discard_stale {
+                return Judged::Discarded(Discarded {
+                    path: shown,
+                    reason: format!("stale: the session ran an older text of skill `{name}` (discarded by `stale: discard` in the configuration)"),
+                });
+            }
             let ev = load.index.map(|i| &t.events[i]);
             let info = LoadInfo {
                 path: shown.clone(),
@@ -266,7 +292,7 @@ fn judge(p: &Prepared, shown: String, decoded: &Result<Trajectory, DecodeError>)
                 weak: load.weak,
                 complete: t.complete && !t.truncated,
                 undecodable: t.undecodable_count(),
-                stale: false,
+                stale,
             };
             let labels = label::label_trajectory(&p.set, t, ScopeStart { load: load.index });
             Judged::Valid {
@@ -310,13 +336,15 @@ pub fn run_gate(
     for path in &skill_files {
         let skill = Skill::read(path)?;
         let loaded = extract::load_constraints(&skill, &lexicon)?;
-        let set = CompiledSet::compile(&loaded.constraints).map_err(|e| GateError::Predicate {
-            path: match &loaded.source {
-                extract::ConstraintSource::Lockfile { path, .. } => path.clone(),
-                extract::ConstraintSource::Extracted => path.clone(),
+        let set = CompiledSet::compile_with_scopes(&loaded.constraints, &lexicon.scopes).map_err(
+            |e| GateError::Predicate {
+                path: match &loaded.source {
+                    extract::ConstraintSource::Lockfile { path, .. } => path.clone(),
+                    extract::ConstraintSource::Extracted => path.clone(),
+                },
+                message: e.to_string(),
             },
-            message: e.to_string(),
-        })?;
+        )?;
         let roots = roots_for(path, options, config);
         prepared.push(Prepared {
             name: skill.name(),
@@ -324,6 +352,7 @@ pub fn run_gate(
             loaded,
             set,
             roots,
+            discard_stale: config.stale == StalePolicy::Discard,
         });
     }
 
@@ -439,6 +468,9 @@ pub fn run_gate(
             match judged[i][k].take().expect("each judgement is used once") {
                 Judged::Discarded(d) => set.discarded.push(d),
                 Judged::Valid { path, load, labels } => {
+                    if load.stale {
+                        set.stale.push(path.clone());
+                    }
                     set.loads.push(load);
                     set.valid.push(path);
                     per_traj.push(labels);

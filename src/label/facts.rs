@@ -5,7 +5,7 @@
 
 use super::compile::{CPred, CompiledSet};
 use super::gitflags;
-use crate::decode::{Action, AgentPath, Event, FileEffect, GitOp, Role};
+use crate::decode::{Action, Event, FileEffect, GitOp, TestOutcome};
 use crate::extract::ScopeTag;
 
 /// Three-valued truth: `Maybe` where the trajectory does not record what a
@@ -83,13 +83,21 @@ pub(crate) struct Facts<'a> {
     pub scopes: Vec<ScopeTag>,
 }
 
-/// A user turn: the decoders' content-free user-turn event, or (for
-/// decoders that still give a plain message) a main-agent user message.
+/// A user turn (SPEC §4.1): the decoders' content-free user-turn event of the
+/// main agent — a prompt or an answer to an ask tool, not `/exit` or `/compact`.
 pub(crate) fn is_user_turn(e: &Event) -> bool {
     e.is_user_turn()
-        || (e.role == Role::User
-            && e.agent == AgentPath::Main
-            && matches!(e.action, Action::Message))
+}
+
+/// `failed` as predicates see it: where a decoder read a test runner's
+/// summary, a red run is a failure and an environment error (`not-run`:
+/// command not found, a missing gem) is not a failing test (SPEC §5).
+pub(crate) fn failed(e: &Event) -> bool {
+    match e.test_outcome {
+        Some(TestOutcome::Failed) => true,
+        Some(TestOutcome::Passed) | Some(TestOutcome::NotRun) => false,
+        None => e.failed,
+    }
 }
 
 /// Path spellings a path glob is tried against: as written, relative to the
@@ -221,7 +229,7 @@ impl CompiledSet {
     /// The facts of one event.
     pub(crate) fn facts<'a>(&self, e: &'a Event, session_cwd: Option<&str>) -> Facts<'a> {
         let mut f = Facts {
-            failed: e.failed,
+            failed: failed(e),
             user_turn: is_user_turn(e),
             ..Default::default()
         };
@@ -229,7 +237,7 @@ impl CompiledSet {
             f.tool = self.text_matches(t);
         }
         match &e.action {
-            Action::Message | Action::Other | Action::UserTurn { .. } => {}
+            Action::Message | Action::UserTurn { .. } | Action::Other => {}
             Action::File { effects } => {
                 f.files = effects
                     .iter()

@@ -542,7 +542,14 @@ fn edit(p: &str) -> Action {
 }
 
 fn user_turn() -> Event {
-    Event::new(Location::default(), Role::User, Action::Message)
+    Event::new(
+        Location::default(),
+        Role::User,
+        Action::UserTurn {
+            via: crate::decode::UserTurnVia::Prompt,
+            command: None,
+        },
+    )
 }
 
 /// A trajectory of events (indexes and lines set from their position).

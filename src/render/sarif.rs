@@ -24,7 +24,6 @@
 use super::Renderer;
 use crate::extract::Modality;
 use crate::label::Label;
-use crate::score::resolve::location;
 use crate::score::{ConstraintVerdict, Outcome, SkillVerdict};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};

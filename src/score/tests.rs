@@ -148,7 +148,7 @@ fn scoped_violation_fails_closed_with_resolutions() {
     assert_eq!(v.flags, vec![Flag::FailClosed, Flag::UnderExercised]);
     assert_eq!(
         v.constraints[0].check,
-        "forbid {git: push, args: [--force]}"
+        r#"forbid {git: push, args: ["--force"]}"#
     );
     assert_eq!(v.exit(), crate::exit::Exit::Fail);
     assert_eq!(v.exit_code, 1);
@@ -277,7 +277,12 @@ fn unscoped_violation_is_a_compliance_gap_and_adequacy_is_configurable() {
         "when: {git: push}\nrequire: {command: \"cargo test*\"}\norder: before",
     );
     let ok = constraint("ok", "forbid: {command: \"rm -rf*\"}");
-    let t = traj(vec![load("s"), shell("git push", &[&["git", "push"]])]);
+    // `rm x` is an action of the forbidden kind (any `rm`): the forbid is exercised.
+    let t = traj(vec![
+        load("s"),
+        shell("git push", &[&["git", "push"]]),
+        shell("rm x", &[&["rm", "x"]]),
+    ]);
     let v = verdict_of(&[c, ok], &[t], &[]);
     assert_eq!(v.verdict, Verdict::ComplianceGap);
     assert_eq!(v.flags, vec![Flag::ComplianceGap, Flag::UnderExercised]);
