@@ -176,7 +176,7 @@ fn violated_twice_gives_patches_that_git_apply_accepts() {
     assert!(ok, "{msg}");
     let text = std::fs::read_to_string(ws.path().join(SKILL)).unwrap();
     assert!(text.ends_with(
-        "## Constraints\n\n- You MUST: Push the release branch with `git push origin <branch>`. (Precondition: this applies to every `git push --force` in a session that loaded this skill, with no exception.)\n"
+        "## Constraints\n\n- You MUST: Push the release branch with `git push origin <branch>`. (Precondition: this applies to every `git push --force`, with no exception.)\n"
     ), "{text}");
 }
 
@@ -275,7 +275,14 @@ fn a_lockfile_pin_turns_the_ambiguous_constraint_into_a_decided_one() {
     assert_eq!(c["label"], "exercised", "{c}");
     assert_eq!(c["outcome"], "ok", "{c}");
 
-    // Marking manual leaves a TODO reason the gate rejects until completed.
+    // Marking manual leaves a valid lockfile and says what a person must write;
+    // the rule keeps blocking until a person writes the reason.
+    assert_eq!(
+        props[1]["rule"],
+        skillgate::propose::manual_line(),
+        "{}",
+        props[1]
+    );
     let r = sg(
         ws.path(),
         &[
@@ -289,18 +296,29 @@ fn a_lockfile_pin_turns_the_ambiguous_constraint_into_a_decided_one() {
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
-        r.stderr.contains("complete the `manual` reason"),
+        r.stderr.contains("a person must now write `manual: "),
         "{}",
         r.stderr
     );
     let r = gate(ws.path(), &[]);
-    assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(r.stderr.contains("manual-without-reason"), "{}", r.stderr);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(r.json()["constraints"][1]["outcome"], "fail-closed");
     let lock = std::fs::read_to_string(ws.path().join(LOCK)).unwrap();
-    let done = lock.replace(
-        skillgate::propose::MANUAL_TODO,
-        "What is said to the user is in the conversation; reviewers read the sessions listed.",
-    );
+    // A person writes the reason in place of the two comment lines.
+    let mut done = String::new();
+    for l in lock.lines() {
+        let t = l.trim_start();
+        if t.starts_with("# skillgate: people decide") {
+            continue;
+        }
+        if t.starts_with("# must write, in place of this comment:") {
+            let indent = &l[..l.len() - t.len()];
+            done.push_str(&format!("{indent}manual: \"What is said to the user is in the conversation; reviewers read the sessions listed.\"\n"));
+            continue;
+        }
+        done.push_str(l);
+        done.push('\n');
+    }
     std::fs::write(ws.path().join(LOCK), done).unwrap();
     let v = gate(ws.path(), &[]).json();
     assert_eq!(v["constraints"][1]["outcome"], "needs-review");
@@ -336,7 +354,13 @@ fn without_a_lockfile_the_proposal_creates_it_from_dev_null() {
     assert!(ws.path().join(LOCK).exists());
     // Applying again is refused: the file exists now.
     let lock = std::fs::read_to_string(ws.path().join(LOCK)).unwrap();
-    assert!(lock.contains("manual: \"TODO:"), "{lock}");
+    assert!(
+        lock.contains("# must write, in place of this comment: manual: "),
+        "{lock}"
+    );
+    // The created lockfile is valid: the gate reads it (the rule still blocks).
+    let r = gate(ws.path(), &[]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
 }
 
 #[test]

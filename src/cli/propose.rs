@@ -62,7 +62,9 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         eprintln!("applied `{}` to {}", p.id, gate::display_path(&path, &cwd));
         if p.kind == "mark-manual" {
             eprintln!(
-                "complete the `manual` reason in {} (the gate rejects a TODO reason)",
+                "a person must now write `{}` under `- id: {}` in {} (the comment marks the place); until then the rule still blocks",
+                skillgate::propose::manual_line(),
+                p.constraint,
                 gate::display_path(&path, &cwd)
             );
         }

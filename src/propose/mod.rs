@@ -13,8 +13,15 @@
 //!   the skill only implied it (`add-constraint`);
 //! - a scope-tagged constraint the gate cannot decide (ambiguous or
 //!   unverifiable, not `manual`, not waived) → pin a predicate derived from a
-//!   command the rule quotes (`pin-predicate`), else propose marking it
-//!   `manual` with a `TODO:` reason the author must complete (`mark-manual`).
+//!   command the rule quotes (`pin-predicate`), else a `mark-manual`
+//!   proposal: a comment in the lockfile entry saying what a person must
+//!   write (`manual: "<reason>"`) — the lockfile stays valid, and the rule
+//!   keeps blocking until a person writes the reason.
+//!
+//! Only rules with a predicate that fired get a "make it explicit" proposal:
+//! a `when` that matched, or a `forbid` that did. A `require` without `when`
+//! (fired by the skill load alone) or one that asks for another skill is
+//! more likely a misreading than a rule to harden, so it gets none.
 //!
 //! Narrowing a trigger is not proposed: whether the skill "should not have
 //! applied" is a judgment about the user's task, which lives in conversation
@@ -51,8 +58,26 @@ pub struct Inputs<'a> {
     pub constraints: &'a [Constraint],
 }
 
+/// A rule whose own predicate fired can be made explicit from it: a `when`,
+/// or a `forbid`. Not a `require` fired by the load, nor one naming a skill.
+fn explicit_allowed(c: &Constraint) -> bool {
+    fn names_skill(p: &Predicate) -> bool {
+        match p {
+            Predicate::Skill(_) => true,
+            Predicate::Any(v) | Predicate::All(v) => v.iter().any(names_skill),
+            Predicate::Not(p) => names_skill(p),
+            _ => false,
+        }
+    }
+    let fired_by_own = c.when.is_some() || c.forbid.is_some();
+    let skill = [&c.when, &c.require, &c.forbid]
+        .iter()
+        .any(|p| p.as_ref().is_some_and(names_skill));
+    fired_by_own && !skill
+}
+
 /// Why a constraint gets a proposal, if it does.
-fn trigger(cv: &ConstraintVerdict) -> Option<(Want, String)> {
+fn trigger(cv: &ConstraintVerdict, c: &Constraint) -> Option<(Want, String)> {
     if cv.waived {
         return None;
     }
@@ -62,6 +87,9 @@ fn trigger(cv: &ConstraintVerdict) -> Option<(Want, String)> {
         .filter(|p| p.label == Label::Violated)
         .count();
     let scoped = !cv.scope.is_empty();
+    if violated >= 1 && !explicit_allowed(c) {
+        return None;
+    }
     if violated >= 2 {
         return Some((
             Want::Explicit,
@@ -100,11 +128,11 @@ enum Want {
 pub fn proposals(inp: &Inputs) -> Vec<Proposal> {
     let mut out = Vec::new();
     for cv in &inp.verdict.constraints {
-        let Some((want, why)) = trigger(cv) else {
-            continue;
-        };
         let Some(c) = inp.constraints.iter().find(|c| c.id == cv.id) else {
             tracing::debug!(constraint = %cv.id, "no judged constraint with this id");
+            continue;
+        };
+        let Some((want, why)) = trigger(cv, c) else {
             continue;
         };
         let trace = ProposalTrace {
@@ -229,9 +257,19 @@ fn explicit(inp: &Inputs, c: &Constraint) -> Option<Proposal> {
     ))
 }
 
-/// The reason a proposed `manual` carries; the gate rejects it until completed.
-pub const MANUAL_TODO: &str =
-    "TODO: say why the gate cannot decide this rule from actions, and who reviews the sessions it lists";
+/// What a person must write as a `manual` reason (a placeholder shown in the
+/// report and in a lockfile comment, never written as a key: the lockfile
+/// stays valid and the rule keeps blocking until a person writes it).
+pub const MANUAL_PLACEHOLDER: &str =
+    "<why the gate cannot decide this rule from actions, and who reviews the sessions it lists>";
+
+/// The `manual` line a person must write for a rule.
+pub fn manual_line() -> String {
+    format!(
+        "manual: {}",
+        serde_json::to_string(MANUAL_PLACEHOLDER).unwrap_or_default()
+    )
+}
 
 /// Pin a predicate, or propose `manual`, in the lockfile.
 fn decide(inp: &Inputs, c: &Constraint) -> Option<Proposal> {
@@ -252,21 +290,27 @@ fn decide(inp: &Inputs, c: &Constraint) -> Option<Proposal> {
             }
             ("pin-predicate", lines, changed)
         }
-        None => {
-            let mut changed = c.clone();
-            changed.manual = Some(MANUAL_TODO.into());
-            (
-                "mark-manual",
-                vec![format!(
-                    "manual: {}",
-                    serde_json::to_string(MANUAL_TODO).unwrap_or_default()
-                )],
-                changed,
-            )
-        }
+        None => (
+            "mark-manual",
+            vec![
+                "# skillgate: people decide this rule (the gate cannot, from actions). A person"
+                    .to_string(),
+                format!("# must write, in place of this comment: {}", manual_line()),
+            ],
+            c.clone(),
+        ),
     };
     let new = match inp.lockfile_text {
         Some(old) => text::insert_keys(old, &c.id, &lines)?,
+        None if kind == "mark-manual" => {
+            let lf = Lockfile {
+                version: crate::extract::lockfile::LOCKFILE_VERSION,
+                skill: inp.verdict.skill.name.clone(),
+                source_sha256: inp.skill_sha256.to_string(),
+                constraints: inp.constraints.to_vec(),
+            };
+            text::insert_keys(&lf.to_yaml(), &c.id, &lines)?
+        }
         None => {
             let lf = Lockfile {
                 version: crate::extract::lockfile::LOCKFILE_VERSION,
@@ -289,22 +333,23 @@ fn decide(inp: &Inputs, c: &Constraint) -> Option<Proposal> {
             lf.to_yaml()
         }
     };
-    // A pin must leave a valid lockfile; a `manual` proposal is invalid only
-    // by its TODO reason, which the author completes.
+    // Every proposal leaves a lockfile the gate accepts.
     match Lockfile::parse(Path::new(inp.lockfile_shown), &new) {
         Ok(_) => {}
-        Err(e)
-            if kind == "mark-manual"
-                && e.problems.iter().all(|p| p.code == "manual-without-reason") => {}
         Err(e) => {
             tracing::debug!(constraint = %c.id, error = %e, "proposed lockfile does not validate");
             return None;
         }
     }
+    let rule = if kind == "mark-manual" {
+        manual_line()
+    } else {
+        lines.join("\n")
+    };
     Some(proposal(
         kind,
         c,
-        lines.join("\n"),
+        rule,
         inp.lockfile_shown,
         inp.lockfile_text,
         new,

@@ -82,3 +82,28 @@ fn constraints_section_is_created_or_extended() {
     let out = add_to_constraints_section("# T\n\n## Constraints\n\n- a\n\n## Next\n", "- b");
     assert_eq!(out, "# T\n\n## Constraints\n\n- a\n- b\n\n## Next\n");
 }
+
+#[test]
+fn preconditions_are_worded_from_the_rules_own_condition() {
+    let mut k = c("Run the tests.", Modality::Must);
+    // A require fired by the load alone has no precondition to spell out.
+    k.require = Some(Predicate::Command("git commit*".into()));
+    assert_eq!(precondition(&k), None);
+    k.when = Some(Predicate::Edit("src/**".into()));
+    k.require = Some(Predicate::Command("cargo test*".into()));
+    k.order = Some(crate::extract::Order::BeforeEach);
+    let p = precondition(&k).unwrap();
+    assert!(p.contains("whenever there is an edit of `src/**`"), "{p}");
+    assert!(!p.contains("from the moment this skill is loaded"), "{p}");
+    // A consent gate says what the user must do.
+    k.when = Some(Predicate::Git {
+        subcommand: "push".into(),
+        args: vec!["--force".into()],
+    });
+    k.require = Some(Predicate::UserTurn);
+    let p = precondition(&k).unwrap();
+    assert!(
+        p.contains("before each `git push --force`, wait for the user's explicit go-ahead"),
+        "{p}"
+    );
+}

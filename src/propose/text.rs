@@ -112,25 +112,31 @@ pub fn precondition(c: &Constraint) -> Option<String> {
         Order::After => "after it",
         Order::Anywhere => "in the same session",
     };
+    // Worded from the rule's own condition (its `when`), never from the load.
     let s = match (&c.when, &c.require, &c.forbid) {
-        (_, _, Some(f)) => format!(
-            "{PRE_MARK} this applies to every {} in a session that loaded this skill, with no exception.)",
+        (Some(w), _, Some(f)) => format!(
+            "{PRE_MARK} whenever there is {}, {} is not allowed.)",
+            describe(w),
             describe(f)
         ),
+        (None, _, Some(f)) => format!(
+            "{PRE_MARK} this applies to every {}, with no exception.)",
+            describe(f)
+        ),
+        (Some(w), Some(Predicate::UserTurn), None) => format!(
+            "{PRE_MARK} before each {}, wait for the user's explicit go-ahead: a user turn since the previous one.)",
+            describe(w)
+        ),
         (Some(w), Some(r), None) => format!(
-            "{PRE_MARK} whenever the session runs {}, {} MUST happen {order}.)",
+            "{PRE_MARK} whenever there is {}, {} MUST happen {order}.)",
             describe(w),
             describe(r)
         ),
-        (None, Some(r), None) => format!(
-            "{PRE_MARK} from the moment this skill is loaded, {} MUST happen.)",
-            describe(r)
-        ),
         (Some(w), None, None) => format!(
-            "{PRE_MARK} this applies whenever the session runs {}.)",
+            "{PRE_MARK} this applies whenever there is {}.)",
             describe(w)
         ),
-        (None, None, None) => return None,
+        (None, _, None) => return None,
     };
     Some(s)
 }

@@ -52,6 +52,37 @@ pub fn check_cell(c: &ConstraintVerdict) -> String {
     }
 }
 
+/// The proposals of a skill, one line each: id, target and the rule as
+/// proposed; for `mark-manual`, what a person must write.
+pub fn proposals(out: &mut String, v: &SkillVerdict) {
+    if v.proposals.is_empty() {
+        return;
+    }
+    out.push_str("\nProposals (`skillgate propose SKILL.md --apply ID`):\n");
+    for p in &v.proposals {
+        if p.kind == "mark-manual" {
+            let _ = writeln!(
+                out,
+                "- `{}` ({}): a person must write `{}` under `- id: {}` in {} (until then the rule blocks)",
+                p.id,
+                p.trace.trigger,
+                cell(&p.rule),
+                p.constraint,
+                p.target
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "- `{}` ({}) → {}: {}",
+                p.id,
+                p.trace.trigger,
+                p.target,
+                cell(&p.rule)
+            );
+        }
+    }
+}
+
 /// The numbers line.
 pub fn numbers_line(v: &SkillVerdict) -> String {
     let n = &v.numbers;
@@ -157,6 +188,7 @@ impl Renderer for MarkdownTable {
                 let _ = writeln!(out, "flags: {}", flags.join(", "));
             }
             resolutions(&mut out, v);
+            proposals(&mut out, v);
             if !v.waivers.is_empty() {
                 out.push_str("\nWaivers:\n");
                 for w in &v.waivers {

@@ -2,7 +2,9 @@
 //! (SPEC §7): the constraint table (id, label, evidence location), the
 //! numbers and the verdict, plus what a reviewer needs to act.
 
-use super::markdown::{check_cell, evidence_cell, numbers_line, resolutions, source_line};
+use super::markdown::{
+    check_cell, evidence_cell, numbers_line, proposals, resolutions, source_line,
+};
 use super::{cell, percent, Renderer};
 use crate::score::{Outcome, SkillVerdict};
 use std::fmt::Write;
@@ -106,6 +108,17 @@ impl Report {
         if !res.is_empty() {
             out.push_str("\n## To resolve\n");
             out.push_str(res.trim_start_matches("\nTo resolve:"));
+        }
+
+        let mut props = String::new();
+        proposals(&mut props, v);
+        if !props.is_empty() {
+            out.push_str("\n## Proposals\n");
+            out.push_str(
+                props
+                    .trim_start_matches('\n')
+                    .trim_start_matches("Proposals"),
+            );
         }
 
         let review: Vec<_> = v
