@@ -968,7 +968,7 @@ fn a_real_slash_command_skill_load_is_judged() {
     let v = r.json();
     assert_eq!(v["trajectories"]["valid"].as_array().unwrap().len(), 1);
     assert_eq!(v["trajectories"]["loads"][0]["weak"], false);
-    // a forbid with no `when` fires on its own kind (SPEC §6): loopkit never pushes
+    // The session never pushes: the forbid's kind never fired (SPEC §6).
     assert_eq!(v["constraints"][0]["label"], "untested");
     assert_eq!(v["constraints"][1]["label"], "ambiguous");
     assert_eq!(v["constraints"][1]["outcome"], "needs-review");

@@ -2,7 +2,10 @@
 //! manual/not, in Claude Code and Codex formats, through the binary, with the
 //! JSON output snapshotted. `manual` is exclusive with `require`/`forbid`
 //! (SPEC §4.2), so manual scenarios exist for the labels a manual rule can
-//! get: untested, ambiguous, unverifiable.
+//! get: untested, ambiguous, unverifiable. Adequacy counts only checkable
+//! rules (neither unverifiable nor manual): a skill with none has no
+//! adequacy and no `under-exercised` flag. The scope-tagged unverifiable rule
+//! fires because the session commits and pushes (actions of its scope).
 
 mod gate_common;
 
@@ -65,7 +68,7 @@ fn scenarios() -> Vec<Scenario> {
             true,
             untested_manual,
             "untested",
-            "under-exercised",
+            "pass",
             0,
         ),
         sc(
@@ -74,7 +77,7 @@ fn scenarios() -> Vec<Scenario> {
             true,
             untested_manual,
             "untested",
-            "under-exercised",
+            "pass",
             0,
         ),
         sc(
@@ -164,7 +167,7 @@ fn scenarios() -> Vec<Scenario> {
             false,
             unverifiable,
             "unverifiable",
-            "under-exercised",
+            "pass",
             0,
         ),
         sc(
@@ -173,7 +176,7 @@ fn scenarios() -> Vec<Scenario> {
             true,
             unverifiable,
             "unverifiable",
-            "under-exercised",
+            "needs-review",
             0,
         ),
         sc(
@@ -182,7 +185,7 @@ fn scenarios() -> Vec<Scenario> {
             true,
             unverifiable,
             "unverifiable",
-            "under-exercised",
+            "pass",
             0,
         ),
     ]

@@ -83,6 +83,31 @@ fn real_skills_over_real_transcripts_report_every_discard_with_a_reason() {
             );
         }
     }
+    // Most real skills are loaded by no real transcript: nothing to measure,
+    // and the verdict says so; the superpowers skills of the eight
+    // claude-code-skill-loads sessions are measured. The exit is the worst.
+    let mut worst = 0;
+    for s in skills {
+        let measured = !s["trajectories"]["valid"].as_array().unwrap().is_empty();
+        let code = s["exit_code"].as_u64().unwrap();
+        if measured {
+            assert_ne!(s["verdict"], "nothing-to-measure", "{}", s["skill"]);
+            assert_ne!(code, 3);
+        } else {
+            assert_eq!(s["verdict"], "nothing-to-measure", "{}", s["skill"]);
+            assert_eq!(code, 3);
+            assert_eq!(s["flags"], serde_json::json!([]));
+        }
+        let rank = |c: u64| match c {
+            0 => 0,
+            3 => 1,
+            _ => 2,
+        };
+        if rank(code) > rank(worst) {
+            worst = code;
+        }
+    }
+    assert_eq!(r.code as u64, worst, "{}", r.stderr);
 }
 
 fn walk_count(dir: &std::path::Path) -> usize {

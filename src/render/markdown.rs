@@ -59,6 +59,11 @@ pub fn proposals(out: &mut String, v: &SkillVerdict) {
         return;
     }
     out.push_str("\nProposals (`skillgate propose SKILL.md --apply ID`):\n");
+    proposal_lines(out, v);
+}
+
+/// One line per proposal (see [`proposals`]).
+pub fn proposal_lines(out: &mut String, v: &SkillVerdict) {
     for p in &v.proposals {
         if p.kind == "mark-manual" {
             let _ = writeln!(

@@ -3,7 +3,7 @@
 //! numbers and the verdict, plus what a reviewer needs to act.
 
 use super::markdown::{
-    check_cell, evidence_cell, numbers_line, proposals, resolutions, source_line,
+    check_cell, evidence_cell, numbers_line, proposal_lines, resolutions, source_line,
 };
 use super::{cell, percent, Renderer};
 use crate::score::{Outcome, SkillVerdict};
@@ -110,15 +110,9 @@ impl Report {
             out.push_str(res.trim_start_matches("\nTo resolve:"));
         }
 
-        let mut props = String::new();
-        proposals(&mut props, v);
-        if !props.is_empty() {
-            out.push_str("\n## Proposals\n");
-            out.push_str(
-                props
-                    .trim_start_matches('\n')
-                    .trim_start_matches("Proposals"),
-            );
+        if !v.proposals.is_empty() {
+            out.push_str("\n## Proposals\n\nApply one with `skillgate propose SKILL.md --apply ID` (never applied unless asked):\n\n");
+            proposal_lines(&mut out, v);
         }
 
         let review: Vec<_> = v

@@ -264,6 +264,62 @@ impl Tx {
         }
     }
 
+    /// A file edited in place (Claude `Edit`; Codex `apply_patch` update).
+    pub fn edit_file(&mut self, path: &str) -> usize {
+        match self.fmt {
+            Fmt::Claude => {
+                let call = format!("toolu_e_{}", self.n + 1);
+                self.n += 1;
+                let at = self.assistant_block(
+                    json!({"type": "tool_use", "id": call, "name": "Edit",
+                           "input": {"file_path": path, "old_string": "a", "new_string": "b"}}),
+                    json!("tool_use"),
+                );
+                self.claude(
+                    "user",
+                    json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": call,
+                           "content": format!("The file {path} has been updated.")}]}),
+                    json!({"toolUseResult": {"filePath": path, "oldString": "a", "newString": "b",
+                           "originalFile": "a", "structuredPatch": [], "userModified": false, "replaceAll": false}}),
+                );
+                at
+            }
+            Fmt::Codex => {
+                let patch = format!("apply_patch <<'PATCH'\n*** Begin Patch\n*** Update File: {path}\n@@\n-a\n+b\n*** End Patch\nPATCH");
+                self.shell(
+                    &patch,
+                    "Success. Updated the following files:\nM x\n",
+                    false,
+                    None,
+                )
+            }
+        }
+    }
+
+    /// Claude Code: the user's `/exit` (CC 2.x shape: the command record,
+    /// then its local stdout). Ends the session normally.
+    pub fn exit_command(&mut self) -> usize {
+        let at = self.claude(
+            "user",
+            json!({"role": "user", "content": "<command-name>/exit</command-name>\n            <command-message>exit</command-message>\n            <command-args></command-args>"}),
+            json!({}),
+        );
+        self.claude(
+            "user",
+            json!({"role": "user", "content": "<local-command-stdout>Goodbye!</local-command-stdout>"}),
+            json!({}),
+        );
+        at
+    }
+
+    /// Claude Code: a resumed session repeats earlier records (same `uuid`)
+    /// at the start of the new file: the first `n` lines written so far are
+    /// written again.
+    pub fn repeat_first(&mut self, n: usize) {
+        let again: Vec<String> = self.lines.iter().take(n).cloned().collect();
+        self.lines.extend(again);
+    }
+
     /// Claude Code: a `Task` call starting subagent `agent_id`; the records
     /// written until [`Tx::main_agent`] are its sidechain (CC ≤ 1.0 layout, §1.7).
     pub fn task(&mut self, agent_id: &str, prompt: &str) -> usize {
