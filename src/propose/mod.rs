@@ -308,6 +308,8 @@ fn decide(inp: &Inputs, c: &Constraint) -> Option<Proposal> {
                 skill: inp.verdict.skill.name.clone(),
                 source_sha256: inp.skill_sha256.to_string(),
                 constraints: inp.constraints.to_vec(),
+                reviewed: Vec::new(),
+                not_rules: Vec::new(),
             };
             text::insert_keys(&lf.to_yaml(), &c.id, &lines)?
         }
