@@ -18,6 +18,10 @@
 //! the run's wall time on `<testsuites>` (and on a lone suite), `0` on cases
 //! (constraints are judged in one pass, not one by one).
 //!
+//! A skill with nothing to measure (exit 3) has one more case,
+//! `nothing-to-measure`, with an `<error>`: the run failed, as its exit code
+//! says. Every case names what its rule checks (`Checks: when … · require …`).
+//!
 //! Written by hand: attribute and text escaping of `& < > " '`; in
 //! attributes also tab, LF and CR as character references (`&#10;`), which
 //! XML parsers would otherwise read back as spaces; characters XML 1.0
@@ -117,7 +121,12 @@ pub fn case(c: &ConstraintVerdict) -> Case {
 
 /// The evidence and resolutions of a case, one per line (locations only).
 fn details(v: &SkillVerdict, c: &ConstraintVerdict) -> String {
-    let mut body = format!("Rule at {}: \"{}\"", rule_location(v, c), c.text);
+    let mut body = format!(
+        "Rule at {}: \"{}\"\nChecks: {}",
+        rule_location(v, c),
+        c.text,
+        c.check
+    );
     for e in deciding_evidence(c) {
         let _ = write!(body, "\nEvidence: {e}");
     }
@@ -138,7 +147,7 @@ impl Renderer for Junit {
     fn render(&self, verdicts: &[SkillVerdict]) -> String {
         let time = format!("{:.3}", self.seconds.max(0.0));
         let mut suites = String::new();
-        let (mut tests, mut failures) = (0usize, 0usize);
+        let (mut tests, mut failures, mut errors) = (0usize, 0usize, 0usize);
         for v in verdicts {
             let measured = !v.trajectories.valid.is_empty();
             let cases: Vec<(&ConstraintVerdict, Case)> = v
@@ -164,8 +173,11 @@ impl Renderer for Junit {
                 .iter()
                 .filter(|(_, k)| matches!(k, Case::Skipped { .. }))
                 .count();
-            tests += cases.len();
+            // A skill with nothing to measure adds one erroring case: exit 3.
+            let e = usize::from(!measured);
+            tests += cases.len() + e;
             failures += f;
+            errors += e;
             let suite_time = if verdicts.len() == 1 {
                 time.as_str()
             } else {
@@ -173,9 +185,9 @@ impl Renderer for Junit {
             };
             let _ = writeln!(
                 suites,
-                "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{f}\" errors=\"0\" skipped=\"{s}\" time=\"{suite_time}\" file=\"{}\">",
+                "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{f}\" errors=\"{e}\" skipped=\"{s}\" time=\"{suite_time}\" file=\"{}\">",
                 xml_attr(&v.skill.name),
-                cases.len(),
+                cases.len() + e,
                 xml_attr(&v.skill.path)
             );
             suites.push_str("    <properties>\n");
@@ -197,6 +209,19 @@ impl Renderer for Junit {
                 );
             }
             suites.push_str("    </properties>\n");
+            if !measured {
+                let _ = writeln!(
+                    suites,
+                    "    <testcase name=\"nothing-to-measure\" classname=\"{}\" time=\"0\">\n      <error message=\"{}\" type=\"nothing-to-measure\"/>\n    </testcase>",
+                    xml_attr(&v.skill.name),
+                    xml_attr(&format!(
+                        "nothing to measure: no valid trajectory loads {} ({} discarded); verdict nothing-to-measure, exit {} — capture a run first",
+                        v.skill.name,
+                        v.trajectories.discarded.len(),
+                        v.exit_code
+                    ))
+                );
+            }
             for (c, k) in &cases {
                 let _ = writeln!(
                     suites,
@@ -209,7 +234,11 @@ impl Renderer for Junit {
                         let _ = writeln!(
                             suites,
                             "      <system-out>{}</system-out>",
-                            xml_escape(&format!("Rule at {}", rule_location(v, c)))
+                            xml_escape(&format!(
+                                "Rule at {}\nChecks: {}",
+                                rule_location(v, c),
+                                c.check
+                            ))
                         );
                     }
                     Case::Warned { message } => {
@@ -224,7 +253,11 @@ impl Renderer for Junit {
                             suites,
                             "      <skipped message=\"{}\"/>\n      <system-out>{}</system-out>",
                             xml_attr(message),
-                            xml_escape(&format!("Rule at {}", rule_location(v, c)))
+                            xml_escape(&format!(
+                                "Rule at {}\nChecks: {}",
+                                rule_location(v, c),
+                                c.check
+                            ))
                         );
                     }
                     Case::Failed { kind, message } => {
@@ -244,7 +277,7 @@ impl Renderer for Junit {
         let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         let _ = writeln!(
             out,
-            "<testsuites name=\"skillgate\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" time=\"{time}\">"
+            "<testsuites name=\"skillgate\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" time=\"{time}\">"
         );
         out.push_str(&suites);
         out.push_str("</testsuites>\n");

@@ -13,8 +13,9 @@
 //! `note`; exercised and untested rules have no result. A rule waiting for a
 //! person (needs-review, checked by people, unverifiable without scope) is a
 //! `kind: review` result, and SARIF §3.27.10 gives every kind other than
-//! `fail` the level `none`. A skill with nothing to measure gets a `warning`
-//! result on its SKILL.md (rule `skillgate/nothing-to-measure`).
+//! `fail` the level `none`. A skill with nothing to measure (exit 3) gets an
+//! `error` result on its SKILL.md (rule `skillgate/nothing-to-measure`): the
+//! run fails, as its exit code says.
 //!
 //! Rule text (`help`, descriptions) depends only on the skill, never on a
 //! run's labels, so it is stable across runs; the per-run verdict lives in
@@ -150,7 +151,7 @@ pub fn deciding_evidence(c: &ConstraintVerdict) -> Vec<String> {
         ev = c.evidence.iter().collect();
     }
     ev.iter()
-        .map(|e| format!("{} ({})", location(e), e.why.as_str()))
+        .map(|e| format!("{} ({})", super::cited(e), e.why.as_str()))
         .collect()
 }
 
@@ -205,11 +206,12 @@ fn rule(v: &SkillVerdict, c: &ConstraintVerdict) -> Value {
     // Stable across runs: the rule and how the gate treats it, never a
     // run's label, evidence or resolution (those are in the result).
     let help = format!(
-        "Rule at {} lines {}-{}: \"{}\".\n{}\nResolve a blocking result by fixing the behavior or the skill's wording, pinning a predicate in SKILL.constraints.yaml, marking the rule manual with a reason, or waiving it in .skillgate.yaml (docs/gate.md).",
+        "Rule at {} lines {}-{}: \"{}\".\nChecks: {}.\n{}\nResolve a blocking result by fixing the behavior or the skill's wording, pinning a predicate in SKILL.constraints.yaml, marking the rule manual with a reason, or waiving it in .skillgate.yaml (docs/gate.md).",
         v.skill.path,
         c.lines[0],
         c.lines[1],
         c.text,
+        c.check,
         if scope.is_empty() {
             "Without a scope tag a broken rule is a compliance gap (non-blocking)."
         } else {
@@ -230,7 +232,7 @@ fn rule(v: &SkillVerdict, c: &ConstraintVerdict) -> Value {
         "help": {"text": help},
         "helpUri": help_uri("gate.md"),
         "defaultConfiguration": {"level": level},
-        "properties": {"tags": tags}
+        "properties": {"tags": tags, "check": c.check}
     })
 }
 
@@ -241,7 +243,13 @@ fn region(first: u32, last: u32) -> Value {
 
 fn result(v: &SkillVerdict, c: &ConstraintVerdict, index: usize, sev: Severity) -> Value {
     let ev = deciding_evidence(c);
-    let mut text = format!("{} is {} — {}.", c.id, c.label, outcome_sentence(c));
+    let mut text = format!(
+        "{} is {} — {}. Checks: {}.",
+        c.id,
+        c.label,
+        outcome_sentence(c),
+        c.check
+    );
     if !ev.is_empty() {
         let quoted: Vec<&str> = ev
             .iter()
@@ -274,7 +282,7 @@ fn result(v: &SkillVerdict, c: &ConstraintVerdict, index: usize, sev: Severity) 
         related.push(json!({
             "id": i,
             "physicalLocation": phys,
-            "message": {"text": format!("{} — {} ({})", location(e), e.why.as_str(), e.label)}
+            "message": {"text": format!("{} — {} ({})", super::cited(e), e.why.as_str(), e.label)}
         }));
     }
     let digest = Sha256::digest(format!("{}\0{}", v.skill.path, rule_id(v, c)).as_bytes());
@@ -297,7 +305,8 @@ fn result(v: &SkillVerdict, c: &ConstraintVerdict, index: usize, sev: Severity) 
             "constraint": c.id,
             "label": c.label.as_str(),
             "outcome": c.outcome.as_str(),
-            "verdict": v.verdict.as_str()
+            "verdict": v.verdict.as_str(),
+            "check": c.check
         }
     });
     if !related.is_empty() {
@@ -347,11 +356,11 @@ pub fn sarif_value(verdicts: &[SkillVerdict]) -> Value {
                 rules.push(json!({
                     "id": NOTHING_TO_MEASURE,
                     "name": "nothing-to-measure",
-                    "shortDescription": {"text": "No valid trajectory: the skill was not measured"},
-                    "fullDescription": {"text": "No captured session loads this skill, so none of its rules could be judged (exit code 3)."},
+                    "shortDescription": {"text": "No valid trajectory: the skill was not measured (exit 3)"},
+                    "fullDescription": {"text": "No captured session loads this skill, so none of its rules could be judged: the verdict is nothing-to-measure and the exit code 3."},
                     "help": {"text": "Capture a run of an agent that loads the skill and put the transcript under the trajectory roots (default .planning/patterns)."},
                     "helpUri": help_uri("trajectories.md"),
-                    "defaultConfiguration": {"level": "warning"},
+                    "defaultConfiguration": {"level": "error"},
                     "properties": {"tags": ["skillgate"]}
                 }));
                 rules.len() - 1
@@ -359,10 +368,10 @@ pub fn sarif_value(verdicts: &[SkillVerdict]) -> Value {
             results.push(json!({
                 "ruleId": NOTHING_TO_MEASURE,
                 "ruleIndex": index,
-                "level": "warning",
+                "level": "error",
                 "kind": "fail",
                 "message": {"text": format!(
-                    "Nothing to measure for {}: no valid trajectory ({} discarded). Capture a run first.",
+                    "Nothing to measure for {}: no valid trajectory ({} discarded). Verdict nothing-to-measure, exit 3: capture a run first.",
                     v.skill.name,
                     v.trajectories.discarded.len()
                 )},
@@ -370,7 +379,7 @@ pub fn sarif_value(verdicts: &[SkillVerdict]) -> Value {
                     "artifactLocation": {"uri": path_uri(&v.skill.path)},
                     "region": {"startLine": 1}
                 }}],
-                "properties": {"skill": v.skill.name, "verdict": v.verdict.as_str()}
+                "properties": {"skill": v.skill.name, "verdict": v.verdict.as_str(), "exitCode": v.exit_code}
             }));
         }
     }
