@@ -34,3 +34,4 @@ pub mod propose;
 pub mod redact;
 pub mod release;
 pub mod review;
+pub mod shard;
