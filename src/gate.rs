@@ -12,6 +12,7 @@ use crate::parse::{ParseError, Skill};
 use crate::score::{
     self, Discarded, LoadInfo, ScoreInput, SkillRef, SkillVerdict, SourceInfo, TrajectorySet,
 };
+use crate::shard::{MergeError, Shard, SkillKey};
 use rayon::prelude::*;
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -242,7 +243,9 @@ struct Prepared {
 /// What one skill makes of one trajectory file. Small: the decoded trajectory
 /// is dropped as soon as every skill has judged it, so memory is bounded by
 /// the largest single session, not by the corpus.
-enum Judged {
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Judged {
     Discarded(Discarded),
     Valid {
         path: String,
@@ -315,7 +318,101 @@ pub fn run_gate(
     options: &GateOptions,
     config: &Config,
 ) -> Result<Vec<SkillVerdict>, GateError> {
-    let cwd = &options.cwd;
+    match run(skill_paths, options, config, None)? {
+        Run::Verdicts(v) => Ok(v),
+        Run::Shard(_) => unreachable!("no shard was asked for"),
+    }
+}
+
+/// Run the gate's share `shard` of the trajectories (`gate --shard K/N`):
+/// what every skill judged of each file this shard owns, with the file's
+/// position in the unsharded order, for [`merge_shards`].
+pub fn run_shard(
+    skill_paths: &[PathBuf],
+    options: &GateOptions,
+    config: &Config,
+    shard: Shard,
+) -> Result<ShardResult, GateError> {
+    match run(skill_paths, options, config, Some(shard))? {
+        Run::Shard(r) => Ok(r),
+        Run::Verdicts(_) => unreachable!("a shard was asked for"),
+    }
+}
+
+enum Run {
+    Verdicts(Vec<SkillVerdict>),
+    Shard(ShardResult),
+}
+
+/// A shard's result (docs/shards.md): per skill, the judged files it owns.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShardResult {
+    pub version: u32,
+    pub kind: String,
+    pub skillgate_version: String,
+    /// sha256 of the configuration file's bytes; `none` without one.
+    pub config_sha256: String,
+    pub shard: Shard,
+    pub skills: Vec<ShardSkill>,
+}
+
+/// One skill in a shard result.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShardSkill {
+    pub skill: SkillKey,
+    /// How many files (and unreadable entries) the skill has in the whole run.
+    pub total: usize,
+    pub entries: Vec<ShardEntry>,
+}
+
+/// One judged file: its position among the skill's files in the unsharded run.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShardEntry {
+    pub pos: usize,
+    pub judged: Judged,
+}
+
+/// The configuration's identity for shards: sha256 of its file, or `none`.
+pub fn config_sha256(config: &Config) -> Result<String, GateError> {
+    use sha2::Digest;
+    match &config.file {
+        None => Ok("none".into()),
+        Some(f) => {
+            let bytes =
+                crate::fsutil::read_bounded(f, crate::fsutil::MAX_CONFIG_BYTES).map_err(|e| {
+                    GateError::Io {
+                        path: f.clone(),
+                        message: e.to_string(),
+                    }
+                })?;
+            Ok(format!("{:x}", sha2::Sha256::digest(&bytes)))
+        }
+    }
+}
+
+fn lockfile_sha256(loaded: &extract::Loaded) -> Result<Option<String>, GateError> {
+    use sha2::Digest;
+    match &loaded.source {
+        extract::ConstraintSource::Lockfile { path, .. } => {
+            let bytes = crate::fsutil::read_bounded(path, crate::fsutil::MAX_LOCKFILE_BYTES)
+                .map_err(|e| GateError::Io {
+                    path: path.clone(),
+                    message: e.to_string(),
+                })?;
+            Ok(Some(format!("{:x}", sha2::Sha256::digest(&bytes))))
+        }
+        extract::ConstraintSource::Extracted => Ok(None),
+    }
+}
+
+fn prepare(
+    skill_paths: &[PathBuf],
+    options: &GateOptions,
+    config: &Config,
+) -> Result<Vec<Prepared>, GateError> {
     let skill_files = crate::parse::walk::find_skills(skill_paths)?;
     let lexicon =
         Lexicon::with_overrides(&config.lexicon).map_err(|message| match &config.file {
@@ -355,6 +452,21 @@ pub fn run_gate(
             discard_stale: config.stale == StalePolicy::Discard,
         });
     }
+
+    Ok(prepared)
+}
+
+fn run(
+    skill_paths: &[PathBuf],
+    options: &GateOptions,
+    config: &Config,
+    shard: Option<Shard>,
+) -> Result<Run, GateError> {
+    let cwd = &options.cwd;
+    let prepared = prepare(skill_paths, options, config)?;
+    let shard_root = repo_root(cwd).unwrap_or_else(|| cwd.clone());
+    let owns =
+        |p: &Path| shard.is_none_or(|s| s.owns(&crate::shard::key(&absolute(p, cwd), &shard_root)));
 
     // Every trajectory file once, in a fixed order (linear in the number of
     // files: one hash lookup per file, never a scan of the list).
@@ -408,6 +520,10 @@ pub fn run_gate(
         .par_iter()
         .zip(skills_of_file.par_iter())
         .map(|((path, named), skills)| {
+            if !owns(path) {
+                // Another shard's file: not read here.
+                return Ok(vec![None; skills.len()]);
+            }
             let decoded = decode::decode_path(&absolute(path, cwd), None, &opts);
             match decoded {
                 // A bad session-retro sidecar is an input error wherever it is:
@@ -449,59 +565,230 @@ pub fn run_gate(
         .collect::<Result<_, _>>()
         .map_err(GateError::Trajectory)?;
 
+    // Per skill, its entries in the unsharded order: unreadable files of its
+    // roots first, then every file it reads.
     let mut verdicts = Vec::with_capacity(prepared.len());
+    let mut shard_skills = Vec::new();
     for (si, p) in prepared.iter().enumerate() {
-        let mut set = TrajectorySet::default();
+        let mut entries: Vec<Option<Judged>> = Vec::new();
         for r in &p.roots {
             for (path, why) in &files_by_root[r].skipped {
-                set.discarded.push(Discarded {
-                    path: display_path(path, cwd),
-                    reason: format!("not read: {why}"),
-                });
+                entries.push(owns(path).then(|| {
+                    Judged::Discarded(Discarded {
+                        path: display_path(path, cwd),
+                        reason: format!("not read: {why}"),
+                    })
+                }));
             }
         }
-        let mut per_traj = Vec::new();
         for &i in &files_of_skill[si] {
             let k = skills_of_file[i]
                 .binary_search(&si)
                 .expect("every file a skill reads lists the skill");
-            match judged[i][k].take().expect("each judgement is used once") {
-                Judged::Discarded(d) => set.discarded.push(d),
-                Judged::Valid { path, load, labels } => {
-                    if load.stale {
-                        set.stale.push(path.clone());
-                    }
-                    set.loads.push(load);
-                    set.valid.push(path);
-                    per_traj.push(labels);
+            entries.push(judged[i][k].take());
+        }
+        match shard {
+            None => {
+                let all = entries
+                    .into_iter()
+                    .map(|e| e.expect("an unsharded run judges every file"));
+                verdicts.push(verdict_of(p, all, config, cwd));
+            }
+            Some(_) => shard_skills.push(ShardSkill {
+                skill: SkillKey {
+                    name: p.name.clone(),
+                    path: display_path(&p.skill.path, cwd),
+                    skill_sha256: p.skill.sha256.clone(),
+                    lockfile_sha256: lockfile_sha256(&p.loaded)?,
+                },
+                total: entries.len(),
+                entries: entries
+                    .into_iter()
+                    .enumerate()
+                    .filter_map(|(pos, e)| e.map(|judged| ShardEntry { pos, judged }))
+                    .collect(),
+            }),
+        }
+    }
+    Ok(match shard {
+        None => Run::Verdicts(verdicts),
+        Some(shard) => Run::Shard(ShardResult {
+            version: crate::shard::SHARD_VERSION,
+            kind: crate::shard::SHARD_KIND.into(),
+            skillgate_version: env!("CARGO_PKG_VERSION").into(),
+            config_sha256: config_sha256(config)?,
+            shard,
+            skills: shard_skills,
+        }),
+    })
+}
+
+/// A skill's verdict from its judged files, in the unsharded order: the one
+/// place both a whole run and a merge of shards score a skill.
+fn verdict_of(
+    p: &Prepared,
+    entries: impl Iterator<Item = Judged>,
+    config: &Config,
+    cwd: &Path,
+) -> SkillVerdict {
+    let mut set = TrajectorySet::default();
+    let mut per_traj = Vec::new();
+    for e in entries {
+        match e {
+            Judged::Discarded(d) => set.discarded.push(d),
+            Judged::Valid { path, load, labels } => {
+                if load.stale {
+                    set.stale.push(path.clone());
+                }
+                set.loads.push(load);
+                set.valid.push(path);
+                per_traj.push(labels);
+            }
+        }
+    }
+    let labels = label::aggregate(&p.set, per_traj);
+    let source = match &p.loaded.source {
+        extract::ConstraintSource::Lockfile { path, drift } => SourceInfo {
+            kind: "lockfile".into(),
+            lockfile: Some(display_path(&absolute(path, cwd), cwd)),
+            drift: *drift,
+        },
+        extract::ConstraintSource::Extracted => SourceInfo {
+            kind: "extracted".into(),
+            lockfile: None,
+            drift: false,
+        },
+    };
+    score::score(ScoreInput {
+        skill: SkillRef {
+            name: p.name.clone(),
+            path: display_path(&p.skill.path, cwd),
+        },
+        constraints: &p.loaded.constraints,
+        labels: &labels,
+        trajectories: set,
+        source,
+        waivers: &config.waivers,
+        thresholds: config.thresholds,
+    })
+}
+
+/// The verdicts one unsharded run gives, from every shard's result
+/// (`skillgate merge`). The skills are read again from their paths (relative
+/// to `options.cwd`, as in the shard jobs) and must hash as the shards say;
+/// the configuration must be the shards'. No transcript is read.
+pub fn merge_shards(
+    shards: &[(PathBuf, ShardResult)],
+    options: &GateOptions,
+    config: &Config,
+) -> Result<Vec<SkillVerdict>, MergeError> {
+    let headers: Vec<crate::shard::Header<'_>> = shards
+        .iter()
+        .map(|(path, r)| crate::shard::Header {
+            path,
+            version: r.version,
+            kind: &r.kind,
+            skillgate_version: &r.skillgate_version,
+            config_sha256: &r.config_sha256,
+            shard: r.shard,
+            skills: r.skills.iter().map(|s| s.skill.clone()).collect(),
+        })
+        .collect();
+    let order = crate::shard::check(&headers)?;
+    let first = &shards[order[0]];
+    let err = |path: &Path, message: String| MergeError {
+        path: path.to_path_buf(),
+        message,
+    };
+    if first.1.skillgate_version != env!("CARGO_PKG_VERSION") {
+        return Err(err(
+            &first.0,
+            format!(
+                "written by skillgate {}, but this is {}: merge with the version that gated",
+                first.1.skillgate_version,
+                env!("CARGO_PKG_VERSION")
+            ),
+        ));
+    }
+    let here = config_sha256(config).map_err(|e| err(&first.0, e.to_string()))?;
+    if here != first.1.config_sha256 {
+        return Err(err(
+            &first.0,
+            format!(
+                "the shards were judged with another configuration (sha256 {}) than this merge's ({})",
+                first.1.config_sha256.chars().take(12).collect::<String>(),
+                here.chars().take(12).collect::<String>()
+            ),
+        ));
+    }
+    let cwd = &options.cwd;
+    let paths: Vec<PathBuf> = first
+        .1
+        .skills
+        .iter()
+        .map(|s| cwd.join(&s.skill.path))
+        .collect();
+    let prepared = prepare(&paths, options, config).map_err(|e| err(&first.0, e.to_string()))?;
+    if prepared.len() != first.1.skills.len() {
+        return Err(err(
+            &first.0,
+            "the skills named in the shards are not all found again here".into(),
+        ));
+    }
+    let mut verdicts = Vec::with_capacity(prepared.len());
+    for (si, p) in prepared.iter().enumerate() {
+        let key = &first.1.skills[si];
+        if p.skill.sha256 != key.skill.skill_sha256
+            || lockfile_sha256(&p.loaded).map_err(|e| err(&first.0, e.to_string()))?
+                != key.skill.lockfile_sha256
+        {
+            return Err(err(
+                &first.0,
+                format!(
+                    "skill `{}` ({}) or its lockfile changed since the shards were judged",
+                    key.skill.name, key.skill.path
+                ),
+            ));
+        }
+        let mut slots: Vec<Option<Judged>> = vec![None; key.total];
+        for &i in &order {
+            let (path, r) = &shards[i];
+            let s = &r.skills[si];
+            if s.total != key.total {
+                return Err(err(
+                    path,
+                    format!(
+                        "skill `{}` has {} files here but {} in {}",
+                        key.skill.name,
+                        s.total,
+                        key.total,
+                        first.0.display()
+                    ),
+                ));
+            }
+            for e in &s.entries {
+                match slots.get_mut(e.pos) {
+                    Some(slot @ None) => *slot = Some(e.judged.clone()),
+                    _ => return Err(err(
+                        path,
+                        format!(
+                            "skill `{}`: file position {} is out of range or given by two shards",
+                            key.skill.name, e.pos
+                        ),
+                    )),
                 }
             }
         }
-        let labels = label::aggregate(&p.set, per_traj);
-        let source = match &p.loaded.source {
-            extract::ConstraintSource::Lockfile { path, drift } => SourceInfo {
-                kind: "lockfile".into(),
-                lockfile: Some(display_path(&absolute(path, cwd), cwd)),
-                drift: *drift,
-            },
-            extract::ConstraintSource::Extracted => SourceInfo {
-                kind: "extracted".into(),
-                lockfile: None,
-                drift: false,
-            },
-        };
-        verdicts.push(score::score(ScoreInput {
-            skill: SkillRef {
-                name: p.name.clone(),
-                path: display_path(&p.skill.path, cwd),
-            },
-            constraints: &p.loaded.constraints,
-            labels: &labels,
-            trajectories: set,
-            source,
-            waivers: &config.waivers,
-            thresholds: config.thresholds,
-        }));
+        if let Some(missing) = slots.iter().position(|s| s.is_none()) {
+            return Err(err(
+                &first.0,
+                format!(
+                    "skill `{}`: file position {missing} is in no shard (were the shards run over the same files?)",
+                    key.skill.name
+                ),
+            ));
+        }
+        verdicts.push(verdict_of(p, slots.into_iter().flatten(), config, cwd));
     }
     Ok(verdicts)
 }

@@ -34,7 +34,9 @@ pub struct Shard {
 impl FromStr for Shard {
     type Err = String;
     fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || format!("`{s}` is not a shard: write K/N with 1 <= K <= N <= {MAX_SHARDS} (e.g. 2/4)");
+        let bad = || {
+            format!("`{s}` is not a shard: write K/N with 1 <= K <= N <= {MAX_SHARDS} (e.g. 2/4)")
+        };
         let (k, n) = s.split_once('/').ok_or_else(bad)?;
         let k: u32 = k.trim().parse().map_err(|_| bad())?;
         let n: u32 = n.trim().parse().map_err(|_| bad())?;
@@ -107,7 +109,7 @@ pub struct Header<'a> {
     pub skillgate_version: &'a str,
     pub config_sha256: &'a str,
     pub shard: Shard,
-    pub skills: &'a [SkillKey],
+    pub skills: Vec<SkillKey>,
 }
 
 /// Check that shard results belong to one run and are complete: same
@@ -162,17 +164,17 @@ pub fn check(headers: &[Header<'_>]) -> Result<Vec<usize>, MergeError> {
         if h.skills.len() != first.skills.len()
             || h.skills
                 .iter()
-                .zip(first.skills)
+                .zip(&first.skills)
                 .any(|(a, b)| a.path != b.path || a.name != b.name)
         {
             return fail(format!(
                 "judges other skills than {} ({} vs {})",
                 first.path.display(),
-                names(h.skills),
-                names(first.skills)
+                names(&h.skills),
+                names(&first.skills)
             ));
         }
-        for (a, b) in h.skills.iter().zip(first.skills) {
+        for (a, b) in h.skills.iter().zip(&first.skills) {
             if a.skill_sha256 != b.skill_sha256 {
                 return fail(format!(
                     "skill `{}` ({}) has sha256 {} here and {} in {}: every shard must judge the same SKILL.md",
@@ -283,15 +285,16 @@ mod tests {
     fn mismatched_duplicate_and_missing_shards_are_refused() {
         let a = skills("aa");
         let b = skills("bb");
-        let h = |p: &'static str, k: u32, n: u32, sk: &'static [SkillKey], cfg: &'static str| Header {
-            path: Path::new(p),
-            version: SHARD_VERSION,
-            kind: SHARD_KIND,
-            skillgate_version: "0.1.0",
-            config_sha256: cfg,
-            shard: Shard { k, n },
-            skills: sk,
-        };
+        let h =
+            |p: &'static str, k: u32, n: u32, sk: &'static [SkillKey], cfg: &'static str| Header {
+                path: Path::new(p),
+                version: SHARD_VERSION,
+                kind: SHARD_KIND,
+                skillgate_version: "0.1.0",
+                config_sha256: cfg,
+                shard: Shard { k, n },
+                skills: sk.to_vec(),
+            };
         let a: &'static [SkillKey] = Box::leak(a.into_boxed_slice());
         let b: &'static [SkillKey] = Box::leak(b.into_boxed_slice());
         assert_eq!(

@@ -67,6 +67,10 @@ pub struct Args {
     /// can show which tools' calls caused scope-tagged violations (docs/audit.md).
     #[arg(long)]
     pub record: bool,
+    /// Judge only this share of the trajectories (`K/N`, e.g. `2/4`) and print
+    /// a shard result for `skillgate merge` (with `--format json`; docs/shards.md).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<skillgate::shard::Shard>,
     /// The audit database for `--record` (default: as for `skillgate stats`).
     #[arg(
         long,
@@ -90,6 +94,24 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         Some(rev) => changed_skills(rev, &args.skills, &config, &cwd)?,
         None => args.skills.clone(),
     };
+    if let Some(shard) = args.shard {
+        if args.format != Format::Json || args.proposals.is_some() || args.record {
+            eprintln!(
+                "error: --shard {shard} prints a shard result for `skillgate merge`: use it with --format json, \
+                 and ask `skillgate merge` for other formats, proposals and reports"
+            );
+            return Ok(Exit::Error);
+        }
+        let r = gate::run_shard(&skills, &options, &config, shard)?;
+        println!("{}", serde_json::to_string_pretty(&r)?);
+        let judged: usize = r.skills.iter().map(|s| s.entries.len()).sum();
+        let total: usize = r.skills.iter().map(|s| s.total).sum();
+        eprintln!(
+            "shard {shard}: {judged} of {total} (skill, file) pair(s) judged here over {} skill(s); `skillgate merge` gives the verdict",
+            r.skills.len()
+        );
+        return Ok(Exit::Ok);
+    }
     let mut verdicts = gate::run_gate(&skills, &options, &config)?;
     skillgate::propose::attach(&mut verdicts, &cwd, &config)?;
     if let Some(dir) = &args.proposals {

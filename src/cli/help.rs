@@ -63,11 +63,29 @@ pub const REVIEW: &str = "\
 Reads:  skills, their lockfiles and trajectories; keys from the terminal.
 Writes: each decision into the lockfile (and a waiver into .skillgate.yaml),
         atomically after every decision; --list writes nothing.
+Keys:   a accept · e edit the predicates · m manual (with a reason) · w waive
+        (with a reason) · r not a rule · s skip · q quit (decisions are kept).
 Exit:   0 done (--list: nothing undecided would block); 1 (--list) an
-        undecided rule would block; 2 an input error.
+        undecided rule would block; 2 an input error, or no terminal to
+        prompt on (use --list, or edit the lockfile: docs/review.md).
 
 Example:
-  skillgate review skills/tidy-branches --list";
+  skillgate review skills/tidy-branches
+  skillgate review --list skills/";
+
+pub const MERGE: &str = "\
+Reads:  shard results of `skillgate gate --shard K/N --format json`, the
+        skills they name (hashes checked) and the configuration.
+Writes: the verdict on stdout in --format (as `skillgate gate`); with
+        --proposals, one .patch per proposal. No transcript is read.
+Exit:   0 pass; 1 fail-closed; 2 shards that do not belong together (skill,
+        lockfile, configuration or version differ; a K twice or missing) or
+        bad input; 3 nothing to measure. docs/shards.md
+
+Example:
+  skillgate gate skills/ --shard 1/2 --format json > s1.json
+  skillgate gate skills/ --shard 2/2 --format json > s2.json
+  skillgate merge s1.json s2.json --format sarif > skillgate.sarif";
 
 pub const GRADE: &str = "\
 Reads:  a contract file (--contract) and the evidence it names (--evidence).

@@ -20,6 +20,7 @@ pub mod help;
 pub mod hook;
 pub mod ingest;
 pub mod man;
+pub mod merge;
 pub mod propose;
 pub mod refine;
 pub mod review;
@@ -62,6 +63,9 @@ pub enum Command {
     /// Decide, rule by rule, what the lockfile says (interactive; `--list` for CI).
     #[command(after_long_help = help::REVIEW)]
     Review(review::Args),
+    /// Merge shard results of `gate --shard K/N` into the one-run verdict.
+    #[command(after_long_help = help::MERGE)]
+    Merge(merge::Args),
     /// Grade a run against a contract (execution grade or effectiveness audit).
     #[command(after_long_help = help::GRADE)]
     Grade(grade::Args),
@@ -136,6 +140,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Propose(a) => propose::run(a),
         Command::Review(a) => review::run(a),
         Command::Grade(a) => grade::run(a),
+        Command::Merge(a) => merge::run(a),
         Command::Assess(a) => assess::run(a),
         Command::Doctor(a) => doctor::run(a),
         Command::Capture(a) => capture::run(a),

@@ -21,20 +21,6 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, clap::Args)]
-#[command(after_help = "\
-Keys: a accept · e edit the predicates · m manual (with a reason) · w waive (with a reason, \
-written to .skillgate.yaml) · r not a rule · s skip · q quit (decisions so far are kept).
-
-Reads: SKILL.md, SKILL.constraints.yaml, the configuration, the captured sessions.
-Writes: SKILL.constraints.yaml (atomically, after every decision); .skillgate.yaml for waivers.
-Exit codes: 0 done (with --list: nothing undecided would block) · 1 with --list: an undecided \
-rule would block · 2 usage or input error, or no terminal to prompt on.
-
-Example:
-  skillgate review skills/release-helper
-  skillgate review --list skills/      # in CI: is the lockfile reviewed?
-
-Docs: docs/review.md")]
 pub struct Args {
     /// Skills to review: SKILL.md files or folders searched for them (default: the working directory).
     #[arg(value_name = "SKILL.md|DIR")]
