@@ -769,13 +769,15 @@ pub fn merge_shards(
             for e in &s.entries {
                 match slots.get_mut(e.pos) {
                     Some(slot @ None) => *slot = Some(e.judged.clone()),
-                    _ => return Err(err(
-                        path,
-                        format!(
+                    _ => {
+                        return Err(err(
+                            path,
+                            format!(
                             "skill `{}`: file position {} is out of range or given by two shards",
                             key.skill.name, e.pos
                         ),
-                    )),
+                        ))
+                    }
                 }
             }
         }
