@@ -648,3 +648,55 @@ fn the_action_downloads_its_own_release_and_verifies_the_checksum() {
         );
     }
 }
+
+/// A matrix of two shard jobs and one merge job (docs/shards.md): each shard
+/// job writes its result and passes; the merge job's verdict file is the
+/// unsharded gate's, byte for byte, and its Verdict step fails closed.
+#[test]
+fn shard_jobs_and_a_merge_job_give_the_unsharded_verdict() {
+    let (t, base, head) = pull_request(true);
+    let github = [
+        ("github.event.pull_request.base.sha", base.as_str()),
+        ("github.event.pull_request.head.sha", head.as_str()),
+    ];
+    let mut whole = Runner::new(&[("report", "false")], &github);
+    let one = whole.run("Gate", &t.work());
+    assert_eq!(one.outputs["exit-code"], "1", "{}", one.stdout);
+
+    let shards = tempfile::tempdir().unwrap();
+    for k in 1..=2 {
+        let spec = format!("{k}/2");
+        let mut r = Runner::new(&[("shard", spec.as_str())], &github);
+        let gate = r.run("Gate", &t.work());
+        assert_eq!(gate.code, 0, "{}", gate.stdout);
+        assert_eq!(gate.outputs["exit-code"], "0", "{}", gate.stdout);
+        assert!(
+            !gate.outputs.contains_key("verdicts-file"),
+            "a shard gives no verdict"
+        );
+        std::fs::copy(
+            &gate.outputs["shard-file"],
+            shards.path().join(format!("shard-{k}.json")),
+        )
+        .unwrap();
+        let verdict = r.run("Verdict", &t.work());
+        assert_eq!(verdict.code, 0, "{}", verdict.stdout);
+        assert!(
+            verdict.stdout.contains("the merge job gives the verdict"),
+            "{}",
+            verdict.stdout
+        );
+    }
+
+    let glob = format!("{}/*.json", shards.path().display());
+    let mut m = Runner::new(&[("merge", glob.as_str()), ("report", "false")], &github);
+    let merged = m.run("Gate", &t.work());
+    assert_eq!(merged.outputs["exit-code"], "1", "{}", merged.stdout);
+    assert_eq!(
+        std::fs::read(&merged.outputs["verdicts-file"]).unwrap(),
+        std::fs::read(&one.outputs["verdicts-file"]).unwrap(),
+        "the merge job's verdicts are the unsharded run's"
+    );
+    let verdict = m.run("Verdict", &t.work());
+    assert_eq!(verdict.code, 1, "{}", verdict.stdout);
+}

@@ -68,6 +68,8 @@ fn compare(cwd: &Path, skills: &str, sessions: &str, n: u32, format: &str, tmp: 
     args.extend(["--format".into(), format.into()]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let (mc, merged, merr) = run(cwd, &args);
+    // JUnit carries the run's own duration: the one field allowed to differ.
+    let (whole, merged) = (untimed(&whole), untimed(&merged));
     assert_eq!(mc, code, "{skills} N={n} {format}: {merr}");
     assert!(
         merged == whole,
@@ -75,6 +77,22 @@ fn compare(cwd: &Path, skills: &str, sessions: &str, n: u32, format: &str, tmp: 
         String::from_utf8_lossy(&whole),
         String::from_utf8_lossy(&merged)
     );
+}
+
+/// The bytes with JUnit `time="…"` attributes blanked.
+fn untimed(b: &[u8]) -> Vec<u8> {
+    let s = String::from_utf8_lossy(b);
+    let mut out = String::new();
+    let mut rest: &str = &s;
+    while let Some(i) = rest.find(" time=\"") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 7..];
+        let end = after.find('"').map_or(after.len(), |e| e + 1);
+        out.push_str(" time=\"…\"");
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out.into_bytes()
 }
 
 /// Every fixture folder holding a `skills/` tree and a folder of sessions.

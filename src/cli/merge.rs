@@ -32,7 +32,8 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<Exit> {
     let cwd = std::env::current_dir()?;
-    let config = super::gate::load_config(args.config.as_deref(), &cwd)?;
+    let started = std::time::Instant::now();
+    let config = skillgate::config::Config::load_or_discover(args.config.as_deref(), &cwd)?;
     let mut shards = Vec::with_capacity(args.shards.len());
     for path in &args.shards {
         let bytes =
@@ -64,15 +65,26 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             return Ok(Exit::Error);
         }
     };
-    super::propose::attach_and_write(&mut verdicts, &cwd, &config, args.proposals.as_deref())
-        .context("proposals")?;
+    skillgate::propose::attach(&mut verdicts, &cwd, &config).context("proposals")?;
+    if let Some(dir) = &args.proposals {
+        for path in skillgate::propose::write_patches(&verdicts, &cwd.join(dir))? {
+            eprintln!("proposal: {}", gate::display_path(&path, &cwd));
+        }
+    }
     let out = match args.format {
         super::gate::Format::Md => MarkdownTable.render(&verdicts),
         super::gate::Format::Json => Json.render(&verdicts),
         super::gate::Format::Sarif => Sarif.render(&verdicts),
         super::gate::Format::Github => super::github::github_format(&verdicts)?,
-        super::gate::Format::Junit => Junit.render(&verdicts),
+        super::gate::Format::Junit => Junit {
+            seconds: started.elapsed().as_secs_f64(),
+        }
+        .render(&verdicts),
     };
     print!("{out}");
+    // As `gate`: a fail-closed verdict is escalated to the operator (`escalate:`).
+    if verdicts.iter().any(|v| v.verdict.as_str() == "fail-closed") && !config.escalate.is_empty() {
+        super::escalate::on_fail_closed(&config.escalate, true, &Json.render(&verdicts));
+    }
     Ok(worst_exit(&verdicts))
 }
