@@ -16,9 +16,9 @@ run() { # skill-dir session
 import json, sys
 j = json.load(sys.stdin); v = j["skills"][0] if "skills" in j else j
 n = v["numbers"]
-fired = [f"{c[\"id\"]}={c[\"label\"]}" for c in v["constraints"] if c["label"] in ("violated", "ambiguous", "exercised")]
+fired = [c["id"] + "=" + c["label"] for c in v["constraints"] if c["label"] in ("violated", "ambiguous", "exercised")]
 fc = [c["id"] for c in v["constraints"] if c["outcome"] == "fail-closed"]
-print(f"{sys.argv[1]:<40} {sys.argv[2]:<28} {v[\"verdict\"]:<16} exit {v[\"exit_code\"]}  ex {n[\"exercised\"]} vi {n[\"violated\"]} am {n[\"ambiguous\"]} un {n[\"untested\"]} uv {n[\"unverifiable\"]} adequacy {n[\"adequacy\"]}")
+print("%-38s %-28s %-16s exit %s  ex %s vi %s am %s un %s uv %s adequacy %s" % (sys.argv[1], sys.argv[2], v["verdict"], v["exit_code"], n["exercised"], n["violated"], n["ambiguous"], n["untested"], n["unverifiable"], n.get("adequacy")))
 print("    fired:", ", ".join(fired) or "-")
 print("    fail-closed:", ", ".join(fc) or "-")
 ' "$1" "$2" || true

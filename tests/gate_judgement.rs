@@ -137,7 +137,6 @@ fn every_production_edit_needs_its_own_red_run() {
 }
 
 #[test]
-#[ignore = "needs the decoder half of issue 13 (user turns, body hashes, masked failures, completeness, dedup)"]
 fn piped_red_runs_count_and_an_environment_error_does_not() {
     let d = tempfile::tempdir().unwrap();
     let skill = write_skill(d.path(), "tdd", BODY, Some(TDD_LOCK), false);
@@ -185,7 +184,6 @@ fn piped_red_runs_count_and_an_environment_error_does_not() {
 }
 
 #[test]
-#[ignore = "needs the decoder half of issue 13 (user turns, body hashes, masked failures, completeness, dedup)"]
 fn a_session_ended_with_exit_is_complete_and_a_resumed_one_counts_once() {
     let d = tempfile::tempdir().unwrap();
     let lock = r#"  - id: test-after-edit
@@ -237,7 +235,6 @@ fn a_session_ended_with_exit_is_complete_and_a_resumed_one_counts_once() {
 }
 
 #[test]
-#[ignore = "needs the decoder half of issue 13 (user turns, body hashes, masked failures, completeness, dedup)"]
 fn a_consent_gate_takes_the_user_turn_or_blocks_without_one() {
     let d = tempfile::tempdir().unwrap();
     let skill = write_skill(d.path(), "rel", BODY, Some(CONSENT_LOCK), false);
@@ -292,7 +289,6 @@ fn a_consent_gate_takes_the_user_turn_or_blocks_without_one() {
 }
 
 #[test]
-#[ignore = "needs the decoder half of issue 13 (user turns, body hashes, masked failures, completeness, dedup)"]
 fn a_stale_body_is_listed_and_judged_or_discarded_by_configuration() {
     let d = tempfile::tempdir().unwrap();
     let skill = write_skill(d.path(), "rel", BODY, Some(CONSENT_LOCK), false);
