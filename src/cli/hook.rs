@@ -23,7 +23,6 @@ use skillgate::release::touched::{touched_skills, Why};
 use skillgate::release::{normative, tree, ReleaseError};
 use skillgate::render::report::Report;
 use skillgate::score::SkillVerdict;
-use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Component, Path, PathBuf};
 
@@ -443,8 +442,10 @@ fn pre_push(args: PrePushArgs) -> anyhow::Result<Exit> {
     let mut notes = Vec::new();
     let jobs = jobs(&repo, remote.as_deref(), &mut notes)?;
 
-    // One gate run per pushed commit (two refs pushing the same commit share it).
-    let mut by_target: BTreeMap<Oid, Vec<Job>> = BTreeMap::new();
+    // One gate run per pushed commit (two refs pushing the same commit share
+    // it), in the order git listed the refs: never by hash, which would make
+    // the summary's order depend on commit times.
+    let mut by_target: indexmap::IndexMap<Oid, Vec<Job>> = indexmap::IndexMap::new();
     for j in jobs {
         by_target.entry(j.range.to).or_default().push(j);
     }
