@@ -266,18 +266,7 @@ fn review_skill(
                     }
                 }
                 'm' => {
-                    let reason: String = Input::new()
-                        .with_prompt("why people, not the gate, decide this rule")
-                        .allow_empty(true)
-                        .validate_with(|s: &String| -> Result<(), String> {
-                            let t = s.trim();
-                            if t.is_empty() || t.eq_ignore_ascii_case("todo") {
-                                Err("a reason is required (not empty, not TODO)".into())
-                            } else {
-                                Ok(())
-                            }
-                        })
-                        .interact_text_on(term)?;
+                    let reason = reason_input(term, "why people, not the gate, decide this rule")?;
                     if decide(term, p, id, Decision::Manual(reason), tally)? {
                         break;
                     }
@@ -512,10 +501,11 @@ fn edit(term: &Term, c: &skillgate::extract::Constraint) -> anyhow::Result<Optio
     }))
 }
 
-/// Add a waiver to the configuration (atomically); true when written.
-fn waive(term: &Term, p: &Prepared, id: &str, config: &Config, cwd: &Path) -> anyhow::Result<bool> {
-    let reason: String = Input::new()
-        .with_prompt("why this rule may be broken (listed in every report)")
+/// A reason a person must give (manual, waiver): asked again while it is
+/// empty or `TODO`, the reasons the lockfile and the configuration reject.
+fn reason_input(term: &Term, prompt: &str) -> anyhow::Result<String> {
+    Ok(Input::<String>::new()
+        .with_prompt(prompt)
         .allow_empty(true)
         .validate_with(|s: &String| -> Result<(), String> {
             let t = s.trim();
@@ -525,7 +515,12 @@ fn waive(term: &Term, p: &Prepared, id: &str, config: &Config, cwd: &Path) -> an
                 Ok(())
             }
         })
-        .interact_text_on(term)?;
+        .interact_text_on(term)?)
+}
+
+/// Add a waiver to the configuration (atomically); true when written.
+fn waive(term: &Term, p: &Prepared, id: &str, config: &Config, cwd: &Path) -> anyhow::Result<bool> {
+    let reason = reason_input(term, "why this rule may be broken (listed in every report)")?;
     let path = match &config.file {
         Some(f) => f.clone(),
         None => gate::repo_root(p.skill.dir())
