@@ -1,5 +1,5 @@
 //! `gate --format sarif|github|junit` through the binary: SARIF validated
-//! against the vendored 2.1.0 schema (fixtures/release/sarif), annotation
+//! against the official SARIF 2.1.0 schema (../shared/schemas), annotation
 //! escaping and the per-level cap, the job summary, JUnit cases, and one
 //! snapshot per format for the demo's violating session.
 
@@ -20,10 +20,10 @@ fn gate(args: &[&str], env: &[(&str, &str)]) -> Run {
     run(&repo_root(), &a, "", env)
 }
 
+/// The official OASIS SARIF 2.1.0 schema, as shared beside the project.
 fn validator() -> jsonschema::Validator {
-    let text =
-        std::fs::read_to_string(repo_root().join("fixtures/release/sarif/sarif-schema-2.1.0.json"))
-            .unwrap();
+    let text = std::fs::read_to_string(repo_root().join("../shared/schemas/sarif-2.1.0.json"))
+        .expect("../shared/schemas/sarif-2.1.0.json (the official SARIF schema)");
     let schema: Value = serde_json::from_str(&text).unwrap();
     jsonschema::options()
         .should_validate_formats(true)
