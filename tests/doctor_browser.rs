@@ -481,9 +481,15 @@ fn every_kind_of_report_renders_offline_with_its_sections() {
         "too-short",
         &["Session too short to assess"],
     );
-    let log = d.join("session.log");
-    fs::write(&log, "User: fix the bug <script>alert(1)</script>\nAssistant: Looking at it.\nTool: ls\nREADME.md\n")
-        .unwrap();
+    // JSON that no decoder reads (a plain-text log is scored instead, so the
+    // parse-error page needs a broken JSON record); the role-marked lines
+    // after it are the recovered turns.
+    let log = d.join("session.jsonl");
+    fs::write(
+        &log,
+        "{\"type\": \"user\", broken\nUser: fix the bug <script>alert(1)</script>\nAssistant: Looking at it.\nTool: ls\nREADME.md\n",
+    )
+    .unwrap();
     let parse = via_binary(d, "parse-error", &log, 2);
     check(
         &chromium,
