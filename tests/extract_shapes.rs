@@ -207,3 +207,38 @@ fn items_under_a_writing_lead_in_are_files_to_write() {
     assert!(req.contains(&p("{write: \"**/app.json\"}")), "{cs:#?}");
     assert!(req.contains(&p("{write: \"**/setup.sh\"}")), "{cs:#?}");
 }
+
+#[test]
+fn an_item_headed_by_a_skill_reference_requires_that_skill_when_it_instructs() {
+    let cs = constraints();
+    // "REQUIRED: … before starting": the skill before the first change to the code.
+    let c = at(&cs, 86).expect("required sub-skill");
+    assert_eq!(c.require, Some(p("{skill: isolated-workspace}")), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    assert!(c.when.is_some(), "{c:#?}");
+    // A description of the skill, or the alternative to use instead: no requirement.
+    for line in [87, 89] {
+        if let Some(c) = at(&cs, line) {
+            assert!(c.require.is_none() && c.when.is_none(), "{c:#?}");
+        }
+    }
+    // "Complete … after all tasks": after the work.
+    let c = at(&cs, 88).expect("wrap-up skill");
+    assert_eq!(c.require, Some(p("{skill: branch-wrapup}")), "{c:#?}");
+}
+
+#[test]
+fn guiding_the_user_is_speech_not_a_scoped_act() {
+    let cs = constraints();
+    let c = at(&cs, 92).expect("guide rule");
+    assert!(c.scope.is_empty(), "{c:#?}");
+    assert!(c.behavior().is_none(), "{c:#?}");
+}
+
+#[test]
+fn a_document_template_with_nested_code_blocks_holds_no_rules() {
+    let cs = constraints();
+    for line in 96..=111 {
+        assert!(at(&cs, line).is_none(), "line {line}: {:#?}", at(&cs, line));
+    }
+}

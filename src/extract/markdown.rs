@@ -183,13 +183,25 @@ pub fn blocks<'a>(lines: impl Iterator<Item = (u32, &'a str)>) -> Vec<Block> {
     // An open fence: (char, length, first line, language, content lines).
     type OpenFence = (char, usize, u32, String, Vec<(u32, String)>);
     let mut fence: Option<OpenFence> = None;
+    // Fences opened inside a fence of the same marker ("```markdown" holding
+    // "```python" … "```"): CommonMark reads the inner bare "```" as the end
+    // of the outer fence, but authors nest them (a document template with its
+    // code blocks), and the rest of the template is not instructions. An
+    // inner opener (same marker and length, with an info string) is counted,
+    // and each bare closer closes the innermost one first.
+    let mut nested = 0usize;
     let mut header: Option<std::rc::Rc<Vec<String>>> = None;
     let mut last_line = 0;
     for (n, raw) in lines {
         last_line = n;
         if let Some((c, len, start, lang, body)) = fence.as_mut() {
             let t = raw.trim();
-            if t.chars().take_while(|x| x == c).count() >= *len && t.chars().all(|x| x == *c) {
+            let closer =
+                t.chars().take_while(|x| x == c).count() >= *len && t.chars().all(|x| x == *c);
+            if closer && nested > 0 {
+                nested -= 1;
+                body.push((n, raw.to_string()));
+            } else if closer {
                 out.push(Block::Fence {
                     start: *start,
                     end: n,
@@ -198,6 +210,11 @@ pub fn blocks<'a>(lines: impl Iterator<Item = (u32, &'a str)>) -> Vec<Block> {
                 });
                 fence = None;
             } else {
+                if let Some((ic, ilen, info)) = fence_open(raw) {
+                    if ic == *c && ilen == *len && !info.is_empty() {
+                        nested += 1;
+                    }
+                }
                 body.push((n, raw.to_string()));
             }
             continue;
@@ -342,6 +359,31 @@ mod tests {
                 end: 4,
                 ..
             })
+        ));
+    }
+
+    #[test]
+    fn a_template_fence_holds_its_nested_code_blocks() {
+        let b =
+            seg("```markdown\n**Step 1**\n```python\nx = 1\n```\n**Step 2: Run it**\n```\nafter\n");
+        let fences: Vec<(u32, u32)> = b
+            .iter()
+            .filter_map(|b| match b {
+                Block::Fence { start, end, .. } => Some((*start, *end)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(fences, vec![(1, 7)]);
+        assert!(matches!(b.last(), Some(Block::Para(_))));
+        // A longer outer marker already holds the inner ones (CommonMark).
+        let b = seg("````markdown\n```python\nx\n```\n````\nafter\n");
+        assert!(matches!(
+            b[0],
+            Block::Fence {
+                start: 1,
+                end: 5,
+                ..
+            }
         ));
     }
 

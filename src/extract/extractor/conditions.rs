@@ -126,6 +126,17 @@ pub(super) fn analyse(
             s
         }
     };
+    // "**superpowers:using-git-worktrees** - REQUIRED: set up …": an item
+    // headed by a skill reference names a skill to use; the words after the
+    // dash say why or when.
+    let skill_led;
+    let s = match skill_reference_head(s) {
+        Some((skill, rest)) if ctx.in_list && skill_rest_instructs(rest, lex) => {
+            skill_led = format!("Use {skill} - {rest}");
+            skill_led.as_str()
+        }
+        _ => s,
+    };
     // A question alone ("Q: Can I add the tests later?") asks, and a bare
     // "No." / "Yes." answers: neither instructs.
     if question.is_none() && s.trim_end_matches(['*', '_', ' ']).ends_with('?') {
@@ -471,6 +482,72 @@ pub(super) fn cut_purpose(s: &str) -> String {
     s.to_string()
 }
 
+/// "starting", "you begin", "starting work": the start of the work itself,
+/// which a session shows as its first change to the code.
+pub(super) fn names_the_start_of_work(c: &str) -> bool {
+    let w = words(&mask(c).0);
+    w.iter().any(|x| {
+        matches!(
+            x.text.as_str(),
+            "starting" | "start" | "beginning" | "begin"
+        )
+    }) && w.iter().all(|x| {
+        matches!(
+            x.text.as_str(),
+            "starting"
+                | "start"
+                | "beginning"
+                | "begin"
+                | "you"
+                | "we"
+                | "any"
+                | "the"
+                | "work"
+                | "working"
+                | "implementation"
+                | "to"
+                | "code"
+                | "coding"
+        )
+    })
+}
+
+/// A line that opens with a skill reference (`namespace:skill-name`, bold or
+/// in a code span) and then a dash or colon: the reference and the rest.
+pub(super) fn skill_reference_head(s: &str) -> Option<(&str, &str)> {
+    let t = s.trim_start().trim_start_matches(['*', '_', '`']);
+    let end = t.find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == ':'))?;
+    let (head, tail) = t.split_at(end);
+    let (ns, name) = head.split_once(':')?;
+    let kebab = |x: &str| {
+        x.len() > 2
+            && x.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+            && x.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    };
+    if !kebab(ns) || !kebab(name) || matches!(ns, "http" | "https" | "localhost") {
+        return None;
+    }
+    let tail = tail.trim_start_matches(['*', '_', '`']).trim_start();
+    let rest = ["- ", "— ", "– ", ": "]
+        .iter()
+        .find_map(|sep| tail.strip_prefix(sep))?;
+    Some((head, rest.trim()))
+}
+
+/// The words after a skill reference instruct ("REQUIRED: set up …",
+/// "Complete development after all tasks"), rather than describe the skill
+/// ("Creates the plan", "Code review template") or say when it is the
+/// alternative ("Use for parallel sessions").
+fn skill_rest_instructs(rest: &str, lex: &Lexicon) -> bool {
+    let w = words(&mask(rest).0);
+    if own_modal(&w).is_some() {
+        return true;
+    }
+    main_verb(&w).is_some_and(|v| lex.is_imperative(&v) && v != "use")
+        && !starts_with_third_person(&w)
+}
+
 /// A line that opens with a backticked file name or path (`` `a.json` - … ``).
 pub(super) fn opens_with_file(s: &str) -> bool {
     let t = s.trim_start();
@@ -795,7 +872,10 @@ impl Analysis {
     /// … Do NOT create another worktree"): a `forbid` ignores `when`, so it
     /// would forbid the act everywhere; the rule keeps no behavior.
     pub(super) fn unseen_condition(&self, lex: &Lexicon) -> bool {
-        self.conditions.iter().any(|(c, _)| {
+        self.conditions.iter().any(|(c, o)| {
+            if *o == Order::Before && names_the_start_of_work(c) {
+                return false;
+            }
             let info = clause_info(c, lex);
             info.actions.is_empty() && info.modifiers.is_empty() && !c.trim().is_empty()
         })
@@ -819,7 +899,12 @@ impl Analysis {
         let mut cond_mods = Vec::new();
         let mut cond_order = None;
         for (c, o) in &self.conditions {
-            let info = clause_info(c, lex);
+            let info = if *o == Order::Before && names_the_start_of_work(c) {
+                // "… before starting": before the first change to the code.
+                clause_info("start implementation", lex)
+            } else {
+                clause_info(c, lex)
+            };
             if !info.actions.is_empty() && cond_order.is_none() {
                 cond_order = Some(*o);
             }
