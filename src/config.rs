@@ -18,6 +18,23 @@ pub const DEFAULT_TRAJECTORIES: &str = ".planning/patterns";
 /// Default report folder, relative to the same base.
 pub const DEFAULT_REPORT_DIR: &str = ".planning/patterns/skill-coverage";
 
+/// Refuse `[` / `{` nesting deeper than `fsutil::MAX_YAML_DEPTH` before any
+/// parser runs (libyaml is quadratic in flow nesting; TOML arrays and inline
+/// tables nest the same way).
+fn too_deep(path: &Path, text: &str) -> Result<(), ConfigError> {
+    match crate::fsutil::yaml_too_deep(text, crate::fsutil::MAX_YAML_DEPTH) {
+        Some((line, col)) => Err(ConfigError {
+            path: path.to_path_buf(),
+            line: Some(line),
+            message: format!(
+                "`[` / `{{` nest more than {} deep (column {col}); write the values out plainly",
+                crate::fsutil::MAX_YAML_DEPTH
+            ),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// A configuration problem. Maps to exit code 2.
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("{}{}: {message}", path.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
@@ -194,16 +211,6 @@ impl Config {
                 e => format!("cannot read the configuration: {e}"),
             },
         })?;
-        if let Some((line, col)) = fsutil::yaml_too_deep(&text, fsutil::MAX_YAML_DEPTH) {
-            return Err(ConfigError {
-                path: path.to_path_buf(),
-                line: Some(line),
-                message: format!(
-                    "`[` / `{{` nest more than {} deep (column {col}); write the values out plainly",
-                    fsutil::MAX_YAML_DEPTH
-                ),
-            });
-        }
         if path.extension().is_some_and(|e| e == "toml") {
             Config::from_toml_str(path, &text)
         } else {
@@ -213,6 +220,7 @@ impl Config {
 
     /// Parse YAML text read from `path`.
     pub fn from_yaml_str(path: &Path, text: &str) -> Result<Config, ConfigError> {
+        too_deep(path, text)?;
         let raw: RawConfig = if text.trim().is_empty() {
             RawConfig::default()
         } else {
@@ -229,6 +237,7 @@ impl Config {
 
     /// Parse TOML text read from `path`.
     pub fn from_toml_str(path: &Path, text: &str) -> Result<Config, ConfigError> {
+        too_deep(path, text)?;
         let raw: RawConfig = toml::from_str(text).map_err(|e| ConfigError {
             path: path.to_path_buf(),
             line: e.span().map(|s| line_of_offset(text, s.start)),

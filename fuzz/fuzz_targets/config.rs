@@ -1,15 +1,13 @@
-//! `.skillgate.yaml` / `.skillgate.toml` text → configuration (and its printout).
+//! `.skillgate.yaml` / `.skillgate.toml` text → configuration (and its
+//! printout); a configuration with a `lexicon:` is then used to extract the
+//! rules of a skill made of long sentences (seeds/lexicon-skill.md), so
+//! configured phrases — many `...` gaps, long alternatives — meet long
+//! nearly-matching text (issue 19, point 6).
+//! The body is `entries::config` (shared with tests/fuzz_regressions.rs).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use skillgate::config::Config;
-use std::path::Path;
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    if let Ok(c) = Config::from_yaml_str(Path::new("/r/.skillgate.yaml"), text) {
-        let _ = c.to_yaml();
-    }
-    let _ = Config::from_toml_str(Path::new("/r/.skillgate.toml"), text);
-});
+#[path = "../entries.rs"]
+mod entries;
+
+fuzz_target!(|data: &[u8]| entries::config(data));
