@@ -430,6 +430,28 @@ mod tests {
     }
 
     #[test]
+    fn deep_nesting_is_refused_by_every_parse_path_before_parsing() {
+        // not only `load`: `review` checks the text it would write with
+        // `from_yaml_str`, and the fuzz target calls both directly
+        let deep = format!("trajectories = {}\n", "[".repeat(100_000));
+        for (p, text) in [
+            ("/r/.skillgate.yaml", deep.replace(" = ", ": ")),
+            ("/r/.skillgate.toml", deep.clone()),
+        ] {
+            let start = std::time::Instant::now();
+            let e = if p.ends_with("toml") {
+                Config::from_toml_str(Path::new(p), &text)
+            } else {
+                Config::from_yaml_str(Path::new(p), &text)
+            }
+            .unwrap_err();
+            assert!(e.message.contains("nest more than 64 deep"), "{e}");
+            assert_eq!(e.line, Some(1));
+            assert!(start.elapsed() < std::time::Duration::from_secs(5));
+        }
+    }
+
+    #[test]
     fn discovery_walks_up_and_refuses_two_files() {
         let d = tempfile::tempdir().unwrap();
         let sub = d.path().join("a/b");
