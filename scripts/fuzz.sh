@@ -18,8 +18,12 @@ case " $targets " in *" $target "*) ;; *) echo "unknown target: $target (known: 
 realdata="${SKILLGATE_REALDATA:-$root/../shared/realdata}"
 
 cd "$root/fuzz"
-RUSTC_WRAPPER="$root/scripts/fuzz-rustc.sh" CARGO_TARGET_DIR="$root/fuzz/target" \
-  nice -n 19 cargo build --release --bin "$target" >&2
+# FUZZ_NO_BUILD=1 runs the binary already built (a long campaign keeps
+# fuzzing one build while the sources move on).
+if [ "${FUZZ_NO_BUILD:-0}" != "1" ] || [ ! -x "$root/fuzz/target/release/$target" ]; then
+  RUSTC_WRAPPER="$root/scripts/fuzz-rustc.sh" CARGO_TARGET_DIR="$root/fuzz/target" \
+    nice -n 19 cargo build --release --bin "$target" >&2
+fi
 
 corpus="$root/fuzz/corpus/$target"
 if [ ! -d "$corpus" ]; then
