@@ -47,13 +47,19 @@ fn checking_a_settings_file_is_not_self_modification() {
 #[test]
 fn conditions_are_kept_no_require_fires_at_the_load() {
     let cs = constraints();
-    // A step after the one that waits on the user's approval.
+    // A step after the one that gets the approach approved: the planning
+    // phase, due before the first change to the code (never at the load).
+    let work = p("{all: [{any: [{write: '**'}, {edit: '**'}]}, {not: {any: [{touch: '**/test/**'}, {touch: '**/tests/**'}, {touch: '**/__tests__/**'}, {touch: '**/spec/**'}, {touch: '**/test_*'}, {touch: '**/*_test.*'}, {touch: '**/*.test.*'}, {touch: '**/*.spec.*'}, {touch: '**/*.md'}]}}]}");
     let c = at(&cs, 26).expect("step 3 is a rule");
-    assert!(c.require.is_none(), "{c:#?}");
+    assert_eq!(c.when.as_ref(), Some(&work), "{c:#?}");
+    assert_eq!(c.require, Some(p("{git: commit}")), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
     assert_eq!(c.scope, vec![ScopeTag::SharedRepoState]);
-    // Under a heading that is a condition ("After the Plan Is Approved").
+    // Under a heading that is a planning milestone ("After the Plan Is
+    // Approved"): the same.
     let c = at(&cs, 30).expect("commit rule");
-    assert!(c.require.is_none(), "{c:#?}");
+    assert_eq!(c.when.as_ref(), Some(&work), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
     // "if available": a condition no action shows.
     let c = at(&cs, 31).expect("use-skill rule");
     assert!(c.require.is_none(), "{c:#?}");

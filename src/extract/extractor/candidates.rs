@@ -88,36 +88,77 @@ impl Section {
         })
     }
 
+    /// A heading places its steps after a planning milestone ("After the
+    /// Design", "Once the Plan Is Approved"): they belong to the planning
+    /// phase, which ends where the work starts.
+    pub(super) fn after_planning(&self) -> bool {
+        self.headings.iter().any(|(_, t)| heading_after_planning(t))
+    }
+
+    /// The section is conditional for a reason other than a planning
+    /// milestone.
+    pub(super) fn conditional_beyond_planning(&self) -> bool {
+        self.headings
+            .iter()
+            .any(|(_, t)| !heading_after_planning(t) && heading_conditional(t))
+    }
+
     /// The section is optional or conditional ("From setup.py", "If …",
     /// "Troubleshooting", "Examples"): its steps are not required on every run.
     pub(super) fn conditional(&self) -> bool {
-        self.headings.iter().any(|(_, t)| {
-            let w = words(t);
-            w.first().is_some_and(|f| {
-                matches!(
-                    f.text.as_str(),
-                    "from"
-                        | "if"
-                        | "when"
-                        | "for"
-                        | "optional"
-                        | "alternative"
-                        | "alternatives"
-                        | "after"
-                        | "before"
-                        | "once"
-                        | "unless"
-                )
-            }) || w.iter().any(|x| {
-                x.text.starts_with("migrat")
-                    || x.text.starts_with("troubleshoot")
-                    || x.text.starts_with("example")
-                    || x.text == "fallback"
-                    || x.text == "optional"
-                    || x.text == "faq"
-            })
-        })
+        self.headings.iter().any(|(_, t)| heading_conditional(t))
     }
+}
+
+fn heading_after_planning(t: &str) -> bool {
+    let w = words(t);
+    w.first()
+        .is_some_and(|f| matches!(f.text.as_str(), "after" | "once"))
+        && planning_milestone(t)
+}
+
+/// Text about a planning milestone: a design, plan or spec, or its approval.
+pub(super) fn planning_milestone(t: &str) -> bool {
+    let w = words(&mask(t).0);
+    w.iter().any(|x| {
+        matches!(
+            x.text.as_str(),
+            "design" | "plan" | "spec" | "specification" | "proposal" | "approach"
+        )
+    }) && (w.iter().any(|x| {
+        x.text.starts_with("approv")
+            || x.text.starts_with("validat")
+            || x.text.starts_with("agree")
+            || x.text.starts_with("accept")
+            || x.text.starts_with("sign")
+    }) || matches!(w.first().map(|x| x.text.as_str()), Some("after" | "once")))
+}
+
+fn heading_conditional(t: &str) -> bool {
+    let w = words(t);
+    w.first().is_some_and(|f| {
+        matches!(
+            f.text.as_str(),
+            "from"
+                | "if"
+                | "when"
+                | "for"
+                | "optional"
+                | "alternative"
+                | "alternatives"
+                | "after"
+                | "before"
+                | "once"
+                | "unless"
+        )
+    }) || w.iter().any(|x| {
+        x.text.starts_with("migrat")
+            || x.text.starts_with("troubleshoot")
+            || x.text.starts_with("example")
+            || x.text == "fallback"
+            || x.text == "optional"
+            || x.text == "faq"
+    })
 }
 
 pub(super) struct Extractor<'a> {
@@ -147,8 +188,9 @@ impl Extractor<'_> {
         let mut items: Vec<(usize, Option<Lead>)> = Vec::new();
         let mut table: Option<TableRoles> = None;
         let mut table_header: Option<std::rc::Rc<Vec<String>>> = None;
-        // Indent of the numbered list where a step waited on the user.
-        let mut user_gate: Option<usize> = None;
+        // Indent of the numbered list where a step waited on the user, and
+        // whether that step gets a design or plan approved.
+        let mut user_gate: Option<(usize, bool)> = None;
         for block in blocks {
             match block {
                 Block::Heading { level, text, .. } => {
@@ -183,12 +225,19 @@ impl Extractor<'_> {
                     checkbox,
                     ordered,
                 } => {
-                    if user_gate.is_some_and(|g| *indent < g) {
+                    if user_gate.is_some_and(|(g, _)| *indent < g) {
                         user_gate = None;
                     }
                     let after_user = user_gate.is_some();
-                    if *ordered && user_gate.is_none() && waits_on_user(&body.text, self.lex) {
-                        user_gate = Some(*indent);
+                    let after_approval = user_gate.is_some_and(|(_, a)| a);
+                    if *ordered && waits_on_user(&body.text, self.lex) {
+                        let approval = planning_milestone(&body.text);
+                        user_gate = match user_gate {
+                            None => Some((*indent, approval)),
+                            // A later step of the same list gets the plan approved.
+                            Some((g, a)) if g == *indent => Some((g, a || approval)),
+                            other => other,
+                        };
                     }
                     while items.last().is_some_and(|(i, _)| i >= indent) {
                         items.pop();
@@ -197,7 +246,13 @@ impl Extractor<'_> {
                         Some((_, parent)) => parent.clone(),
                         None => para_lead.clone(),
                     };
-                    let own_lead = self.item(body, lead.as_ref(), *checkbox, after_user, &section);
+                    let own_lead = self.item(
+                        body,
+                        lead.as_ref(),
+                        *checkbox,
+                        (after_user, after_approval),
+                        &section,
+                    );
                     items.push((*indent, own_lead));
                 }
                 Block::Row {
@@ -241,6 +296,7 @@ impl Extractor<'_> {
                 checkbox: false,
                 para_condition: if i > 0 { shared.clone() } else { None },
                 after_user: false,
+                after_approval: false,
             };
             if i == last && g.text_of(body).trim_end().ends_with(':') {
                 let l = lead_of(&g.text_of(body), self.lex);
@@ -264,7 +320,7 @@ impl Extractor<'_> {
         body: &Lined,
         lead: Option<&Lead>,
         checkbox: bool,
-        after_user: bool,
+        (after_user, after_approval): (bool, bool),
         section: &Section,
     ) -> Option<Lead> {
         // "A) Commit now", "B) Run the tests": the options of a choice, right
@@ -307,6 +363,7 @@ impl Extractor<'_> {
                     checkbox,
                     para_condition: if i > 0 { shared.clone() } else { None },
                     after_user,
+                    after_approval,
                 };
                 self.group(g, &ctx);
             }
@@ -430,6 +487,7 @@ impl Extractor<'_> {
                 checkbox: false,
                 para_condition: None,
                 after_user: false,
+                after_approval: false,
             };
             if let Some(a) = analyse(&text, None, &ctx, true, self.lex) {
                 let mut d = a.into_draft(&ctx, self.lex);
@@ -540,6 +598,7 @@ impl Extractor<'_> {
             checkbox: false,
             para_condition: None,
             after_user: false,
+            after_approval: false,
         };
         let first_text = first.1.trim();
         let mut d = match analyse(first_text, None, &ctx, true, self.lex) {
@@ -665,6 +724,9 @@ pub(super) struct Ctx<'a> {
     /// A step of a numbered procedure after a step that waits on the user
     /// (asks, presents, gets approval): it holds only once the user answered.
     pub(super) after_user: bool,
+    /// That step gets a design or plan approved: the steps after it belong
+    /// to the planning phase, done before the work starts.
+    pub(super) after_approval: bool,
 }
 
 /// Words skipped before a main verb.

@@ -842,7 +842,15 @@ impl Analysis {
     /// conversation ("When the user asks for a release, …"), which no action
     /// shows: a `require` would wrongly bind every session.
     pub(super) fn user_condition(&self, lex: &Lexicon) -> bool {
+        self.user_condition_but(lex, false)
+    }
+
+    /// `user_condition`, leaving planning milestones aside when asked.
+    fn user_condition_but(&self, lex: &Lexicon, planning: bool) -> bool {
         self.conditions.iter().any(|(c, _)| {
+            if planning && planning_milestone(c) {
+                return false;
+            }
             let w = words(&mask(c).0);
             clause_info(c, lex).actions.is_empty()
                 && w.iter().any(|x| {
@@ -872,7 +880,15 @@ impl Analysis {
     /// … Do NOT create another worktree"): a `forbid` ignores `when`, so it
     /// would forbid the act everywhere; the rule keeps no behavior.
     pub(super) fn unseen_condition(&self, lex: &Lexicon) -> bool {
+        self.unseen_condition_but(lex, false)
+    }
+
+    /// `unseen_condition`, leaving planning milestones aside when asked.
+    fn unseen_condition_but(&self, lex: &Lexicon, planning: bool) -> bool {
         self.conditions.iter().any(|(c, o)| {
+            if planning && planning_milestone(c) {
+                return false;
+            }
             if *o == Order::Before && names_the_start_of_work(c) {
                 return false;
             }
@@ -1039,10 +1055,29 @@ impl Analysis {
             // the rule from binding from the load: without a visible
             // condition beside it, it stays unverifiable, never a `require`.
             let unseen = self.unseen_condition(lex) || ctx.after_user;
+            // A step of the planning phase ("after the design is validated",
+            // a step after the one that gets the plan approved, a section
+            // "After the Design"): the phase ends where the work starts, so
+            // it is due before the first change to the code. A session that
+            // stopped at a question never fires it.
+            let planning = (ctx.after_user && ctx.after_approval)
+                || ctx.section.after_planning()
+                || self.conditions.iter().any(|(c, _)| planning_milestone(c));
+            let planning_only = planning
+                && !self.unseen_condition_but(lex, true)
+                && !(ctx.after_user && !ctx.after_approval)
+                && !ctx.section.conditional_beyond_planning()
+                && !self.user_condition_but(lex, true);
             if d.when.is_some() {
                 d.require = req;
                 if d.require.is_some() && cond_order == Some(Order::Before) {
                     d.order = Some(before(self.each));
+                }
+            } else if planning_only {
+                if let Some(r) = req {
+                    d.when = clause_info("start implementation", lex).behavior(false);
+                    d.require = Some(r);
+                    d.order = Some(Order::Before);
                 }
             } else if !ctx.section.conditional() && !self.user_condition(lex) && !unseen {
                 d.require = req;
