@@ -1065,7 +1065,7 @@ impl Analysis {
                 || self.conditions.iter().any(|(c, _)| planning_milestone(c));
             let planning_only = planning
                 && !self.unseen_condition_but(lex, true)
-                && !(ctx.after_user && !ctx.after_approval)
+                && (!ctx.after_user || ctx.after_approval)
                 && !ctx.section.conditional_beyond_planning()
                 && !self.user_condition_but(lex, true);
             if d.when.is_some() {
