@@ -119,9 +119,12 @@ fn requesting_code_review_sessions_dispatched_the_reviewer() {
         check(&Case {
             skill,
             session,
-            verdict: "under-exercised",
+            verdict: "pass",
             exit: 0,
-            labels: &[("use-task-tool-superpowers-code-reviewer", "exercised")],
+            labels: &[
+                ("use-task-tool-superpowers-code-reviewer", "exercised"),
+                ("dispatch-code-reviewer-subagent", "exercised"),
+            ],
             blocking: &[],
         });
     }

@@ -191,6 +191,9 @@ impl Extractor<'_> {
         // Indent of the numbered list where a step waited on the user, and
         // whether that step gets a design or plan approved.
         let mut user_gate: Option<(usize, bool)> = None;
+        // A numbered procedure in a conditional section ("From flake8 +
+        // black"): its indent and what its first step visibly does.
+        let mut procedure: Option<(usize, Option<Predicate>)> = None;
         for block in blocks {
             match block {
                 Block::Heading { level, text, .. } => {
@@ -201,6 +204,7 @@ impl Extractor<'_> {
                     para_lead = None;
                     items.clear();
                     user_gate = None;
+                    procedure = None;
                 }
                 Block::Tag { name, closing, .. } => {
                     if EXAMPLE_TAGS.contains(&name.to_lowercase().as_str()) {
@@ -217,6 +221,7 @@ impl Extractor<'_> {
                 Block::Para(body) => {
                     items.clear();
                     user_gate = None;
+                    procedure = None;
                     para_lead = self.paragraph(body, &section);
                 }
                 Block::Item {
@@ -230,6 +235,19 @@ impl Extractor<'_> {
                     }
                     let after_user = user_gate.is_some();
                     let after_approval = user_gate.is_some_and(|(_, a)| a);
+                    // Its first step started the procedure; the later steps
+                    // are due after it.
+                    if procedure.as_ref().is_some_and(|(p, _)| *indent < *p) {
+                        procedure = None;
+                    }
+                    let started = match &procedure {
+                        Some((p, first)) if p == indent && *ordered => first.clone(),
+                        _ => None,
+                    };
+                    if *ordered && procedure.is_none() && section.conditional() {
+                        let first = clause_info(&body.text, self.lex).behavior(true);
+                        procedure = Some((*indent, first));
+                    }
                     if *ordered && waits_on_user(&body.text, self.lex) {
                         let approval = planning_milestone(&body.text);
                         user_gate = match user_gate {
@@ -250,7 +268,11 @@ impl Extractor<'_> {
                         body,
                         lead.as_ref(),
                         *checkbox,
-                        (after_user, after_approval),
+                        Step {
+                            after_user,
+                            after_approval,
+                            started,
+                        },
                         &section,
                     );
                     items.push((*indent, own_lead));
@@ -297,6 +319,7 @@ impl Extractor<'_> {
                 para_condition: if i > 0 { shared.clone() } else { None },
                 after_user: false,
                 after_approval: false,
+                started: None,
             };
             if i == last && g.text_of(body).trim_end().ends_with(':') {
                 let l = lead_of(&g.text_of(body), self.lex);
@@ -320,7 +343,7 @@ impl Extractor<'_> {
         body: &Lined,
         lead: Option<&Lead>,
         checkbox: bool,
-        (after_user, after_approval): (bool, bool),
+        step: Step,
         section: &Section,
     ) -> Option<Lead> {
         // "A) Commit now", "B) Run the tests": the options of a choice, right
@@ -362,8 +385,9 @@ impl Extractor<'_> {
                     in_list: true,
                     checkbox,
                     para_condition: if i > 0 { shared.clone() } else { None },
-                    after_user,
-                    after_approval,
+                    after_user: step.after_user,
+                    after_approval: step.after_approval,
+                    started: step.started.clone(),
                 };
                 self.group(g, &ctx);
             }
@@ -488,6 +512,7 @@ impl Extractor<'_> {
                 para_condition: None,
                 after_user: false,
                 after_approval: false,
+                started: None,
             };
             if let Some(a) = analyse(&text, None, &ctx, true, self.lex) {
                 let mut d = a.into_draft(&ctx, self.lex);
@@ -599,6 +624,7 @@ impl Extractor<'_> {
             para_condition: None,
             after_user: false,
             after_approval: false,
+            started: None,
         };
         let first_text = first.1.trim();
         let mut d = match analyse(first_text, None, &ctx, true, self.lex) {
@@ -713,6 +739,13 @@ pub(super) fn normative_fence(content: &[&(u32, String)], section: &Section) -> 
 }
 
 /// Context of a sentence.
+/// Where an item stands in a numbered procedure.
+pub(super) struct Step {
+    pub(super) after_user: bool,
+    pub(super) after_approval: bool,
+    pub(super) started: Option<Predicate>,
+}
+
 pub(super) struct Ctx<'a> {
     pub(super) lead: Option<&'a Lead>,
     pub(super) section: &'a Section,
@@ -727,6 +760,9 @@ pub(super) struct Ctx<'a> {
     /// That step gets a design or plan approved: the steps after it belong
     /// to the planning phase, done before the work starts.
     pub(super) after_approval: bool,
+    /// A later step of a numbered procedure in a conditional section: what
+    /// its first step visibly does (the procedure started there).
+    pub(super) started: Option<Predicate>,
 }
 
 /// Words skipped before a main verb.

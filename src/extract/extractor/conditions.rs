@@ -397,6 +397,16 @@ pub(super) fn analyse(
                     negative_before = Some(tail);
                     main = head;
                 }
+                // "… to catch issues before they cascade": a clause about
+                // what something else does, with nothing the agent does, is
+                // the purpose, not a condition.
+                "before" | "after" | "until"
+                    if words(&tail).first().is_some_and(|w| {
+                        matches!(w.text.as_str(), "they" | "it" | "these" | "those")
+                    }) && clause_info(&tail, lex).actions.is_empty() =>
+                {
+                    main = head;
+                }
                 "before" => {
                     conditions.push((tail, Order::Before));
                     main = head;
@@ -408,7 +418,15 @@ pub(super) fn analyse(
             }
         }
     }
-    let mut scope_text: Vec<String> = conditions.iter().map(|(c, _)| c.clone()).collect();
+    // A speech rule acts on nothing: its scope is that of the act it comes
+    // before ("Before pushing, tell the user …" guards the push); telling
+    // after the act ("After installing a skill, tell the user …") guards
+    // nothing.
+    let mut scope_text: Vec<String> = conditions
+        .iter()
+        .filter(|(_, o)| !speech || *o == Order::Before)
+        .map(|(c, _)| c.clone())
+        .collect();
     if !speech {
         scope_text.push(main.clone());
         scope_text.extend(without.iter().cloned());
@@ -928,6 +946,11 @@ impl Analysis {
             cond_mods.extend(info.modifiers);
         }
         let main = clause_info(&self.main, lex);
+        let main = if self.negative {
+            main.without_generic_subagent()
+        } else {
+            main
+        };
         let mut mods = main.modifiers.clone();
         mods.extend(cond_mods);
         dedup(&mut mods);
@@ -1079,6 +1102,19 @@ impl Analysis {
                     d.require = Some(r);
                     d.order = Some(Order::Before);
                 }
+            } else if let Some(first) = ctx
+                .started
+                .clone()
+                .filter(|_| !self.user_condition(lex) && !unseen && req.is_some())
+            {
+                // "### From flake8 + black": 1. Remove them via `uv remove`
+                // … 5. Run `ruff check`: the procedure starts where its first
+                // step is seen, and the later steps follow it.
+                if req.as_ref() != Some(&first) {
+                    d.when = Some(first);
+                    d.require = req;
+                    d.order = Some(Order::After);
+                }
             } else if !ctx.section.conditional() && !self.user_condition(lex) && !unseen {
                 d.require = req;
             }
@@ -1087,7 +1123,11 @@ impl Analysis {
             d.require = None;
             d.order = None;
         }
-        add_predicate_scopes(&mut d, lex);
+        // A speech rule after an act ("After installing a skill, tell the
+        // user …") guards nothing: its trigger's scope is not its own.
+        if !self.speech || self.conditions.iter().any(|(_, o)| *o == Order::Before) {
+            add_predicate_scopes(&mut d, lex);
+        }
         // A rule that acts, under a heading about a scoped act ("Create the
         // Worktree"), is about that act when its own words name none.
         if d.scope.is_empty() && !self.speech {

@@ -24,6 +24,15 @@ impl ClauseInfo {
         self.behavior_with(&self.modifiers, for_require)
     }
 
+    /// The same clause without the generic "a subagent": forbidding every
+    /// dispatch is never what "never dispatch two implementers at once"
+    /// means, and the grammar has no predicate for the qualifier.
+    pub(super) fn without_generic_subagent(mut self) -> ClauseInfo {
+        self.actions
+            .retain(|(p, _)| !matches!(p, Predicate::Subagent(g) if g == "*"));
+        self
+    }
+
     /// The same clause with only its skill loads as actions.
     pub(super) fn skills_only(&self) -> ClauseInfo {
         ClauseInfo {
@@ -313,6 +322,20 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
                 info.actions.push((Predicate::Skill(t.to_string()), true));
             }
         }
+    }
+    // "Dispatch a code reviewer subagent", "Use a subagent per task": a
+    // subagent dispatch (the type unnamed).
+    let dispatch_verb = w.iter().any(|x| {
+        matches!(
+            x.text.as_str(),
+            "dispatch" | "dispatching" | "use" | "using" | "spawn" | "launch" | "delegate"
+        )
+    });
+    if dispatch_verb
+        && w.iter()
+            .any(|x| matches!(x.text.as_str(), "subagent" | "subagents"))
+    {
+        info.actions.push((Predicate::Subagent("*".into()), true));
     }
     // A named agent type makes the generic "a subagent" redundant.
     if info
