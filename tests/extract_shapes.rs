@@ -248,3 +248,36 @@ fn a_document_template_with_nested_code_blocks_holds_no_rules() {
         assert!(at(&cs, line).is_none(), "line {line}: {:#?}", at(&cs, line));
     }
 }
+
+#[test]
+fn later_steps_of_a_conditional_procedure_follow_its_first_step() {
+    let cs = constraints();
+    let c = at(&cs, 117).expect("step 2 is a rule");
+    assert!(c.require.is_some(), "{c:#?}");
+    assert_eq!(c.order, Some(Order::After), "{c:#?}");
+    let when = serde_json::to_string(&c.when).unwrap();
+    assert!(
+        when.contains("npm uninstall"),
+        "the first step is the trigger: {c:#?}"
+    );
+}
+
+#[test]
+fn a_subagent_dispatch_is_required_and_never_forbidden_wholesale() {
+    let cs = constraints();
+    // "… before they spread" is the purpose, not a condition.
+    let c = at(&cs, 121).expect("dispatch rule");
+    assert_eq!(c.require, Some(p("{subagent: '*'}")), "{c:#?}");
+    assert!(c.when.is_none(), "{c:#?}");
+    // "Never dispatch two at once": no predicate for the qualifier, so no
+    // forbid of every dispatch.
+    let c = at(&cs, 124).expect("never rule");
+    assert!(c.forbid.is_none(), "{c:#?}");
+}
+
+#[test]
+fn telling_the_user_after_a_scoped_act_carries_no_scope() {
+    let cs = constraints();
+    let c = at(&cs, 126).expect("speech rule");
+    assert!(c.scope.is_empty(), "{c:#?}");
+}
