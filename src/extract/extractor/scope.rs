@@ -38,6 +38,7 @@ pub(super) fn samples(p: &Predicate, cmds: &mut Vec<String>, paths: &mut Vec<Str
             }
             cmds.push(s);
         }
+        Predicate::CommandRe(re) => cmds.extend(regex_samples(re)),
         Predicate::Read(_) => {}
         Predicate::Write(g) | Predicate::Edit(g) | Predicate::Delete(g) | Predicate::Touch(g) => {
             paths.push(concrete(g))
@@ -49,5 +50,107 @@ pub(super) fn samples(p: &Predicate, cmds: &mut Vec<String>, paths: &mut Vec<Str
         Predicate::Any(v) | Predicate::All(v) => v.iter().for_each(|q| samples(q, cmds, paths)),
         Predicate::Not(_) => {}
         _ => {}
+    }
+}
+
+/// The literal commands a command regex starts with: `^git push\b` →
+/// `git push`; `^(gh pr create|git push)\b` → both; `^(uv run )?pytest` →
+/// `uv run pytest` and `pytest`. Enough to test the scope lexicon's command
+/// globs, not a regex engine.
+pub(super) fn regex_samples(re: &str) -> Vec<String> {
+    let re = re.strip_prefix('^').unwrap_or(re);
+    // The literal text up to the first regex operator (untrimmed).
+    let literal = |s: &str| -> String {
+        let mut out = String::new();
+        let mut chars = s.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => match chars.next() {
+                    Some(e) if "./-_ :".contains(e) => out.push(e),
+                    _ => break,
+                },
+                '(' | ')' | '[' | ']' | '{' | '}' | '.' | '*' | '+' | '?' | '|' | '$' | '^' => {
+                    break
+                }
+                c => out.push(c),
+            }
+        }
+        out
+    };
+    let Some(inner) = re.strip_prefix('(') else {
+        let l = literal(re).trim().to_string();
+        return if l.is_empty() { Vec::new() } else { vec![l] };
+    };
+    // The group's top-level alternatives and what follows it.
+    let mut depth = 0usize;
+    let mut alts = vec![String::new()];
+    let mut end = None;
+    let mut escaped = false;
+    for (i, c) in inner.char_indices() {
+        if escaped {
+            escaped = false;
+        } else if c == '\\' {
+            escaped = true;
+        } else if c == '(' {
+            depth += 1;
+        } else if c == ')' && depth == 0 {
+            end = Some(i);
+            break;
+        } else if c == ')' {
+            depth -= 1;
+        } else if c == '|' && depth == 0 {
+            alts.push(String::new());
+            continue;
+        }
+        if let Some(a) = alts.last_mut() {
+            a.push(c);
+        }
+    }
+    let Some(end) = end else {
+        return Vec::new();
+    };
+    let rest = &inner[end + 1..];
+    let optional = rest.starts_with('?');
+    let tail = literal(rest.trim_start_matches('?'));
+    let mut out: Vec<String> = alts
+        .iter()
+        .map(|a| {
+            let head = literal(a);
+            // An alternative cut short by an operator keeps only its head.
+            if head.len() < a.len() {
+                head
+            } else {
+                format!("{head}{tail}")
+            }
+        })
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
+    if optional && !tail.trim().is_empty() {
+        out.push(tail.trim().to_string());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::regex_samples;
+
+    #[test]
+    fn regex_samples_are_the_literal_commands() {
+        assert_eq!(regex_samples(r"^git push\b"), vec!["git push"]);
+        assert_eq!(
+            regex_samples(r"^(gh pr create|git push)\b"),
+            vec!["gh pr create", "git push"]
+        );
+        assert_eq!(
+            regex_samples(r"^(uv run )?pytest\b"),
+            vec!["uv run pytest", "pytest"]
+        );
+        assert_eq!(
+            regex_samples(r"^(npm (run )?test|cargo test)\b")[1],
+            "cargo test"
+        );
+        assert!(regex_samples(r"\.env").is_empty() || regex_samples(r"\.env") == vec![".env"]);
     }
 }
