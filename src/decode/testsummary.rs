@@ -241,44 +241,90 @@ fn count_before(line: &str, word: &str) -> Option<u64> {
     total
 }
 
+/// Markers of an environment error (the tests did not run), anywhere in a line.
+const ENV: &[&str] = &[
+    "command not found",
+    "Could not find gem",
+    "Bundler::GemNotFound",
+    "Bundler could not find",
+    "Could not locate Gemfile",
+    "cannot load such file -- bundler",
+    "Your Ruby version is",
+    "is not installed (set by",
+    "Run `bundle install` to install missing gems",
+    "No module named pytest",
+    "No module named 'pytest'",
+    "error: no such command:",
+    "npm ERR! Missing script",
+    "npm ERR! missing script",
+    "npm error Missing script",
+    "ERR_PNPM_NO_SCRIPT",
+    "ERR_PNPM_NO_IMPORTER_MANIFEST",
+    "error Command \"test\" not found",
+    "Cannot find module 'jest'",
+    "Cannot find module 'vitest'",
+    "Cannot find module 'mocha'",
+    "go: cannot find main module",
+    "go.mod file not found",
+    "go: updates to go.mod needed",
+    "missing go.sum entry",
+    "ENOENT: no such file or directory, open '",
+];
+
+/// Substrings that the later rules look for anywhere in a line (bit `i` of
+/// [`Hits::words`] is `WORDS[i]`).
+const WORDS: &[&str] = &[
+    " example",
+    " runs, ",
+    " failing",
+    "ELIFECYCLE",
+    "ERROR task failed",
+];
+const W_EXAMPLE: u8 = 1;
+const W_RUNS: u8 = 1 << 1;
+const W_FAILING: u8 = 1 << 2;
+const W_ELIFECYCLE: u8 = 1 << 3;
+const W_TASK_FAILED: u8 = 1 << 4;
+
+/// [`ENV`] and [`WORDS`] compiled once: one pass over a line finds every one
+/// of them (a substring search per marker and per line was the decoders'
+/// hottest loop).
+fn markers() -> &'static aho_corasick::AhoCorasick {
+    static CELL: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+    CELL.get_or_init(|| {
+        aho_corasick::AhoCorasick::new(ENV.iter().chain(WORDS)).expect("fixed literal patterns")
+    })
+}
+
+/// Which markers a line contains.
+struct Hits {
+    env: bool,
+    words: u8,
+}
+
+fn hits(t: &str) -> Hits {
+    let mut h = Hits {
+        env: false,
+        words: 0,
+    };
+    for m in markers().find_overlapping_iter(t) {
+        match m.pattern().as_usize().checked_sub(ENV.len()) {
+            None => h.env = true,
+            Some(w) => h.words |= 1 << w,
+        }
+    }
+    h
+}
+
 fn line_facts(line: &str, s: &mut Seen) {
     let t = line.trim();
     if t.is_empty() {
         return;
     }
     // ---- environment errors: the tests did not run
-    const ENV: &[&str] = &[
-        "command not found",
-        "Could not find gem",
-        "Bundler::GemNotFound",
-        "Bundler could not find",
-        "Could not locate Gemfile",
-        "cannot load such file -- bundler",
-        "Your Ruby version is",
-        "is not installed (set by",
-        "Run `bundle install` to install missing gems",
-        "No module named pytest",
-        "No module named 'pytest'",
-        "error: no such command:",
-        "npm ERR! Missing script",
-        "npm ERR! missing script",
-        "npm error Missing script",
-        "ERR_PNPM_NO_SCRIPT",
-        "ERR_PNPM_NO_IMPORTER_MANIFEST",
-        "error Command \"test\" not found",
-        "Cannot find module 'jest'",
-        "Cannot find module 'vitest'",
-        "Cannot find module 'mocha'",
-        "go: cannot find main module",
-        "go.mod file not found",
-        "go: updates to go.mod needed",
-        "missing go.sum entry",
-        "ENOENT: no such file or directory, open '",
-    ];
     // `sh: 1: jest: not found` (dash)
-    if ENV.iter().any(|m| t.contains(m))
-        || (t.ends_with(": not found") && t.matches(": ").count() >= 2)
-    {
+    let h = hits(t);
+    if h.env || (t.ends_with(": not found") && t.matches(": ").count() >= 2) {
         s.env = true;
         return;
     }
@@ -328,7 +374,7 @@ fn line_facts(line: &str, s: &mut Seen) {
     }
 
     // ---- rspec: "12 examples, 2 failures", "Failures:", "Failed examples:"
-    if t.contains(" example") && t.contains(" failure") {
+    if h.words & W_EXAMPLE != 0 && t.contains(" failure") {
         let ex = lead_num(t);
         let f = count_before(t, " failure");
         if ex.is_some() {
@@ -348,7 +394,7 @@ fn line_facts(line: &str, s: &mut Seen) {
     }
 
     // ---- minitest / rails test: "10 runs, 20 assertions, 1 failures, 0 errors, 0 skips"
-    if t.contains(" runs, ") && t.contains(" assertions, ") {
+    if h.words & W_RUNS != 0 && t.contains(" assertions, ") {
         let f = count_before(t, " failures").unwrap_or(0) + count_before(t, " errors").unwrap_or(0);
         if f > 0 {
             s.failed = true;
@@ -428,7 +474,12 @@ fn line_facts(line: &str, s: &mut Seen) {
     }
 
     // ---- mocha: "  3 passing (12ms)", "  1 failing"; bun: " 3 pass", " 1 fail"
-    if let Some(n) = count_before(t, " failing").or_else(|| {
+    let failing = if h.words & W_FAILING != 0 {
+        count_before(t, " failing")
+    } else {
+        None
+    };
+    if let Some(n) = failing.or_else(|| {
         (t.ends_with(" fail") && lead_num(t).is_some())
             .then(|| lead_num(t))
             .flatten()
@@ -449,14 +500,14 @@ fn line_facts(line: &str, s: &mut Seen) {
     if t.starts_with("npm ERR! Test failed")
         || t.starts_with("npm error Test failed")
         || t.starts_with("ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL")
-        || t.contains("ELIFECYCLE") && t.contains("Test failed")
+        || h.words & W_ELIFECYCLE != 0 && t.contains("Test failed")
     {
         s.failed = true;
         return;
     }
     if (t.starts_with("error Command failed with exit code")
         || t.starts_with("make: *** ") && t.contains("Error")
-        || t.contains("ERROR task failed")
+        || h.words & W_TASK_FAILED != 0
         || t.starts_with(" ELIFECYCLE ") && t.contains("Command failed"))
         && !s.env
     {
