@@ -29,7 +29,7 @@ export CARGO_TERM_PROGRESS_WHEN=never
 # SKILLGATE_BIN=path runs another build (e.g. an older commit's) instead.
 if [ -z "${SKILLGATE_BIN:-}" ]; then cargo build --release --quiet; fi
 bin=${SKILLGATE_BIN:-$PWD/target/release/skillgate}
-real=../shared/realdata/transcripts
+real=$PWD/../shared/realdata/transcripts
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
