@@ -209,12 +209,15 @@ fn brainstorming_sessions_that_skipped_the_design_are_blocked() {
 }
 
 /// The long RecoveryLM session: brainstorming done step by step (design doc
-/// written), then writing-plans, then subagent-driven development with the
-/// implementers as subagents.
-/// miss: the main agent never edits code itself (subagents do), so the
-/// rules due "before the work starts" never fire here: the uncommitted
-/// design doc and the missing worktree are `untested`, not violated; two
-/// implementers dispatched at once has no predicate in the grammar.
+/// written, writing-plans invoked), then writing-plans, then
+/// subagent-driven development with the implementers as subagents. The work
+/// starts out of sight (in subagents); its first commit shows it started, so
+/// the missing worktree ("REQUIRED: set up an isolated workspace before
+/// starting") is violated and blocks.
+/// miss: the design doc was never committed, but a commit cannot be due
+/// before the first commit, and the main agent never edits code itself, so
+/// that rule stays `untested`; two implementers dispatched at once has no
+/// predicate in the grammar.
 #[test]
 fn a_session_whose_work_is_done_by_subagents() {
     check(&Case {
@@ -224,6 +227,11 @@ fn a_session_whose_work_is_done_by_subagents() {
         exit: 0,
         labels: &[
             ("do-not-invoke-frontend-design-mcp", "exercised"),
+            ("write-validated-design-docs-plans-yyyy", "exercised"),
+            (
+                "transition-implementation-invoke-writing-plans",
+                "exercised",
+            ),
             ("commit-design-document-git", "untested"),
         ],
         blocking: &[],
@@ -231,12 +239,12 @@ fn a_session_whose_work_is_done_by_subagents() {
     check(&Case {
         skill: "v4.3.1/subagent-driven-development",
         session: "RecoveryLM__1ee785c22e6a-0",
-        verdict: "under-exercised",
-        exit: 0,
+        verdict: "fail-closed",
+        exit: 1,
         labels: &[
             ("make-subagent-read-plan-file-provide", "exercised"),
-            ("superpowers-using-git-worktrees-required-set", "untested"),
+            ("superpowers-using-git-worktrees-required-set", "violated"),
         ],
-        blocking: &[],
+        blocking: &["superpowers-using-git-worktrees-required-set"],
     });
 }

@@ -500,6 +500,30 @@ pub(super) fn cut_purpose(s: &str) -> String {
     s.to_string()
 }
 
+/// The work's first visible step: a change to the code, or a commit (which
+/// records work a subagent may have done out of sight). Not the commit when
+/// the rule requires one: a commit cannot be due before the first commit.
+pub(super) fn start_of_work(lex: &Lexicon, required: Option<&Predicate>) -> Predicate {
+    let edit = clause_info("start implementation", lex)
+        .behavior(false)
+        .expect("the lexicon names the start of implementation");
+    let commit = Predicate::Git {
+        subcommand: "commit".into(),
+        args: Vec::new(),
+    };
+    let requires_commit = required.is_some_and(|r| {
+        let mut cmds = Vec::new();
+        let mut paths = Vec::new();
+        super::scope::samples(r, &mut cmds, &mut paths);
+        cmds.iter().any(|c| c.starts_with("git commit"))
+    });
+    if requires_commit {
+        edit
+    } else {
+        Predicate::Any(vec![edit, commit])
+    }
+}
+
 /// "starting", "you begin", "starting work": the start of the work itself,
 /// which a session shows as its first change to the code.
 pub(super) fn names_the_start_of_work(c: &str) -> bool {
@@ -929,23 +953,32 @@ impl Analysis {
         for t in &self.scope_text {
             d.scope.extend(clause_info(t, lex).scope);
         }
+        let main = clause_info(&self.main, lex);
         let mut cond_actions = Vec::new();
         let mut cond_mods = Vec::new();
         let mut cond_order = None;
+        // The start-of-work proxy is a trigger, not the rule's act: its
+        // commit does not make the rule about repo state.
+        let mut proxy = None;
         for (c, o) in &self.conditions {
-            let info = if *o == Order::Before && names_the_start_of_work(c) {
-                // "… before starting": before the first change to the code.
-                clause_info("start implementation", lex)
-            } else {
-                clause_info(c, lex)
-            };
+            if *o == Order::Before && names_the_start_of_work(c) {
+                // "… before starting": before the work's first visible step.
+                if cond_order.is_none() {
+                    cond_order = Some(*o);
+                }
+                let required = main.behavior(true);
+                let start = start_of_work(lex, required.as_ref());
+                proxy = Some(start.clone());
+                cond_actions.push((start, false));
+                continue;
+            }
+            let info = clause_info(c, lex);
             if !info.actions.is_empty() && cond_order.is_none() {
                 cond_order = Some(*o);
             }
             cond_actions.extend(info.actions);
             cond_mods.extend(info.modifiers);
         }
-        let main = clause_info(&self.main, lex);
         let main = if self.negative {
             main.without_generic_subagent()
         } else {
@@ -1098,7 +1131,9 @@ impl Analysis {
                 }
             } else if planning_only {
                 if let Some(r) = req {
-                    d.when = clause_info("start implementation", lex).behavior(false);
+                    let start = start_of_work(lex, Some(&r));
+                    proxy = Some(start.clone());
+                    d.when = Some(start);
                     d.require = Some(r);
                     d.order = Some(Order::Before);
                 }
@@ -1126,7 +1161,16 @@ impl Analysis {
         // A speech rule after an act ("After installing a skill, tell the
         // user …") guards nothing: its trigger's scope is not its own.
         if !self.speech || self.conditions.iter().any(|(_, o)| *o == Order::Before) {
+            let when = d.when.clone();
+            if let (Some(p), Some(w)) = (&proxy, &d.when) {
+                d.when = match w {
+                    w if w == p => None,
+                    Predicate::Any(v) => any_of(v.iter().filter(|q| *q != p).cloned().collect()),
+                    w => Some(w.clone()),
+                };
+            }
             add_predicate_scopes(&mut d, lex);
+            d.when = when;
         }
         // A rule that acts, under a heading about a scoped act ("Create the
         // Worktree"), is about that act when its own words name none.
