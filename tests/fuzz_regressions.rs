@@ -148,6 +148,30 @@ fn extremes() -> Vec<(&'static str, Vec<u8>)> {
         ("NUL and invalid UTF-8", b"---\nname: a\0b\n---\n\xff\xfe{\"type\":\"user\"}\0\n".to_vec()),
         ("BOM", b"\xEF\xBB\xBF---\nname: x\ndescription: y\n---\nNever push.\n".to_vec()),
     ];
+    // Markdown that nests without brackets: the rule extractor's parser
+    let body =
+        |b: String| format!("---\nname: md\ndescription: d\n---\n{b}\nNever push.\n").into_bytes();
+    v.push((
+        "deep blockquote",
+        body(format!("{} Never force push.\n", ">".repeat(50_000))),
+    ));
+    v.push((
+        "deep list",
+        body(format!("{}Never force push.\n", "- ".repeat(50_000))),
+    ));
+    v.push((
+        "deep emphasis",
+        body(format!("{}x{}", "*_".repeat(50_000), "_*".repeat(50_000))),
+    ));
+    v.push((
+        "deep links",
+        body(format!("{}x{}", "[".repeat(50_000), "](y)".repeat(50_000))),
+    ));
+    v.push(("unclosed backticks", body("`".repeat(100_000))));
+    v.push((
+        "one long rule",
+        body(format!("Never {} push.", "force ".repeat(100_000))),
+    ));
     v.push(("empty", Vec::new()));
     v
 }
