@@ -527,10 +527,14 @@ fn waive(term: &Term, p: &Prepared, id: &str, config: &Config, cwd: &Path) -> an
             .unwrap_or_else(|| cwd.to_path_buf())
             .join(".skillgate.yaml"),
     };
-    let existing = match std::fs::read_to_string(&path) {
-        Ok(t) => Some(t),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => anyhow::bail!("{}: cannot read the configuration: {e}", path.display()),
+    // The same bounded, regular-file read the configuration loader uses.
+    let existing = if path.exists() {
+        match skillgate::fsutil::read_text(&path, skillgate::fsutil::MAX_CONFIG_BYTES) {
+            Ok(t) => Some(t),
+            Err(e) => anyhow::bail!("{}: cannot read the configuration: {e}", path.display()),
+        }
+    } else {
+        None
     };
     let is_toml = path.extension().is_some_and(|e| e == "toml");
     let text = match review::add_waiver(existing.as_deref(), is_toml, &p.skill.name(), id, &reason)
