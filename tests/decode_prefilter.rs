@@ -13,8 +13,11 @@
 //! action, tool, user turn, skill load, result and their order — must be the
 //! same.
 
+mod files_common;
+
+use files_common::files_under;
 use skillgate::decode::{decode_path, DecodeOptions};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const REAL: &str = "../shared/realdata/transcripts";
 
@@ -49,21 +52,6 @@ fn may_hold_action(first: bool, line: &[u8]) -> bool {
         || NEEDLES
             .iter()
             .any(|n| memchr::memmem::find(line, n).is_some())
-}
-
-fn files_under(root: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(root)
-        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            files_under(&p, out);
-        } else if p.is_file() {
-            out.push(p);
-        }
-    }
 }
 
 /// Copy `src` into `dst`, blanking the lines of every `.jsonl` file that the

@@ -12,26 +12,14 @@
 //! `INSTA_UPDATE=always cargo test --test decode_snapshot`.
 //! The hashes never reveal content; the snapshot holds no trajectory text.
 
+mod files_common;
+
+use files_common::files_under;
 use sha2::{Digest, Sha256};
 use skillgate::decode::{decode_path, DecodeOptions};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const REAL: &str = "../shared/realdata/transcripts";
-
-fn files_under(root: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(root)
-        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            files_under(&p, out);
-        } else if p.is_file() {
-            out.push(p);
-        }
-    }
-}
 
 fn hash(bytes: &[u8]) -> String {
     let d = Sha256::digest(bytes);
