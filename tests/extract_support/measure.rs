@@ -1,6 +1,7 @@
 //! Extraction measured against the hand-labelled development set
 //! (`../shared/research/extraction-dev-labels.tsv`, conventions in the `.md`
-//! beside it). Shared by `tests/extract_measure.rs` (floors) and
+//! beside it). Shared by `tests/extract_measure.rs` (floors),
+//! `tests/extract_heldout.rs` (held-out skills, `measure_labels`) and
 //! `examples/extract_all.rs` (the figures, per skill and in total).
 //!
 //! Definitions (one labelled row = one rule of a skill, with its lines):
@@ -39,8 +40,14 @@ pub fn shared() -> PathBuf {
 }
 
 pub fn labels(shared: &Path) -> Vec<Label> {
-    let text = std::fs::read_to_string(shared.join("research/extraction-dev-labels.tsv"))
-        .expect("dev labels");
+    load_labels(&shared.join("research/extraction-dev-labels.tsv"))
+}
+
+/// Rows of a label file in the dev set's columns (file relative to `shared`,
+/// first, last, modality, checkable, scope, quote, when, require, forbid,
+/// order), header skipped.
+pub fn load_labels(path: &Path) -> Vec<Label> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .skip(1)
         .filter(|l| !l.trim().is_empty())
@@ -77,7 +84,14 @@ pub fn fenced_notes() -> Vec<Label> {
         (vbc, 24, 36, "Gate Function"),
     ]
     .into_iter()
-    .map(|(file, first, last, quote)| Label {
+    .map(|(file, first, last, quote)| fenced(file, first, last, quote))
+    .collect()
+}
+
+/// A normative fenced block named in a label file's notes: counted for rules
+/// found and unmatched extractions only.
+pub fn fenced(file: &str, first: u32, last: u32, quote: &str) -> Label {
+    Label {
         file: file.to_string(),
         first,
         last,
@@ -85,8 +99,7 @@ pub fn fenced_notes() -> Vec<Label> {
         scope: BTreeSet::new(),
         quote: format!("(fenced) {quote}"),
         note: true,
-    })
-    .collect()
+    }
 }
 
 fn overlaps(c: &Constraint, l: &Label) -> bool {
@@ -177,12 +190,23 @@ pub const HEADER: &str = "| skill | rules found | checkable with a predicate | s
 pub fn measure(
     shared: &Path,
     lexicon: &Lexicon,
-    mut log: impl FnMut(String),
+    log: impl FnMut(String),
 ) -> (Vec<(String, Figures)>, Figures) {
     let mut labels = labels(shared);
     labels.extend(fenced_notes());
+    measure_labels(shared, &labels, lexicon, log)
+}
+
+/// [`measure`] against any label set (the held-out labels of
+/// `tests/extract_heldout.rs`, say).
+pub fn measure_labels(
+    shared: &Path,
+    labels: &[Label],
+    lexicon: &Lexicon,
+    mut log: impl FnMut(String),
+) -> (Vec<(String, Figures)>, Figures) {
     let mut by_file: BTreeMap<&str, Vec<&Label>> = BTreeMap::new();
-    for l in &labels {
+    for l in labels {
         by_file.entry(l.file.as_str()).or_default().push(l);
     }
     let mut per = Vec::new();
