@@ -30,7 +30,7 @@
 //! Ids are given here, last.
 
 use super::constraint::{Constraint, Modality, Order, ScopeTag};
-use super::lexicon::{words, Lexicon, PathAction, Word};
+use super::lexicon::{verb_matches, words, Lexicon, PathAction, Word};
 use super::markdown::{self, Block, Lined};
 use super::predicate::Predicate;
 use crate::parse::Skill;
@@ -51,12 +51,19 @@ use sentences::*;
 /// Extract the constraints of a skill with a lexicon.
 pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
     let blocks = markdown::blocks(skill.body_lines());
+    let description = skill
+        .frontmatter
+        .as_ref()
+        .and_then(|f| f.description.as_deref())
+        .unwrap_or("");
     let mut ex = Extractor {
         lex: lexicon,
         drafts: Vec::new(),
+        subject: subject_acts(description, lexicon),
     };
     ex.run(&blocks);
     let mut drafts = ex.drafts;
+    skill_anaphora(&mut drafts);
     for d in &mut drafts {
         judged_where_work_was_done(d);
     }

@@ -118,7 +118,7 @@ fn list_item(line: &str) -> Option<(usize, bool, &str)> {
 fn fence_open(line: &str) -> Option<(char, usize, &str)> {
     let t = line.trim_start();
     let c = t.chars().next()?;
-    if c != '`' && c != '~' {
+    if c != '`' && c != '~' && c != '"' {
         return None;
     }
     let n = t.chars().take_while(|x| *x == c).count();
@@ -126,7 +126,7 @@ fn fence_open(line: &str) -> Option<(char, usize, &str)> {
         return None;
     }
     let info = t[n..].trim();
-    if c == '`' && info.contains('`') {
+    if c == '`' && info.contains('`') || c == '"' && !info.is_empty() {
         return None;
     }
     Some((c, n, info))
@@ -192,7 +192,16 @@ pub fn blocks<'a>(lines: impl Iterator<Item = (u32, &'a str)>) -> Vec<Block> {
     let mut nested = 0usize;
     let mut header: Option<std::rc::Rc<Vec<String>>> = None;
     let mut last_line = 0;
-    for (n, raw) in lines {
+    let lines: Vec<(u32, &str)> = lines.collect();
+    // A `"""` line opens a quoted block (a reply template, an example
+    // output) only when a later `"""` line closes it.
+    let quote_lines: Vec<usize> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, l))| matches!(fence_open(l), Some(('"', _, _))))
+        .map(|(i, _)| i)
+        .collect();
+    for (i, &(n, raw)) in lines.iter().enumerate() {
         last_line = n;
         if let Some((c, len, start, lang, body)) = fence.as_mut() {
             let t = raw.trim();
@@ -226,7 +235,9 @@ pub fn blocks<'a>(lines: impl Iterator<Item = (u32, &'a str)>) -> Vec<Block> {
             }
             continue;
         }
-        if let Some((c, len, info)) = fence_open(raw) {
+        if let Some((c, len, info)) = fence_open(raw).filter(|(c, _, _)| {
+            *c != '"' || quote_lines.iter().any(|&q| q > i)
+        }) {
             let lang = info.split_whitespace().next().unwrap_or("").to_string();
             fence = Some((c, len, n, lang, Vec::new()));
             header = None;

@@ -164,6 +164,8 @@ fn heading_conditional(t: &str) -> bool {
 pub(super) struct Extractor<'a> {
     pub(super) lex: &'a Lexicon,
     pub(super) drafts: Vec<Draft>,
+    /// The scoped acts the skill's description names.
+    pub(super) subject: Vec<SubjectAct>,
 }
 
 /// Tags whose content is an example, not a rule.
@@ -451,7 +453,16 @@ impl Extractor<'_> {
         first: bool,
     ) -> Option<Draft> {
         let a = analyse(s, question, ctx, first, self.lex)?;
-        Some(a.into_draft(ctx, self.lex))
+        let elided = if a.speech {
+            BTreeSet::new()
+        } else {
+            elided_object_scope(&a.main, &self.subject)
+        };
+        let mut d = a.into_draft(ctx, self.lex);
+        if d.scope.is_empty() {
+            d.scope = elided;
+        }
+        Some(d)
     }
 
     /// An item of a protected-branch list ("Never touch these branches:"
@@ -829,7 +840,10 @@ pub(super) fn negation(w: &[Word]) -> (bool, bool) {
         .map(|x| x.text.as_str())
         .collect();
     let head = &t[..t.len().min(5)];
+    // "No need to re-review": the reader may skip it.
+    let no_need = head.starts_with(&["no", "need"]);
     let weak = head.first() == Some(&"avoid")
+        || no_need
         || head.windows(2).any(|p| p == ["should", "not"])
         || head.contains(&"shouldn't");
     // "cannot" / "can't" only as an instruction ("you cannot claim it passes").
@@ -843,7 +857,7 @@ pub(super) fn negation(w: &[Word]) -> (bool, bool) {
         || head
             .windows(2)
             .any(|p| matches!(p[0], "do" | "must" | "shall") && p[1] == "not")
-        || t.first() == Some(&"no")
+        || (t.first() == Some(&"no") && !no_need)
         || t.windows(2)
             .any(|p| matches!(p[0], "must" | "shall") && p[1] == "not");
     (strong || weak, weak && !strong)

@@ -56,6 +56,21 @@ pub(super) struct Analysis {
     pub(super) proceeds: bool,
 }
 
+/// A condition on an act already done: "after X", or a perfect or passive
+/// "when the fixes are merged" / "once it has been pushed".
+pub(super) fn completed(c: &str, o: Order) -> bool {
+    if o != Order::After {
+        return false;
+    }
+    let w: Vec<String> = words(c).into_iter().map(|x| x.text.to_lowercase()).collect();
+    w.first().is_some_and(|f| f == "after")
+        || w.windows(2).any(|p| {
+            matches!(p[0].as_str(), "is" | "are" | "was" | "were" | "been")
+                && p[1].len() > 3
+                && p[1].ends_with("ed")
+        })
+}
+
 /// `before`, or `before-each` where the rule says "each" / "every".
 pub(super) fn before(each: bool) -> Order {
     if each {
@@ -134,6 +149,19 @@ pub(super) fn analyse(
         Some((skill, rest)) if ctx.in_list && skill_rest_instructs(rest, lex) => {
             skill_led = format!("Use {skill} - {rest}");
             skill_led.as_str()
+        }
+        _ => s,
+    };
+    // "The skills at … are preinstalled, so no need to help users install
+    // those": a statement whose consequence tells the reader what not to do.
+    let consequence;
+    let s = match [", so no need to ", ", so there is no need to ", ", so there's no need to "]
+        .iter()
+        .find_map(|p| lower.find(p).map(|i| (i, p)))
+    {
+        Some((i, p)) if s.is_char_boundary(i + p.len()) => {
+            consequence = format!("No need to {}", &s[i + p.len()..]);
+            consequence.as_str()
         }
         _ => s,
     };
@@ -422,9 +450,12 @@ pub(super) fn analyse(
     // before ("Before pushing, tell the user …" guards the push); telling
     // after the act ("After installing a skill, tell the user …") guards
     // nothing.
+    // Likewise an act that follows a finished one ("When the fixes are
+    // merged, delete the workspace") constrains what follows, not the
+    // merge: a completed trigger lends the rule no scope.
     let mut scope_text: Vec<String> = conditions
         .iter()
-        .filter(|(_, o)| !speech || *o == Order::Before)
+        .filter(|(c, o)| *o == Order::Before || (!speech && !completed(c, *o)))
         .map(|(c, _)| c.clone())
         .collect();
     if !speech {
@@ -1160,8 +1191,15 @@ impl Analysis {
         }
         // A speech rule after an act ("After installing a skill, tell the
         // user …") guards nothing: its trigger's scope is not its own.
-        if !self.speech || self.conditions.iter().any(|(_, o)| *o == Order::Before) {
+        let before = self.conditions.iter().any(|(_, o)| *o == Order::Before);
+        if !self.speech || before {
             let when = d.when.clone();
+            if !before
+                && !self.conditions.is_empty()
+                && self.conditions.iter().all(|(c, o)| completed(c, *o))
+            {
+                d.when = None;
+            }
             if let (Some(p), Some(w)) = (&proxy, &d.when) {
                 d.when = match w {
                     w if w == p => None,

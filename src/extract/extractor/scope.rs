@@ -1,8 +1,129 @@
 //! Stage 5: scope. Tags that follow from a rule's predicates themselves
 //! (commands, git subcommands, written paths) through the lexicon's scope
-//! `commands` and `paths` globs.
+//! `commands` and `paths` globs; and tags a rule's words leave implicit:
+//! an act whose object is the skill's subject ("Install from another
+//! repo" in a skill that installs skills), and "that skill" after a rule
+//! that names one.
 
 use super::*;
+
+/// A scoped act the skill's description names ("Install Codex skills …"):
+/// its verb, and the scope of the clause it heads.
+#[derive(Debug, Clone)]
+pub(super) struct SubjectAct {
+    verb: String,
+    scope: BTreeSet<ScopeTag>,
+}
+
+/// The scoped acts of a description: each clause (split at `.`, `;`, `,`,
+/// ` - `) that opens with an imperative verb and whose words carry a scope.
+/// Speech and means verbs ("use", "follow") name no act of their own.
+pub(super) fn subject_acts(description: &str, lex: &Lexicon) -> Vec<SubjectAct> {
+    let mut out: Vec<SubjectAct> = Vec::new();
+    let clauses = description
+        .split(['.', ';', ',', '\u{2014}'])
+        .flat_map(|c| c.split(" - "))
+        .flat_map(|c| c.split(" or "));
+    for clause in clauses {
+        let w = words(clause);
+        let Some(first) = w.iter().find(|x| !x.barrier).map(|x| x.text.to_lowercase()) else {
+            continue;
+        };
+        if !lex.is_imperative(&first)
+            || lex.is_speech(&first)
+            || matches!(first.as_str(), "use" | "follow" | "apply" | "ensure" | "help")
+        {
+            continue;
+        }
+        let scope = clause_info(clause, lex).scope;
+        if scope.is_empty() {
+            continue;
+        }
+        match out.iter_mut().find(|a| a.verb == first) {
+            Some(a) => a.scope.extend(scope),
+            None => out.push(SubjectAct { verb: first, scope }),
+        }
+    }
+    out
+}
+
+/// Scope of a main clause whose verb is one of the subject's acts with its
+/// object left out: followed by nothing, a preposition or a pronoun
+/// ("Install from the curated list", "help users install those").
+pub(super) fn elided_object_scope(main: &str, subject: &[SubjectAct]) -> BTreeSet<ScopeTag> {
+    let mut out = BTreeSet::new();
+    if subject.is_empty() {
+        return out;
+    }
+    let w: Vec<String> = words(main)
+        .into_iter()
+        .filter(|x| !x.barrier)
+        .map(|x| x.text.to_lowercase())
+        .collect();
+    for (i, t) in w.iter().enumerate() {
+        let Some(act) = subject.iter().find(|a| verb_matches(t, &a.verb)) else {
+            continue;
+        };
+        let elided = match w.get(i + 1).map(String::as_str) {
+            None => true,
+            Some(n) => matches!(
+                n,
+                "from"
+                    | "into"
+                    | "to"
+                    | "with"
+                    | "via"
+                    | "using"
+                    | "in"
+                    | "on"
+                    | "when"
+                    | "if"
+                    | "only"
+                    | "first"
+                    | "it"
+                    | "them"
+                    | "those"
+                    | "these"
+                    | "this"
+                    | "one"
+                    | "ones"
+            ),
+        };
+        if elided {
+            out.extend(act.scope.iter().copied());
+        }
+    }
+    out
+}
+
+/// "Follow that skill to …": the scope of the last rule that named a skill.
+pub(super) fn skill_anaphora(drafts: &mut [Draft]) {
+    let names_skill = |p: &Option<Predicate>| p.as_ref().is_some_and(has_skill);
+    let mut last: Option<BTreeSet<ScopeTag>> = None;
+    for d in drafts {
+        if names_skill(&d.require) || names_skill(&d.when) {
+            last = Some(d.scope.clone());
+            continue;
+        }
+        let t = d.text.to_lowercase();
+        let anaphoric = ["that skill", "that sub-skill", "that subskill", "the sub-skill"]
+            .iter()
+            .any(|p| t.contains(p));
+        if anaphoric && d.scope.is_empty() {
+            if let Some(s) = &last {
+                d.scope = s.clone();
+            }
+        }
+    }
+}
+
+fn has_skill(p: &Predicate) -> bool {
+    match p {
+        Predicate::Skill(_) => true,
+        Predicate::Any(v) | Predicate::All(v) => v.iter().any(has_skill),
+        _ => false,
+    }
+}
 
 /// Scope tags of the predicates themselves (commands, git subcommands, paths).
 pub(super) fn add_predicate_scopes(d: &mut Draft, lex: &Lexicon) {
