@@ -281,3 +281,55 @@ fn telling_the_user_after_a_scoped_act_carries_no_scope() {
     let c = at(&cs, 126).expect("speech rule");
     assert!(c.scope.is_empty(), "{c:#?}");
 }
+
+/// Scope the words leave implicit (`fixtures/extract/implicit-scope`).
+fn implicit() -> Vec<Constraint> {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract/implicit-scope/SKILL.md");
+    let skill = Skill::read(&path).expect("fixture parses");
+    extract(&skill, &Lexicon::builtin())
+}
+
+#[test]
+fn an_act_with_its_object_left_out_takes_the_skills_subject() {
+    let cs = implicit();
+    // The description installs skills: "Install from the catalogue" does too.
+    for line in [9, 10] {
+        let c = at(&cs, line).expect("install rule");
+        assert_eq!(c.scope, vec![ScopeTag::SelfModification], "{c:#?}");
+    }
+    // "Pick the catalogue" is no act of the subject's.
+    let c = at(&cs, 8).expect("pick rule");
+    assert!(c.scope.is_empty(), "{c:#?}");
+    // "…, so no need to help users install those": a should-not rule.
+    let c = at(&cs, 30).expect("consequence rule");
+    assert_eq!(c.modality, Modality::ShouldNot, "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SelfModification], "{c:#?}");
+}
+
+#[test]
+fn a_triple_quoted_reply_template_is_not_rules() {
+    let cs = implicit();
+    for line in 15..=19 {
+        assert!(at(&cs, line).is_none(), "line {line}: {cs:#?}");
+    }
+    let c = at(&cs, 14).expect("the output rule before the template");
+    assert!(c.scope.is_empty() && c.behavior().is_none(), "{c:#?}");
+}
+
+#[test]
+fn that_skill_is_the_skill_just_named() {
+    let cs = implicit();
+    let named = at(&cs, 23).expect("sub-skill rule");
+    assert_eq!(named.scope, vec![ScopeTag::SharedRepoState], "{named:#?}");
+    let c = at(&cs, 24).expect("follow rule");
+    assert_eq!(c.scope, named.scope, "{c:#?}");
+}
+
+#[test]
+fn an_act_after_a_finished_merge_is_not_scoped_by_the_merge() {
+    let cs = implicit();
+    let c = at(&cs, 26).expect("cleanup rule");
+    assert!(c.scope.is_empty(), "{c:#?}");
+    assert!(c.when.is_some() && c.require.is_some(), "{c:#?}");
+}

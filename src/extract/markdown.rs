@@ -235,9 +235,9 @@ pub fn blocks<'a>(lines: impl Iterator<Item = (u32, &'a str)>) -> Vec<Block> {
             }
             continue;
         }
-        if let Some((c, len, info)) = fence_open(raw).filter(|(c, _, _)| {
-            *c != '"' || quote_lines.iter().any(|&q| q > i)
-        }) {
+        if let Some((c, len, info)) =
+            fence_open(raw).filter(|(c, _, _)| *c != '"' || quote_lines.iter().any(|&q| q > i))
+        {
             let lang = info.split_whitespace().next().unwrap_or("").to_string();
             fence = Some((c, len, n, lang, Vec::new()));
             header = None;

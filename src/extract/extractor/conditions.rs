@@ -62,7 +62,10 @@ pub(super) fn completed(c: &str, o: Order) -> bool {
     if o != Order::After {
         return false;
     }
-    let w: Vec<String> = words(c).into_iter().map(|x| x.text.to_lowercase()).collect();
+    let w: Vec<String> = words(c)
+        .into_iter()
+        .map(|x| x.text.to_lowercase())
+        .collect();
     w.first().is_some_and(|f| f == "after")
         || w.windows(2).any(|p| {
             matches!(p[0].as_str(), "is" | "are" | "was" | "were" | "been")
@@ -155,9 +158,13 @@ pub(super) fn analyse(
     // "The skills at … are preinstalled, so no need to help users install
     // those": a statement whose consequence tells the reader what not to do.
     let consequence;
-    let s = match [", so no need to ", ", so there is no need to ", ", so there's no need to "]
-        .iter()
-        .find_map(|p| lower.find(p).map(|i| (i, p)))
+    let s = match [
+        ", so no need to ",
+        ", so there is no need to ",
+        ", so there's no need to ",
+    ]
+    .iter()
+    .find_map(|p| lower.find(p).map(|i| (i, p)))
     {
         Some((i, p)) if s.is_char_boundary(i + p.len()) => {
             consequence = format!("No need to {}", &s[i + p.len()..]);

@@ -31,7 +31,10 @@ pub(super) fn subject_acts(description: &str, lex: &Lexicon) -> Vec<SubjectAct> 
         };
         if !lex.is_imperative(&first)
             || lex.is_speech(&first)
-            || matches!(first.as_str(), "use" | "follow" | "apply" | "ensure" | "help")
+            || matches!(
+                first.as_str(),
+                "use" | "follow" | "apply" | "ensure" | "help"
+            )
         {
             continue;
         }
@@ -106,9 +109,14 @@ pub(super) fn skill_anaphora(drafts: &mut [Draft]) {
             continue;
         }
         let t = d.text.to_lowercase();
-        let anaphoric = ["that skill", "that sub-skill", "that subskill", "the sub-skill"]
-            .iter()
-            .any(|p| t.contains(p));
+        let anaphoric = [
+            "that skill",
+            "that sub-skill",
+            "that subskill",
+            "the sub-skill",
+        ]
+        .iter()
+        .any(|p| t.contains(p));
         if anaphoric && d.scope.is_empty() {
             if let Some(s) = &last {
                 d.scope = s.clone();
