@@ -24,6 +24,12 @@ pub(super) struct Lead {
     /// The lead-in's verb writes files ("Generate these files:"): an item
     /// naming a file is a file to write.
     pub(super) path_verb: Option<String>,
+    /// "Use when:" / "Don't use when:" / "When to use:": the items say when
+    /// the skill applies, they are not rules.
+    pub(super) use_conditions: bool,
+    /// "Each agent gets:" / "The reviewer checks:": the items are another
+    /// agent's brief, not acts of the agent the skill steers.
+    pub(super) other_actor: bool,
 }
 
 /// The heading context of a block.
@@ -365,6 +371,9 @@ impl Extractor<'_> {
                 return None;
             }
         }
+        if lead.is_some_and(|l| l.use_conditions) {
+            return None;
+        }
         let groups = sentence_groups(body, self.lex);
         let shared = groups.first().and_then(|g| opening_condition(&g.full_text));
         let text = strip_emphasis(&body.text);
@@ -434,6 +443,13 @@ impl Extractor<'_> {
         }
         d.text = g.full_text.clone();
         d.lines = g.lines;
+        if ctx.lead.is_some_and(|l| l.other_actor) {
+            // Another agent's brief: what it is told, not what this agent does.
+            d.when = None;
+            d.require = None;
+            d.forbid = None;
+            d.order = None;
+        }
         if let Some(f) = &d.forbid {
             if matches!(d.modality, Modality::Must | Modality::Should) && d.require.is_none() {
                 // A forbid was derived from a negative part: the rule forbids.
@@ -742,11 +758,22 @@ pub(super) fn normative_fence(content: &[&(u32, String)], section: &Section) -> 
                 | "DO"
         )
     });
+    // Pseudo-code steps: "IF any item is unclear:", "WHEN receiving …:",
+    // "STOP - do not …" — a capitalised keyword opens a line of prose.
+    let caps_keyword = content.iter().any(|(_, l)| {
+        let mut ws = l.split_whitespace();
+        let first = ws.next().unwrap_or("").trim_end_matches(':');
+        let next = ws.next().unwrap_or("");
+        matches!(
+            first,
+            "IF" | "WHEN" | "BEFORE" | "AFTER" | "FOR" | "UNLESS" | "WHILE" | "STOP" | "ASK"
+        ) && next.chars().any(|c| c.is_lowercase())
+    });
     let h = section.nearest().to_lowercase();
     let rule_heading = ["rule", "law", "gate", "principle"]
         .iter()
         .any(|w| h.contains(w));
-    caps_line || caps_word || rule_heading
+    caps_line || caps_word || caps_keyword || rule_heading
 }
 
 /// Context of a sentence.
@@ -972,6 +999,8 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
             }
         }
     }
+    lead.use_conditions = says_when_to_use(&t);
+    lead.other_actor = names_another_agent(&t);
     let verb = main_verb(&w);
     lead.path_verb = verb
         .clone()
@@ -981,6 +1010,44 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
         || lead.condition.is_some()
         || verb.as_deref().is_some_and(|v| lex.is_imperative(v));
     lead
+}
+
+/// The words of a lead-in that says when the skill applies: "use when",
+/// "don't use this skill if", "when to use", "when not to use it".
+fn says_when_to_use(t: &[&str]) -> bool {
+    let t: Vec<&str> = t
+        .iter()
+        .copied()
+        .filter(|x| !matches!(*x, "do" | "don't" | "not" | "never"))
+        .collect();
+    let object = |rest: &[&str]| {
+        matches!(
+            rest,
+            [] | ["it"] | ["this"] | ["this", "skill"] | ["the", "skill"] | ["them"]
+        )
+    };
+    match t.as_slice() {
+        ["when", "to", "use", rest @ ..] => object(rest),
+        ["use", rest @ .., last] => matches!(*last, "when" | "if" | "for") && object(rest),
+        _ => false,
+    }
+}
+
+/// A lead-in whose subject is another agent ("Each agent gets", "The
+/// subagent receives", "Every reviewer must check").
+fn names_another_agent(t: &[&str]) -> bool {
+    let t = match t.first() {
+        Some(&("each" | "every" | "the" | "a" | "an" | "your")) => &t[1..],
+        _ => t,
+    };
+    let agent = |w: &str| {
+        let w = w.strip_suffix('s').unwrap_or(w);
+        matches!(
+            w,
+            "agent" | "subagent" | "sub-agent" | "reviewer" | "implementer" | "worker"
+        )
+    };
+    t.len() >= 2 && agent(t[0]) && !matches!(t[1], "is" | "are" | "was" | "were" | "when" | "if")
 }
 
 pub(super) fn starts_with_third_person(w: &[Word]) -> bool {
@@ -1044,6 +1111,9 @@ impl TableRoles {
             "rule",
             "then",
             "correct",
+            "approach",
+            "response",
+            "what to do",
         ];
         const AVOID: &[&str] = &["avoid", "don't", "do not", "never", "anti pattern", "wrong"];
         const COND: &[&str] = &[

@@ -164,13 +164,37 @@ pub(super) fn analyse(
         ", so there's no need to ",
     ]
     .iter()
-    .find_map(|p| lower.find(p).map(|i| (i, p)))
+    .find_map(|p| s.to_lowercase().find(p).map(|i| (i, p)))
     {
-        Some((i, p)) if s.is_char_boundary(i + p.len()) => {
+        Some((i, p)) if s.is_char_boundary(i + p.len()) && s.is_ascii() => {
             consequence = format!("No need to {}", &s[i + p.len()..]);
             consequence.as_str()
         }
         _ => s,
+    };
+    // "Check for conflicts - Did agents edit the same code?": an instruction
+    // glossed by a question; "Trusted - implement after understanding": a
+    // label glossed by an instruction.
+    let glossed;
+    let s = match find_outside_code(s, " - ").or_else(|| find_outside_code(s, " — ")) {
+        Some(i) => {
+            let dash = if s[i..].starts_with(" - ") { 3 } else { " — ".len() };
+            let (head, tail) = (s[..i].trim(), s[i + dash..].trim());
+            let imperative = |x: &str| {
+                let x = split_label(x).map_or(x.to_string(), |(_, r)| r);
+                main_verb(&words(&mask(&x).0)).is_some_and(|v| lex.is_imperative(&v))
+            };
+            if tail.trim_end_matches(['*', '_', ' ']).ends_with('?') && imperative(head) {
+                glossed = head.to_string();
+                glossed.as_str()
+            } else if !is_rule_like(head, lex) && imperative(tail) && head.split_whitespace().count() <= 8 {
+                glossed = tail.to_string();
+                glossed.as_str()
+            } else {
+                s
+            }
+        }
+        None => s,
     };
     // A question alone ("Q: Can I add the tests later?") asks, and a bare
     // "No." / "Yes." answers: neither instructs.
@@ -187,7 +211,12 @@ pub(super) fn analyse(
     }
     // "No lockfile → run X": the left side is the condition.
     let arrowed;
-    let s = match find_outside_code(s, "→").or_else(|| find_outside_code(s, " -> ")) {
+    // "discovery → changes → tests": a chain of steps, not a condition.
+    let chain = s.matches('→').count() + s.matches(" -> ").count() > 1;
+    let s = match find_outside_code(s, "→")
+        .or_else(|| find_outside_code(s, " -> "))
+        .filter(|_| !chain)
+    {
         Some(i) => {
             let arrow_len = if s[i..].starts_with('→') {
                 '→'.len_utf8()
