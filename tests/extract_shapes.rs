@@ -333,3 +333,65 @@ fn an_act_after_a_finished_merge_is_not_scoped_by_the_merge() {
     assert!(c.scope.is_empty(), "{c:#?}");
     assert!(c.when.is_some() && c.require.is_some(), "{c:#?}");
 }
+
+/// Shapes of structure (`fixtures/extract/structure-shapes`, written for
+/// these tests): what makes an item a rule, or not.
+fn structure() -> Vec<Constraint> {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract/structure-shapes/SKILL.md");
+    let skill = Skill::read(&path).expect("fixture parses");
+    extract(&skill, &Lexicon::builtin())
+}
+
+#[test]
+fn use_when_and_dont_use_when_lists_are_not_rules() {
+    let cs = structure();
+    for line in [9, 10, 13] {
+        assert!(at(&cs, line).is_none(), "line {line}: {cs:#?}");
+    }
+}
+
+#[test]
+fn another_agents_brief_has_no_predicates_of_this_agent() {
+    let cs = structure();
+    for line in [16, 17] {
+        let c = at(&cs, line).expect("brief item");
+        assert!(c.when.is_none() && c.behavior().is_none(), "{c:#?}");
+    }
+}
+
+#[test]
+fn a_pseudo_code_procedure_in_a_fence_is_a_rule() {
+    let cs = structure();
+    assert!(at(&cs, 20).is_some(), "{cs:#?}");
+}
+
+#[test]
+fn an_instruction_glossed_by_a_question_or_a_label_glossed_by_one() {
+    let cs = structure();
+    let c = at(&cs, 25).expect("compare rule");
+    assert!(c.text.starts_with("Check"), "{c:#?}");
+    assert!(at(&cs, 26).is_some(), "{cs:#?}");
+}
+
+#[test]
+fn an_arrow_chain_is_not_a_condition() {
+    let cs = structure();
+    let c = at(&cs, 27).expect("order rule");
+    assert!(c.when.is_none(), "{c:#?}");
+}
+
+#[test]
+fn a_table_with_an_approach_column_holds_rules() {
+    let cs = structure();
+    assert!(at(&cs, 31).is_some(), "{cs:#?}");
+}
+
+#[test]
+fn a_bare_command_under_a_step_keeps_the_outer_condition() {
+    let cs = structure();
+    let c = at(&cs, 36).expect("the command is a step");
+    // The registry being unreachable is not an action: nothing is required
+    // of every session.
+    assert!(c.require.is_none(), "{c:#?}");
+}

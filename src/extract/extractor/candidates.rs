@@ -283,6 +283,14 @@ impl Extractor<'_> {
                         },
                         &section,
                     );
+                    // "If the server is not connected, set it up:" / "1. Add
+                    // it:" / "- `cmd`": the nested steps keep the outer condition.
+                    let own_lead = own_lead.map(|mut l| {
+                        if l.condition.is_none() && l.items_are_conditions.is_none() {
+                            l.condition = lead.as_ref().and_then(|o| o.condition.clone());
+                        }
+                        l
+                    });
                     items.push((*indent, own_lead));
                 }
                 Block::Row {
@@ -847,7 +855,10 @@ pub(super) fn is_filler(w: &str) -> bool {
             | "really"
             | "ever"
             | "auto"
-    ) || (w.len() > 4 && w.ends_with("ly"))
+    ) || (w.len() > 4
+        && w.ends_with("ly")
+        // Verbs that end like adverbs.
+        && !matches!(w, "apply" | "reply" | "supply" | "comply" | "multiply" | "rely"))
 }
 
 /// The first word of a clause that is not a modal, adverb or pronoun.
@@ -1044,7 +1055,7 @@ fn names_another_agent(t: &[&str]) -> bool {
         let w = w.strip_suffix('s').unwrap_or(w);
         matches!(
             w,
-            "agent" | "subagent" | "sub-agent" | "reviewer" | "implementer" | "worker"
+            "agent" | "subagent" | "sub-agent" | "reviewer" | "implementer" | "worker" | "helper"
         )
     };
     t.len() >= 2 && agent(t[0]) && !matches!(t[1], "is" | "are" | "was" | "were" | "when" | "if")

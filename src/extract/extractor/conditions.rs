@@ -131,6 +131,23 @@ pub(super) fn analyse(
     // read it": a reference to a supporting file, not a rule (a read at most).
     // Under a lead-in that writes files ("Generate these files:"), an item
     // that names a file is that file to write.
+    // "Log in with OAuth:" / "- `codex mcp login linear`": under a lead-in
+    // that instructs, an item that is only a command is that command to run.
+    let bare = s.trim();
+    let run_led;
+    let s = if ctx.in_list
+        && ctx.lead.is_some_and(|l| l.normative)
+        && bare.len() > 2
+        && bare.starts_with('`')
+        && bare.ends_with('`')
+        && bare.matches('`').count() == 2
+        && command_predicate(bare.trim_matches('`'), lex).is_some()
+    {
+        run_led = format!("Run {bare}");
+        run_led.as_str()
+    } else {
+        s
+    };
     let led;
     let s = match ctx.lead.and_then(|l| l.path_verb.as_deref()) {
         Some(verb) if ctx.in_list && opens_with_file(s) => {
@@ -178,7 +195,11 @@ pub(super) fn analyse(
     let glossed;
     let s = match find_outside_code(s, " - ").or_else(|| find_outside_code(s, " — ")) {
         Some(i) => {
-            let dash = if s[i..].starts_with(" - ") { 3 } else { " — ".len() };
+            let dash = if s[i..].starts_with(" - ") {
+                3
+            } else {
+                " — ".len()
+            };
             let (head, tail) = (s[..i].trim(), s[i + dash..].trim());
             let imperative = |x: &str| {
                 let x = split_label(x).map_or(x.to_string(), |(_, r)| r);
@@ -187,7 +208,10 @@ pub(super) fn analyse(
             if tail.trim_end_matches(['*', '_', ' ']).ends_with('?') && imperative(head) {
                 glossed = head.to_string();
                 glossed.as_str()
-            } else if !is_rule_like(head, lex) && imperative(tail) && head.split_whitespace().count() <= 8 {
+            } else if !is_rule_like(head, lex)
+                && imperative(tail)
+                && head.split_whitespace().count() <= 8
+            {
                 glossed = tail.to_string();
                 glossed.as_str()
             } else {
