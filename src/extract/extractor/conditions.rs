@@ -201,9 +201,13 @@ pub(super) fn analyse(
                 " — ".len()
             };
             let (head, tail) = (s[..i].trim(), s[i + dash..].trim());
+            // The verb opens it ("I dispatch …" describes, it does not instruct).
             let imperative = |x: &str| {
                 let x = split_label(x).map_or(x.to_string(), |(_, r)| r);
-                main_verb(&words(&mask(&x).0)).is_some_and(|v| lex.is_imperative(&v))
+                words(&mask(&x).0)
+                    .iter()
+                    .find(|w| !w.barrier)
+                    .is_some_and(|v| lex.is_imperative(&v.text.to_lowercase()))
             };
             if tail.trim_end_matches(['*', '_', ' ']).ends_with('?') && imperative(head) {
                 glossed = head.to_string();
