@@ -136,9 +136,11 @@ fn extraction_against_the_heldout_labels() {
     // Floors: a little under the figures measured (docs/constraints.md,
     // "Held-out skills").
     let floors = [
-        ("rules found", f.recall(), 0.75),
+        ("rules found", f.recall(), 0.83),
         ("extracted rules matching a label", f.precision(), 0.90),
-        ("checkable rules with a predicate", f.checkable(), 0.20),
+        // Two wrong predicates went: the steps of a setup done only when a
+        // call fails no longer require their commands in every session.
+        ("checkable rules with a predicate", f.checkable(), 0.15),
         (
             "behavior predicates on checkable rules",
             f.behavior_precision(),
