@@ -394,4 +394,21 @@ fn a_bare_command_under_a_step_keeps_the_outer_condition() {
     // The registry being unreachable is not an action: nothing is required
     // of every session.
     assert!(c.require.is_none(), "{c:#?}");
+    // The later step is due after the first one, the procedure's visible start.
+    let c = at(&cs, 38).expect("the second step's command");
+    assert_eq!(
+        c.when,
+        Some(p(
+            "{command: 'npm config set registry https://mirror.example*'}"
+        )),
+        "{c:#?}"
+    );
+    assert_eq!(
+        c.require,
+        Some(p(
+            "{command: 'npm login --registry https://mirror.example*'}"
+        )),
+        "{c:#?}"
+    );
+    assert_eq!(c.order, Some(Order::After), "{c:#?}");
 }

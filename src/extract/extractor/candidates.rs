@@ -202,6 +202,8 @@ impl Extractor<'_> {
         // A numbered procedure in a conditional section ("From flake8 +
         // black"): its indent and what its first step visibly does.
         let mut procedure: Option<(usize, Option<Predicate>)> = None;
+        // Top-level steps of that procedure seen so far.
+        let mut steps = 0usize;
         for block in blocks {
             match block {
                 Block::Heading { level, text, .. } => {
@@ -248,13 +250,44 @@ impl Extractor<'_> {
                     if procedure.as_ref().is_some_and(|(p, _)| *indent < *p) {
                         procedure = None;
                     }
+                    if procedure
+                        .as_ref()
+                        .is_some_and(|(p, _)| p == indent && *ordered)
+                    {
+                        steps += 1;
+                    }
+                    // A later step, or an item nested in one.
+                    let later = steps >= 2
+                        && procedure
+                            .as_ref()
+                            .is_some_and(|(p, _)| (p == indent && *ordered) || indent > p);
                     let started = match &procedure {
-                        Some((p, first)) if p == indent && *ordered => first.clone(),
+                        Some((_, first)) if later => first.clone(),
                         _ => None,
                     };
-                    if *ordered && procedure.is_none() && section.conditional() {
+                    // A procedure under a conditional heading ("From flake8 +
+                    // black") or a conditional lead-in ("If the server is not
+                    // connected, set it up:").
+                    let conditional_lead = items.is_empty()
+                        && para_lead.as_ref().is_some_and(|l| l.condition.is_some());
+                    if *ordered
+                        && procedure.is_none()
+                        && (section.conditional() || conditional_lead)
+                    {
                         let first = clause_info(&body.text, self.lex).behavior(true);
                         procedure = Some((*indent, first));
+                        steps = 1;
+                    } else if steps == 1 {
+                        // The first step's visible act may sit in its nested
+                        // item ("1. Add the server:" / "- `tool mcp add …`").
+                        if let Some((p, first @ None)) = procedure.as_mut() {
+                            if indent > p {
+                                let t = body.text.trim();
+                                *first = command_predicate(t.trim_matches('`'), self.lex)
+                                    .filter(|_| t.starts_with('`') && t.ends_with('`'))
+                                    .or_else(|| clause_info(t, self.lex).behavior(true));
+                            }
+                        }
                     }
                     if *ordered && waits_on_user(&body.text, self.lex) {
                         let approval = planning_milestone(&body.text);
@@ -286,7 +319,9 @@ impl Extractor<'_> {
                     // "If the server is not connected, set it up:" / "1. Add
                     // it:" / "- `cmd`": the nested steps keep the outer condition.
                     let own_lead = own_lead.map(|mut l| {
-                        if l.condition.is_none() && l.items_are_conditions.is_none() {
+                        // (A later step of a procedure follows its first step
+                        // instead.)
+                        if l.condition.is_none() && l.items_are_conditions.is_none() && !later {
                             l.condition = lead.as_ref().and_then(|o| o.condition.clone());
                         }
                         l
