@@ -412,3 +412,17 @@ fn a_bare_command_under_a_step_keeps_the_outer_condition() {
     );
     assert_eq!(c.order, Some(Order::After), "{c:#?}");
 }
+
+#[test]
+fn a_numbered_conditional_heading_keeps_its_condition() {
+    let cs = structure();
+    let c = at(&cs, 42).expect("the cache step");
+    assert!(c.require.is_none(), "{c:#?}");
+}
+
+#[test]
+fn a_relative_clause_describes_the_object_it_is_not_the_act() {
+    let cs = structure();
+    let c = at(&cs, 46).expect("build rule");
+    assert!(c.behavior().is_none(), "{c:#?}");
+}

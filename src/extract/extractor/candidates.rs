@@ -142,6 +142,16 @@ pub(super) fn planning_milestone(t: &str) -> bool {
 
 fn heading_conditional(t: &str) -> bool {
     let w = words(t);
+    // "0) If the server is not connected", "Step 3: When …": the number
+    // is not the heading's first word.
+    let numbered = w
+        .iter()
+        .take_while(|x| {
+            x.text.chars().all(|c| c.is_ascii_digit() || c == '.')
+                || matches!(x.text.as_str(), "step" | "phase" | "stage" | "part")
+        })
+        .count();
+    let w = &w[numbered..];
     w.first().is_some_and(|f| {
         matches!(
             f.text.as_str(),

@@ -476,7 +476,7 @@ pub(super) fn analyse(
         }
         // "… so it can triage which must be fixed before merge": a purpose
         // or relative clause explains; its words are not the rule's act.
-        main = cut_purpose(&main);
+        main = cut_purpose(&main, !negative);
         if let Some((head, kw, tail)) = split_trailing(&main) {
             match kw.as_str() {
                 "without" => {
@@ -561,8 +561,70 @@ pub(super) fn analyse(
 
 /// The clause up to a purpose or relative clause (" so that ", " so it ",
 /// " which ", " in order to "), outside code and quotes.
-pub(super) fn cut_purpose(s: &str) -> String {
+///
+/// With `relative_that`, also a " that " clause after a plural noun ("Create
+/// servers that enable LLMs to call services"): it describes the object.
+/// Only for positive rules: dropping it widens a requirement (easier to
+/// meet), while a forbid would widen into blocking what the rule allows
+/// ("never commit files that contain secrets").
+pub(super) fn cut_purpose(s: &str, relative_that: bool) -> String {
     let lower = s.to_lowercase();
+    // Verbs and words after which "that" opens what is said or ensured.
+    let complement = |head: &str| {
+        let prev = head
+            .rsplit(|c: char| !c.is_alphanumeric() && c != '\'')
+            .find(|w| !w.is_empty())
+            .unwrap_or("")
+            .to_lowercase();
+        // Only after a plural noun ("servers that …"): after a verb or a
+        // preposition "that" points ("follow that skill").
+        prev.is_empty()
+            || !prev.ends_with('s')
+            || prev.ends_with("ss")
+            || matches!(
+                prev.as_str(),
+                "ensure"
+                    | "ensures"
+                    | "verify"
+                    | "verifies"
+                    | "check"
+                    | "checks"
+                    | "confirm"
+                    | "confirms"
+                    | "sure"
+                    | "show"
+                    | "shows"
+                    | "prove"
+                    | "proves"
+                    | "assume"
+                    | "note"
+                    | "mean"
+                    | "means"
+                    | "say"
+                    | "says"
+                    | "state"
+                    | "states"
+                    | "tell"
+                    | "know"
+                    | "think"
+                    | "claim"
+                    | "claims"
+                    | "assert"
+                    | "expect"
+                    | "so"
+                    | "such"
+                    | "now"
+                    | "given"
+                    | "than"
+                    | "except"
+                    | "demonstrate"
+                    | "remember"
+                    | "mention"
+                    | "explain"
+                    | "report"
+                    | "indicate"
+            )
+    };
     let mut in_code = false;
     let mut in_quote = false;
     for (i, c) in s.char_indices() {
@@ -582,6 +644,7 @@ pub(super) fn cut_purpose(s: &str) -> String {
                 ]
                 .iter()
                 .any(|m| l.starts_with(m))
+                    || (relative_that && l.starts_with(" that ") && !complement(&s[..i]))
                 {
                     let head = s[..i].trim_end_matches([',', ' ']);
                     if !head.trim().is_empty() {
