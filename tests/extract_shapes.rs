@@ -426,3 +426,12 @@ fn a_relative_clause_describes_the_object_it_is_not_the_act() {
     let c = at(&cs, 46).expect("build rule");
     assert!(c.behavior().is_none(), "{c:#?}");
 }
+
+#[test]
+fn a_message_quoted_across_paragraphs_is_not_rules() {
+    let cs = structure();
+    assert!(at(&cs, 50).is_some(), "the offer is a rule: {cs:#?}");
+    for line in [52, 54, 56, 58] {
+        assert!(at(&cs, line).is_none(), "line {line}: {cs:#?}");
+    }
+}

@@ -198,6 +198,41 @@ pub(super) const EXAMPLE_TAGS: &[&str] = &[
     "transcript",
 ];
 
+/// Quotation marks outside code spans.
+fn quote_marks(text: &str) -> usize {
+    let mut in_code = false;
+    let mut n = 0;
+    for c in text.chars() {
+        match c {
+            '`' => in_code = !in_code,
+            '"' | '\u{201C}' | '\u{201D}' if !in_code => n += 1,
+            _ => {}
+        }
+    }
+    n
+}
+
+/// A paragraph that opens a quotation it does not close, and the index of
+/// the later paragraph (before the next heading) that closes it.
+fn quotation_end(blocks: &[Block], at: usize, text: &str) -> Option<usize> {
+    let opens = text
+        .trim_start_matches(['*', '_', ' '])
+        .starts_with(['"', '\u{201C}']);
+    if !opens || quote_marks(text) % 2 == 0 {
+        return None;
+    }
+    for (j, b) in blocks.iter().enumerate().skip(at + 1) {
+        match b {
+            Block::Heading { .. } | Block::Fence { .. } => return None,
+            Block::Para(l) | Block::Item { body: l, .. } if quote_marks(&l.text) % 2 == 1 => {
+                return Some(j);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 impl Extractor<'_> {
     pub(super) fn run(&mut self, blocks: &[Block]) {
         let mut section = Section::default();
@@ -214,7 +249,24 @@ impl Extractor<'_> {
         let mut procedure: Option<(usize, Option<Predicate>)> = None;
         // Top-level steps of that procedure seen so far.
         let mut steps = 0usize;
-        for block in blocks {
+        // Index of the block that closes a quotation spanning blocks.
+        let mut quote_until: Option<usize> = None;
+        for (bi, block) in blocks.iter().enumerate() {
+            // A message to say, quoted across paragraphs ("**\"Plan saved.
+            // Two options:**" … "**Which approach?\"**"): its options and
+            // lines are what the agent says, not rules.
+            if let Some(end) = quote_until {
+                if bi <= end {
+                    continue;
+                }
+                quote_until = None;
+            }
+            if let Block::Para(body) = block {
+                if let Some(end) = quotation_end(blocks, bi, &body.text) {
+                    quote_until = Some(end);
+                    continue;
+                }
+            }
             match block {
                 Block::Heading { level, text, .. } => {
                     while section.headings.last().is_some_and(|(l, _)| l >= level) {
