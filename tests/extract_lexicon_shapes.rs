@@ -109,7 +109,9 @@ fn pr_comments_and_reviews_are_shared_repo_state() {
     assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
     assert_eq!(
         c.forbid,
-        Some(p("{any: [{command: 'gh pr comment*'}, {command: 'gh pr review*'}]}")),
+        Some(p(
+            "{any: [{command: 'gh pr comment*'}, {command: 'gh pr review*'}]}"
+        )),
         "{c:#?}"
     );
     assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
@@ -127,7 +129,9 @@ fn an_issue_is_a_github_issue_only_when_the_text_says_so() {
     assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
     assert_eq!(
         c.require,
-        Some(p("{any: [{command: 'gh issue create*'}, {command: 'glab issue create*'}]}")),
+        Some(p(
+            "{any: [{command: 'gh issue create*'}, {command: 'glab issue create*'}]}"
+        )),
         "{c:#?}"
     );
 }
@@ -142,7 +146,11 @@ fn the_agents_own_mcp_configuration_is_self_modification() {
         assert_eq!(c.scope, vec![ScopeTag::SelfModification], "{c:#?}");
     }
     let c = rule(&cs, 46);
-    assert_eq!(c.require, Some(p("{touch: '~/.codex/config.toml'}")), "{c:#?}");
+    assert_eq!(
+        c.require,
+        Some(p("{touch: '~/.codex/config.toml'}")),
+        "{c:#?}"
+    );
 }
 
 #[test]
@@ -150,7 +158,11 @@ fn a_ci_workflow_is_a_project_file() {
     let cs = constraints();
     let c = rule(&cs, 47);
     assert!(c.scope.is_empty(), "{c:#?}");
-    assert_eq!(c.require, Some(p("{write: '.github/workflows/lint.yml'}")), "{c:#?}");
+    assert_eq!(
+        c.require,
+        Some(p("{write: '.github/workflows/lint.yml'}")),
+        "{c:#?}"
+    );
 }
 
 #[test]
@@ -158,5 +170,9 @@ fn checking_a_setting_is_a_read_without_scope() {
     let cs = constraints();
     let c = rule(&cs, 48);
     assert!(c.scope.is_empty(), "{c:#?}");
-    assert_eq!(c.require, Some(p("{read: '.claude/settings.json'}")), "{c:#?}");
+    assert_eq!(
+        c.require,
+        Some(p("{read: '.claude/settings.json'}")),
+        "{c:#?}"
+    );
 }
