@@ -435,3 +435,13 @@ fn a_message_quoted_across_paragraphs_is_not_rules() {
         assert!(at(&cs, line).is_none(), "line {line}: {cs:#?}");
     }
 }
+
+#[test]
+fn when_to_create_lists_are_not_rules_and_do_not_leads_forbid() {
+    let cs = structure();
+    for line in [63, 66] {
+        assert!(at(&cs, line).is_none(), "line {line}: {cs:#?}");
+    }
+    let c = at(&cs, 71).expect("do-not item");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+}

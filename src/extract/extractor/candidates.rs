@@ -27,6 +27,9 @@ pub(super) struct Lead {
     /// "Use when:" / "Don't use when:" / "When to use:": the items say when
     /// the skill applies, they are not rules.
     pub(super) use_conditions: bool,
+    /// A short lead-in ending in when / if / for ("Create when:", "Don't
+    /// create for:"): under a "When to …" heading, its items say when.
+    pub(super) short_conditional: bool,
     /// "Each agent gets:" / "The reviewer checks:": the items are another
     /// agent's brief, not acts of the agent the skill steers.
     pub(super) other_actor: bool,
@@ -78,6 +81,21 @@ impl Section {
             return Some(None);
         }
         None
+    }
+    /// A "When to Use" / "When not to Create a Skill" section: it says when
+    /// the skill (or what it makes) applies. ("When to Stop" rules.)
+    pub(super) fn when_to(&self) -> bool {
+        let h = self.nearest().to_lowercase();
+        let rest = h
+            .strip_prefix("when to ")
+            .or_else(|| h.strip_prefix("when not to "));
+        rest.and_then(|r| r.split_whitespace().next())
+            .is_some_and(|v| {
+                matches!(
+                    v,
+                    "use" | "create" | "apply" | "invoke" | "load" | "trigger" | "choose" | "write"
+                )
+            })
     }
     /// An "Example" section: its text shows, it does not rule.
     pub(super) fn example(&self) -> bool {
@@ -476,7 +494,7 @@ impl Extractor<'_> {
                 return None;
             }
         }
-        if lead.is_some_and(|l| l.use_conditions) {
+        if lead.is_some_and(|l| l.use_conditions || (l.short_conditional && section.when_to())) {
             return None;
         }
         let groups = sentence_groups(body, self.lex);
@@ -1108,12 +1126,17 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
         }
     }
     lead.use_conditions = says_when_to_use(&t);
+    lead.short_conditional = t.len() <= 4
+        && t.last()
+            .is_some_and(|l| matches!(*l, "when" | "if" | "for" | "whenever"));
     lead.other_actor = names_another_agent(&t);
     let verb = main_verb(&w);
     lead.path_verb = verb
         .clone()
         .filter(|v| lex.path_action(v).is_some_and(|a| a != PathAction::Read));
     lead.normative = marker
+        // "Do NOT:", "Should not:": a modal of its own.
+        || (lead.modality.is_some() && t.len() <= 3)
         || lead.items_are_conditions.is_some()
         || lead.condition.is_some()
         || verb.as_deref().is_some_and(|v| lex.is_imperative(v));
