@@ -445,3 +445,14 @@ fn when_to_create_lists_are_not_rules_and_do_not_leads_forbid() {
     let c = at(&cs, 71).expect("do-not item");
     assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
 }
+
+#[test]
+fn the_clause_after_not_is_what_the_rule_avoids() {
+    let cs = structure();
+    let c = at(&cs, 75).expect("install rule");
+    assert_eq!(c.forbid, Some(p("{command: 'pip install*'}")), "{c:#?}");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    // "not just …" widens, it avoids nothing.
+    let c = at(&cs, 76).expect("suite rule");
+    assert!(c.forbid.is_none() && c.require.is_some(), "{c:#?}");
+}

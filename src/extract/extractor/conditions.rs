@@ -461,6 +461,26 @@ pub(super) fn analyse(
         conditions.push((cond, Order::After));
         main = without_it;
     }
+    // "Reply in the thread, not as a top-level PR comment": the clause after
+    // ", not" is what the rule avoids ("…, not just lint" is not).
+    if !negative {
+        if let Some(i) = find_outside_code(&main, ", not ") {
+            let tail = main[i + ", not ".len()..].trim().to_string();
+            let first = tail.split_whitespace().next().unwrap_or("").to_lowercase();
+            if !tail.is_empty()
+                && !matches!(
+                    first.as_str(),
+                    "just" | "only" | "merely" | "necessarily" | "all" | "always" | "every" | "yet"
+                )
+            {
+                let tail = tail
+                    .strip_prefix("as ")
+                    .map_or(tail.clone(), str::to_string);
+                avoided = Some(tail.trim_end_matches('.').to_string());
+                main = main[..i].to_string();
+            }
+        }
+    }
     if !main.is_empty() {
         main = if negative {
             first_clause(&main)
@@ -468,7 +488,7 @@ pub(super) fn analyse(
             positive_clauses(&main)
         };
         // "Prefer X over Y", "Use X instead of Y": Y is what the rule avoids.
-        if chooses {
+        if chooses && avoided.is_none() {
             if let Some((head, tail)) = split_alternative(&main) {
                 avoided = Some(tail);
                 main = head;
@@ -1098,6 +1118,7 @@ impl Analysis {
     }
 
     pub(super) fn into_draft(self, ctx: &Ctx, lex: &Lexicon) -> Draft {
+        let mut after_started = false;
         let mut d = Draft {
             text: String::new(),
             lines: [0, 0],
@@ -1307,6 +1328,7 @@ impl Analysis {
                     d.when = Some(first);
                     d.require = req;
                     d.order = Some(Order::After);
+                    after_started = true;
                 }
             } else if !ctx.section.conditional() && !self.user_condition(lex) && !unseen {
                 d.require = req;
@@ -1321,9 +1343,11 @@ impl Analysis {
         let before = self.conditions.iter().any(|(_, o)| *o == Order::Before);
         if !self.speech || before {
             let when = d.when.clone();
-            if !before
-                && !self.conditions.is_empty()
-                && self.conditions.iter().all(|(c, o)| completed(c, *o))
+            // The step before (a procedure's start) is done: it lends no scope.
+            if after_started
+                || (!before
+                    && !self.conditions.is_empty()
+                    && self.conditions.iter().all(|(c, o)| completed(c, *o)))
             {
                 d.when = None;
             }
