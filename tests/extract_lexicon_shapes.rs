@@ -176,3 +176,23 @@ fn checking_a_setting_is_a_read_without_scope() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn more_imperatives_and_credential_host_and_harness_commands() {
+    let cs = constraints();
+    // prioritise, park
+    for line in [54, 55] {
+        assert_eq!(rule(&cs, line).modality, Modality::Must, "{cs:#?}");
+    }
+    // A command that prints a stored credential.
+    let c = rule(&cs, 56);
+    assert_eq!(c.forbid, Some(p("{command: 'gh auth token*'}")), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SensitiveMemory], "{c:#?}");
+    // The project's MCP configuration, under a consent gate.
+    let c = rule(&cs, 57);
+    assert_eq!(c.when, Some(p("{touch: '**/.mcp.json'}")), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SelfModification], "{c:#?}");
+    // Closing a pull request writes the shared host's records.
+    let c = rule(&cs, 58);
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+}
