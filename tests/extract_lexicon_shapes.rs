@@ -196,3 +196,32 @@ fn more_imperatives_and_credential_host_and_harness_commands() {
     let c = rule(&cs, 58);
     assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
 }
+
+#[test]
+fn squash_switch_format_and_stash_are_acts() {
+    let cs = constraints();
+    let c = rule(&cs, 59);
+    assert_eq!(
+        c.require,
+        Some(p("{any: [{git: rebase}, {git: merge, args: ['--squash']}, {git: reset, args: ['--soft']}]}")),
+        "{c:#?}"
+    );
+    assert_eq!(c.when, Some(p("{command: 'gh pr create*'}")), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+    // Switching branches is shared repo state (a condition on a review: no
+    // require).
+    let c = rule(&cs, 60);
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+    assert!(c.require.is_none(), "{c:#?}");
+    // Formatting names the formatters; stashing is a local act, no scope.
+    let c = rule(&cs, 61);
+    let fmt = format!("{:?}", c.require);
+    assert!(
+        fmt.contains("cargo fmt") && fmt.contains("prettier"),
+        "{c:#?}"
+    );
+    assert!(c.scope.is_empty(), "{c:#?}");
+    let c = rule(&cs, 62);
+    assert_eq!(c.require, Some(p("{git: stash}")), "{c:#?}");
+    assert!(c.scope.is_empty(), "{c:#?}");
+}
