@@ -456,3 +456,47 @@ fn the_clause_after_not_is_what_the_rule_avoids() {
     let c = at(&cs, 76).expect("suite rule");
     assert!(c.forbid.is_none() && c.require.is_some(), "{c:#?}");
 }
+
+#[test]
+fn guards_on_content_and_on_skipping_are_not_inverted() {
+    let cs = structure();
+    // Whether a commit holds a secret is in its content: scoped, no forbid
+    // of every commit.
+    let c = at(&cs, 80).expect("secrets rule");
+    assert!(c.forbid.is_none() && c.require.is_none(), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
+    // "Skip the hooks" is `--no-verify`: never skipping forbids it.
+    let c = at(&cs, 81).expect("hooks rule");
+    assert_eq!(
+        c.forbid,
+        Some(p("{command_re: '\\s--no-verify\\b'}")),
+        "{c:#?}"
+    );
+    assert!(c.require.is_none(), "{c:#?}");
+}
+
+#[test]
+fn a_prefixed_verb_is_a_verb() {
+    let cs = structure();
+    let c = at(&cs, 82).expect("re-run rule");
+    assert!(c.text.starts_with("Re-run"), "{c:#?}");
+}
+
+#[test]
+fn asking_before_an_act_is_a_consent_gate() {
+    let cs = structure();
+    let c = at(&cs, 83).expect("ask rule");
+    assert_eq!(c.when, Some(p("{delete: '**'}")), "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
+}
+
+#[test]
+fn offered_options_are_not_rules_and_an_option_section_is_conditional() {
+    let cs = structure();
+    assert!(at(&cs, 87).is_some(), "the offer is a rule: {cs:#?}");
+    assert!(at(&cs, 88).is_none(), "{cs:#?}");
+    let c = at(&cs, 93).expect("merge rule");
+    assert!(c.require.is_none(), "chosen, not due every session: {c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+}

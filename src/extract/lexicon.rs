@@ -349,6 +349,16 @@ fn is_word_char(c: char) -> bool {
 }
 
 /// Split text into lowercase words (letters, digits, `_`, inner apostrophes).
+/// The characters just before `end` spell `word` (case-insensitively).
+fn text_before_is(chars: &[char], end: usize, word: &str) -> bool {
+    let n = word.chars().count();
+    end >= n
+        && chars[end - n..end]
+            .iter()
+            .flat_map(|c| c.to_lowercase())
+            .eq(word.chars())
+}
+
 pub fn words(text: &str) -> Vec<Word> {
     let mut out = Vec::new();
     let mut cur = String::new();
@@ -360,7 +370,16 @@ pub fn words(text: &str) -> Vec<Word> {
             c == '\'' && !cur.is_empty() && chars.get(i + 1).is_some_and(|n| n.is_alphabetic());
         if is_word_char(c) || inner_apostrophe {
             if cur.is_empty() {
-                cur_joined = i >= 2 && chars[i - 1] == '-' && is_word_char(chars[i - 2]);
+                // A verb after a prefix ("re-run", "force-delete") is a word
+                // of its own; after a noun ("pre-commit") it is glued.
+                cur_joined = i >= 2
+                    && chars[i - 1] == '-'
+                    && is_word_char(chars[i - 2])
+                    && !out.last().is_some_and(|w: &Word| {
+                        !w.barrier
+                            && matches!(w.text.as_str(), "re" | "force" | "double" | "cross")
+                            && text_before_is(&chars, i - 1, &w.text)
+                    });
             }
             cur.extend(c.to_lowercase());
         } else if c == '\u{1}' {

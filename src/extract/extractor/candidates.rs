@@ -30,6 +30,9 @@ pub(super) struct Lead {
     /// A short lead-in ending in when / if / for ("Create when:", "Don't
     /// create for:"): under a "When to …" heading, its items say when.
     pub(super) short_conditional: bool,
+    /// "Offer exactly these choices:", "Present the options:": the items
+    /// are what to say, part of the lead-in's rule.
+    pub(super) speech_items: bool,
     /// "Each agent gets:" / "The reviewer checks:": the items are another
     /// agent's brief, not acts of the agent the skill steers.
     pub(super) other_actor: bool,
@@ -178,6 +181,7 @@ fn heading_conditional(t: &str) -> bool {
                 | "when"
                 | "for"
                 | "optional"
+                | "option"
                 | "alternative"
                 | "alternatives"
                 | "after"
@@ -494,7 +498,9 @@ impl Extractor<'_> {
                 return None;
             }
         }
-        if lead.is_some_and(|l| l.use_conditions || (l.short_conditional && section.when_to())) {
+        if lead.is_some_and(|l| {
+            l.use_conditions || l.speech_items || (l.short_conditional && section.when_to())
+        }) {
             return None;
         }
         let groups = sentence_groups(body, self.lex);
@@ -977,12 +983,15 @@ pub(super) fn is_filler(w: &str) -> bool {
 }
 
 /// The first word of a clause that is not a modal, adverb or pronoun.
+/// "Re-run", "force-delete": the verb after a hyphenated prefix.
 pub(super) fn main_verb(w: &[Word]) -> Option<String> {
-    w.iter()
-        .filter(|x| !x.barrier)
-        .map(|x| x.text.as_str())
-        .find(|t| !is_filler(t))
-        .map(str::to_string)
+    let w: Vec<&Word> = w.iter().filter(|x| !x.barrier).collect();
+    let i = w.iter().position(|x| !is_filler(&x.text))?;
+    let t = w[i].text.as_str();
+    match w.get(i + 1) {
+        Some(n) if matches!(t, "re" | "force" | "double" | "cross") => Some(n.text.clone()),
+        _ => Some(t.to_string()),
+    }
 }
 
 /// Negation at the head of a clause: (negative, weak = should-not).
@@ -1126,6 +1135,9 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
         }
     }
     lead.use_conditions = says_when_to_use(&t);
+    lead.speech_items = main_verb(&w).is_some_and(|v| lex.is_speech(&v))
+        && t.iter()
+            .any(|x| matches!(*x, "options" | "choices" | "alternatives"));
     lead.short_conditional = t.len() <= 4
         && t.last()
             .is_some_and(|l| matches!(*l, "when" | "if" | "for" | "whenever"));

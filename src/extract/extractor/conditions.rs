@@ -396,6 +396,7 @@ pub(super) fn analyse(
         && verb
             .as_deref()
             .is_some_and(|v| matches!(v, "skip" | "omit" | "forget" | "neglect"))
+        && !clause_info(&rest, lex).skipping_act
     {
         negative = false;
         modality = if matches!(modality, Modality::ShouldNot) {
@@ -1169,6 +1170,16 @@ impl Analysis {
         let when_actions = any_of(cond_actions.iter().map(|(p, _)| p.clone()).collect());
         if self.speech {
             d.when = when_actions;
+            // "Ask the user to confirm before deleting anything": asking
+            // before an act is seeking consent for it (SPEC §4.2).
+            let asks = words(&self.main)
+                .iter()
+                .find(|w| !w.barrier && !is_filler(&w.text))
+                .is_some_and(|w| matches!(w.text.as_str(), "ask" | "confirm"));
+            let before = self.conditions.iter().any(|(_, o)| *o == Order::Before);
+            if let Some(guarded) = d.when.clone().filter(|_| asks && before && !self.negative) {
+                consent_gate(&mut d, guarded, true);
+            }
         } else if self.negative {
             let main_pred = main
                 .behavior_with(&mods, false)

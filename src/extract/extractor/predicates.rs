@@ -17,6 +17,9 @@ pub(super) struct ClauseInfo {
     pub(super) programs: Vec<Predicate>,
     /// Paths named without a verb (`requirements.txt`): touching them, for forbids.
     pub(super) bare_paths: Vec<Predicate>,
+    /// An action is the skipping itself ("skip hooks" is `--no-verify`):
+    /// "never skip hooks" forbids it, it is no double negative.
+    pub(super) skipping_act: bool,
 }
 
 impl ClauseInfo {
@@ -131,11 +134,20 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
         })
         .collect();
     let mut seen_phrase = BTreeSet::new();
-    for (_, _, pi) in kept {
+    for (a0, _, pi) in kept {
         if !seen_phrase.insert(*pi) {
             continue;
         }
         let ph = &lex.phrases[*pi];
+        if ph.action.is_some()
+            && w.get(*a0).is_some_and(|x| {
+                ["skip", "bypass", "omit", "disabl"]
+                    .iter()
+                    .any(|v| x.text.starts_with(v))
+            })
+        {
+            info.skipping_act = true;
+        }
         if let Some(a) = &ph.action {
             info.actions.push((a.clone(), ph.requirable));
         }
