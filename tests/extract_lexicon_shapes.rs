@@ -225,3 +225,13 @@ fn squash_switch_format_and_stash_are_acts() {
     assert_eq!(c.require, Some(p("{git: stash}")), "{c:#?}");
     assert!(c.scope.is_empty(), "{c:#?}");
 }
+
+#[test]
+fn restating_and_discussing_are_speech_without_scope() {
+    // The words "push" and "merge" inside a speech rule do not scope it.
+    let cs = constraints();
+    for line in [63, 64] {
+        let c = rule(&cs, line);
+        assert!(c.scope.is_empty() && c.behavior().is_none(), "{c:#?}");
+    }
+}
