@@ -235,3 +235,17 @@ fn restating_and_discussing_are_speech_without_scope() {
         assert!(c.scope.is_empty() && c.behavior().is_none(), "{c:#?}");
     }
 }
+
+#[test]
+fn other_senses_of_commit_push_and_merge_are_not_scoped() {
+    let cs = constraints();
+    // Committing to a direction, push notifications, reading a merge request.
+    for line in [65, 66, 68] {
+        let c = rule(&cs, line);
+        assert!(c.scope.is_empty() && c.behavior().is_none(), "{c:#?}");
+    }
+    // Opening a merge request is GitLab's PR.
+    let c = rule(&cs, 67);
+    assert_eq!(c.require, Some(p("{command: 'glab mr create*'}")), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+}
