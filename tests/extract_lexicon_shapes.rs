@@ -213,14 +213,15 @@ fn squash_switch_format_and_stash_are_acts() {
     let c = rule(&cs, 60);
     assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
     assert!(c.require.is_none(), "{c:#?}");
-    // Formatting names the formatters; stashing is a local act, no scope.
+    // Formatting names the formatters (before the commit it gates);
+    // stashing is a local act, no scope.
     let c = rule(&cs, 61);
     let fmt = format!("{:?}", c.require);
     assert!(
         fmt.contains("cargo fmt") && fmt.contains("prettier"),
         "{c:#?}"
     );
-    assert!(c.scope.is_empty(), "{c:#?}");
+    assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
     let c = rule(&cs, 62);
     assert_eq!(c.require, Some(p("{git: stash}")), "{c:#?}");
     assert!(c.scope.is_empty(), "{c:#?}");
