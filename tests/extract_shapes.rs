@@ -500,3 +500,24 @@ fn offered_options_are_not_rules_and_an_option_section_is_conditional() {
     assert!(c.require.is_none(), "chosen, not due every session: {c:#?}");
     assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
 }
+
+#[test]
+fn a_named_branch_a_disabled_hook_and_a_means_narrow_the_rule() {
+    let cs = structure();
+    // The branch named, not every branch.
+    let c = at(&cs, 97).expect("branch rule");
+    let f = serde_json::to_string(&c.forbid).unwrap();
+    assert!(f.contains("git branch -D release"), "{c:#?}");
+    assert!(!f.contains("--delete\"]"), "no blanket deletion: {c:#?}");
+    // Disabling hooks is skipping them, not running pre-commit.
+    let c = at(&cs, 98).expect("hooks rule");
+    assert_eq!(
+        c.forbid,
+        Some(p("{command_re: '\\s--no-verify\\b'}")),
+        "{c:#?}"
+    );
+    // "Only through a PR": the act is the trigger, never required.
+    let c = at(&cs, 99).expect("means rule");
+    assert!(c.when.is_some() && c.require.is_none(), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SelfModification], "{c:#?}");
+}

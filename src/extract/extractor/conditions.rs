@@ -54,6 +54,9 @@ pub(super) struct Analysis {
     pub(super) each: bool,
     /// The main verb is "proceed" / "continue" (what comes next).
     pub(super) proceeds: bool,
+    /// "Update this skill only through a pull request": the act is allowed
+    /// only by that means — `when` the act, `require` the means.
+    pub(super) only_via: Option<String>,
 }
 
 /// A condition on an act already done: "after X", or a perfect or passive
@@ -543,6 +546,18 @@ pub(super) fn analyse(
         .filter(|(c, o)| *o == Order::Before || (!speech && !completed(c, *o)))
         .map(|(c, _)| c.clone())
         .collect();
+    let mut only_via = None;
+    if !negative && !speech {
+        let lower_main = main.to_lowercase();
+        if let Some((i, kw)) = [" only through ", " only via ", " only using ", " only by "]
+            .iter()
+            .find_map(|k| lower_main.find(k).map(|i| (i, *k)))
+            .filter(|(i, k)| main.is_char_boundary(*i) && main.is_char_boundary(i + k.len()))
+        {
+            only_via = Some(main[i + kw.len()..].to_string());
+            main = main[..i].to_string();
+        }
+    }
     if !speech {
         scope_text.push(main.clone());
         scope_text.extend(without.iter().cloned());
@@ -565,6 +580,7 @@ pub(super) fn analyse(
     Some(Analysis {
         each,
         proceeds,
+        only_via,
         only_on_consent,
         modality,
         negative,
@@ -1184,7 +1200,26 @@ impl Analysis {
             let main_pred = main
                 .behavior_with(&mods, false)
                 .or_else(|| {
-                    if mods.is_empty() {
+                    // "Don't use Poetry" forbids running it; "don't disable
+                    // pre-commit" or "don't configure mypy" does not.
+                    let uses = main_verb(&words(&mask(&self.main).0)).is_none_or(|v| {
+                        matches!(
+                            v.as_str(),
+                            "use"
+                                | "run"
+                                | "install"
+                                | "call"
+                                | "invoke"
+                                | "add"
+                                | "execute"
+                                | "launch"
+                                | "adopt"
+                                | "introduce"
+                                | "switch"
+                                | "rely"
+                        )
+                    });
+                    if mods.is_empty() && uses {
                         any_of(main.programs.clone())
                     } else {
                         None
@@ -1351,6 +1386,15 @@ impl Analysis {
         }
         // A speech rule after an act ("After installing a skill, tell the
         // user …") guards nothing: its trigger's scope is not its own.
+        if let Some(means) = &self.only_via {
+            if let Some(act) = d.require.take() {
+                if d.when.is_none() {
+                    d.when = Some(act);
+                }
+                d.require = clause_info(means, lex).behavior(true);
+                d.order = d.require.as_ref().map(|_| Order::Anywhere);
+            }
+        }
         let before = self.conditions.iter().any(|(_, o)| *o == Order::Before);
         if !self.speech || before {
             let when = d.when.clone();

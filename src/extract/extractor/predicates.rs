@@ -172,6 +172,25 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             info.scope.insert(s.tag);
         }
     }
+    // "Never delete the `main` branch": a deletion of the branch named, not
+    // of every branch.
+    if let Some(name) = named_branch(text) {
+        let deletes = |p: &Predicate| {
+            matches!(p, Predicate::Any(v) if v.iter().any(|q| matches!(q,
+                Predicate::Git { subcommand, args } if subcommand == "branch"
+                    && args.iter().any(|a| a == "--delete"))))
+        };
+        let glob = globset::escape(&name).replace("[*]", "*");
+        for (p, _) in info.actions.iter_mut().filter(|(p, _)| deletes(p)) {
+            *p = Predicate::Any(vec![
+                Predicate::Command(format!("git branch -d {glob}")),
+                Predicate::Command(format!("git branch -D {glob}")),
+                Predicate::Command(format!("git branch --delete {glob}")),
+                Predicate::Command(format!("git push * --delete {glob}")),
+                Predicate::Command(format!("git push * :{glob}")),
+            ]);
+        }
+    }
     // Code spans: commands, tool names, paths.
     let verb_action = nearest_path_verb(&w, lex);
     for c in &code {
@@ -726,4 +745,33 @@ pub(super) fn path_glob(c: &str) -> Option<String> {
     }
     globset::Glob::new(&g).ok()?;
     Some(g)
+}
+
+/// A branch named in code next to the word ("the `main` branch", "branch
+/// `release/*`").
+fn named_branch(text: &str) -> Option<String> {
+    let name_ok = |n: &str| {
+        !n.is_empty()
+            && n.len() <= 60
+            && n.chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '/' | '-' | '_' | '.' | '*'))
+    };
+    let mut rest = text;
+    let mut offset = 0;
+    while let Some(i) = rest.find('`') {
+        let after = &rest[i + 1..];
+        let j = after.find('`')?;
+        let name = &after[..j];
+        let start = offset + i;
+        let end = start + j + 2;
+        let before = text[..start].to_lowercase();
+        let next = text[end..].to_lowercase();
+        let (before, next) = (before.trim_end(), next.trim_start());
+        if name_ok(name) && (next.starts_with("branch") || before.ends_with("branch")) {
+            return Some(name.to_string());
+        }
+        offset = end;
+        rest = &text[end..];
+    }
+    None
 }
