@@ -521,3 +521,12 @@ fn a_named_branch_a_disabled_hook_and_a_means_narrow_the_rule() {
     assert!(c.when.is_some() && c.require.is_none(), "{c:#?}");
     assert_eq!(c.scope, vec![ScopeTag::SelfModification], "{c:#?}");
 }
+
+#[test]
+fn a_conditional_heading_is_the_condition_of_its_rules() {
+    let cs = structure();
+    let c = at(&cs, 103).expect("suite rule");
+    assert!(c.when.is_some(), "due before the work starts: {c:#?}");
+    assert!(c.require.is_some(), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+}

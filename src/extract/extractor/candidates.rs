@@ -85,6 +85,34 @@ impl Section {
         }
         None
     }
+    /// The condition the nearest heading states ("Before You Start", "When
+    /// Tests Fail", "0) If the server is not connected"), for the rules under
+    /// it that state none; not a planning milestone ("After the Design").
+    pub(super) fn condition(&self) -> Option<(String, Order)> {
+        let h = self.nearest();
+        if heading_after_planning(h) || self.when_to() {
+            return None;
+        }
+        let w = words(h);
+        let numbered = w
+            .iter()
+            .take_while(|x| {
+                x.text.chars().all(|c| c.is_ascii_digit() || c == '.')
+                    || matches!(x.text.as_str(), "step" | "phase" | "stage" | "part")
+            })
+            .count();
+        let first = w.get(numbered)?;
+        let order = match first.text.as_str() {
+            "before" => Order::Before,
+            "if" | "when" | "whenever" | "after" | "once" | "unless" => Order::After,
+            _ => return None,
+        };
+        // The heading's words after the condition word.
+        let lower = h.to_lowercase();
+        let at = lower.find(first.text.as_str())? + first.text.len();
+        let rest = h.get(at..)?.trim().trim_end_matches(':').to_string();
+        (!rest.is_empty()).then_some((rest, order))
+    }
     /// A "When to Use" / "When not to Create a Skill" section: it says when
     /// the skill (or what it makes) applies. ("When to Stop" rules.)
     pub(super) fn when_to(&self) -> bool {

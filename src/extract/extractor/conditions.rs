@@ -546,6 +546,17 @@ pub(super) fn analyse(
         .filter(|(c, o)| *o == Order::Before || (!speech && !completed(c, *o)))
         .map(|(c, _)| c.clone())
         .collect();
+    // "## Before You Start" / "- Run the full test suite": the heading's
+    // condition, where the rule and its lead-in state none.
+    if conditions.is_empty()
+        && ctx
+            .lead
+            .is_none_or(|l| l.condition.is_none() && l.items_are_conditions.is_none())
+    {
+        if let Some(c) = ctx.section.condition() {
+            conditions.push(c);
+        }
+    }
     let mut only_via = None;
     if !negative && !speech {
         let lower_main = main.to_lowercase();
