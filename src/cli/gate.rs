@@ -161,17 +161,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         }
     }
 
-    let out = match args.format {
-        Format::Md => MarkdownTable.render(&verdicts),
-        Format::Json => Json.render(&verdicts),
-        Format::Sarif => Sarif.render(&verdicts),
-        Format::Github => super::github::github_format(&verdicts)?,
-        Format::Junit => Junit {
-            seconds: started.elapsed().as_secs_f64(),
-        }
-        .render(&verdicts),
-    };
-    print!("{out}");
+    write_verdicts(args.format, &verdicts, started)?;
     // Seed 004: a fail-closed verdict is escalated to the operator (`escalate:`).
     let fail_closed = verdicts.iter().any(|v| v.verdict.as_str() == "fail-closed");
     if fail_closed && !config.escalate.is_empty() {
@@ -185,6 +175,30 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
         );
     }
     Ok(worst_exit(&verdicts))
+}
+
+/// Print the verdicts in `format` on stdout, streamed through one buffer:
+/// the JSON of a large corpus (every trajectory's label for every
+/// constraint) is never held whole in memory.
+pub fn write_verdicts(
+    format: Format,
+    verdicts: &[skillgate::score::SkillVerdict],
+    started: std::time::Instant,
+) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    match format {
+        Format::Md => MarkdownTable.write_to(verdicts, &mut out)?,
+        Format::Json => Json.write_to(verdicts, &mut out)?,
+        Format::Sarif => Sarif.write_to(verdicts, &mut out)?,
+        Format::Github => out.write_all(super::github::github_format(verdicts)?.as_bytes())?,
+        Format::Junit => Junit {
+            seconds: started.elapsed().as_secs_f64(),
+        }
+        .write_to(verdicts, &mut out)?,
+    }
+    out.flush()?;
+    Ok(())
 }
 
 /// `--changed-since REV`: the SKILL.md paths touched in

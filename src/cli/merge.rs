@@ -7,9 +7,6 @@ use anyhow::Context;
 use skillgate::exit::Exit;
 use skillgate::gate::{self, GateOptions, ShardResult};
 use skillgate::render::json::Json;
-use skillgate::render::junit::Junit;
-use skillgate::render::markdown::MarkdownTable;
-use skillgate::render::sarif::Sarif;
 use skillgate::render::Renderer;
 use skillgate::score::worst_exit;
 use std::path::PathBuf;
@@ -71,17 +68,7 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             eprintln!("proposal: {}", gate::display_path(&path, &cwd));
         }
     }
-    let out = match args.format {
-        super::gate::Format::Md => MarkdownTable.render(&verdicts),
-        super::gate::Format::Json => Json.render(&verdicts),
-        super::gate::Format::Sarif => Sarif.render(&verdicts),
-        super::gate::Format::Github => super::github::github_format(&verdicts)?,
-        super::gate::Format::Junit => Junit {
-            seconds: started.elapsed().as_secs_f64(),
-        }
-        .render(&verdicts),
-    };
-    print!("{out}");
+    super::gate::write_verdicts(args.format, &verdicts, started)?;
     // As `gate`: a fail-closed verdict is escalated to the operator (`escalate:`).
     if verdicts.iter().any(|v| v.verdict.as_str() == "fail-closed") && !config.escalate.is_empty() {
         super::escalate::on_fail_closed(&config.escalate, true, &Json.render(&verdicts));

@@ -50,23 +50,42 @@ struct EnvelopeRef<'a> {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Json;
 
+fn envelope(verdicts: &[SkillVerdict]) -> EnvelopeRef<'_> {
+    EnvelopeRef {
+        version: JSON_VERSION,
+        exit_code: worst_exit(verdicts) as u8,
+        skills: verdicts,
+    }
+}
+
 impl Renderer for Json {
     fn render(&self, verdicts: &[SkillVerdict]) -> String {
-        let envelope = EnvelopeRef {
-            version: JSON_VERSION,
-            exit_code: worst_exit(verdicts) as u8,
-            skills: verdicts,
-        };
         // Serializing plain data with string keys cannot fail.
-        let mut text = serde_json::to_string_pretty(&envelope).unwrap_or_default();
+        let mut text = serde_json::to_string_pretty(&envelope(verdicts)).unwrap_or_default();
         text.push('\n');
         text
+    }
+
+    fn write_to(
+        &self,
+        verdicts: &[SkillVerdict],
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        serde_json::to_writer_pretty(&mut *out, &envelope(verdicts))?;
+        out.write_all(b"\n")
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn streamed_json_is_the_rendered_json() {
+        let mut out = Vec::new();
+        Json.write_to(&[], &mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), Json.render(&[]));
+    }
 
     #[test]
     fn nothing_gated_is_still_an_envelope() {

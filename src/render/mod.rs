@@ -17,6 +17,17 @@ use crate::score::SkillVerdict;
 pub trait Renderer {
     /// Render every verdict of the run (one per skill).
     fn render(&self, verdicts: &[SkillVerdict]) -> String;
+
+    /// Write the same bytes as [`Renderer::render`] to `out`. Renderers of
+    /// large outputs (JSON lists every trajectory's label for every
+    /// constraint) stream them instead of building one string first.
+    fn write_to(
+        &self,
+        verdicts: &[SkillVerdict],
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        out.write_all(self.render(verdicts).as_bytes())
+    }
 }
 
 /// `0.5` → `50%`; `None` → `n/a`.
