@@ -250,7 +250,9 @@ pub enum Judged {
     Valid {
         path: String,
         load: LoadInfo,
-        labels: Vec<label::TrajectoryLabel>,
+        /// One label per constraint, compact (serialized as the list of
+        /// `label::TrajectoryLabel` it holds).
+        labels: label::compact::Labels,
     },
 }
 
@@ -301,7 +303,7 @@ fn judge(p: &Prepared, shown: String, decoded: &Result<Trajectory, DecodeError>)
             Judged::Valid {
                 path: shown,
                 load: info,
-                labels,
+                labels: labels.into(),
             }
         }
     }
@@ -632,21 +634,22 @@ fn verdict_of(
     cwd: &Path,
 ) -> SkillVerdict {
     let mut set = TrajectorySet::default();
-    let mut per_traj = Vec::new();
+    // Each trajectory's labels go into the compact columns and are dropped.
+    let mut columns = score::ColumnsBuilder::new(label::start_labels(&p.set));
     for e in entries {
         match e {
             Judged::Discarded(d) => set.discarded.push(d),
             Judged::Valid { path, load, labels } => {
+                columns.push(&path, &labels);
+                drop(labels);
                 if load.stale {
                     set.stale.push(path.clone());
                 }
                 set.loads.push(load);
                 set.valid.push(path);
-                per_traj.push(labels);
             }
         }
     }
-    let labels = label::aggregate(&p.set, per_traj);
     let source = match &p.loaded.source {
         extract::ConstraintSource::Lockfile { path, drift } => SourceInfo {
             kind: "lockfile".into(),
@@ -665,7 +668,7 @@ fn verdict_of(
             path: display_path(&p.skill.path, cwd),
         },
         constraints: &p.loaded.constraints,
-        labels: &labels,
+        columns: columns.finish(),
         trajectories: set,
         source,
         waivers: &config.waivers,

@@ -371,7 +371,7 @@ fn show(
             for e in v.evidence.iter().take(10) {
                 term.write_line(&format!(
                     "  {}: {}",
-                    skillgate::score::resolve::location(e),
+                    skillgate::score::resolve::location(&e),
                     e.label.as_str()
                 ))?;
             }

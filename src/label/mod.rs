@@ -6,6 +6,7 @@
 //! result never depends on the thread count. Only actions are looked at: the
 //! model never gives this stage message text or tool output.
 
+pub mod compact;
 pub mod compile;
 pub mod facts;
 pub mod gitflags;
@@ -692,6 +693,22 @@ pub fn label_all(
         .map(|(t, s)| label_trajectory(set, t, *s))
         .collect();
     aggregate(set, per_traj)
+}
+
+/// Per constraint, its label before any trajectory is seen: `unverifiable`
+/// for a rule without any predicate, else `untested` ([`aggregate`] then
+/// keeps the worst label seen).
+pub fn start_labels(set: &CompiledSet) -> Vec<Label> {
+    set.constraints
+        .iter()
+        .map(|c| {
+            if matches!(c.kind, Kind::Unverifiable) {
+                Label::Unverifiable
+            } else {
+                Label::Untested
+            }
+        })
+        .collect()
 }
 
 /// Aggregate per constraint the labels of every valid trajectory (each from

@@ -142,7 +142,7 @@ pub fn proposals(inp: &Inputs) -> Vec<Proposal> {
                 .evidence
                 .iter()
                 .filter(|e| matches!(e.label, Label::Violated | Label::Ambiguous))
-                .map(location)
+                .map(|e| location(&e))
                 .collect(),
         };
         let made = match want {

@@ -160,7 +160,7 @@ impl Report {
                         let _ = writeln!(
                             out,
                             "  - {} — {}, {}",
-                            cell(&super::cited(e)),
+                            cell(&super::cited(&e)),
                             e.label,
                             e.why.as_str()
                         );

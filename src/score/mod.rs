@@ -3,21 +3,25 @@
 //! Pure: takes the constraints, their labels and the configuration's waivers
 //! and thresholds, returns one [`SkillVerdict`] that every renderer reads.
 
+pub mod lists;
 pub mod resolve;
 pub mod verdict;
 
+pub use lists::{columns, ColumnsBuilder, ConstraintColumn, EvidenceList, PerTrajectoryList};
 pub use verdict::*;
 
 use crate::extract::Constraint;
-use crate::label::{ConstraintLabels, Label};
+use crate::label::Label;
 
 /// Everything scoring needs for one skill.
 #[derive(Debug, Clone)]
 pub struct ScoreInput<'a> {
     pub skill: SkillRef,
     pub constraints: &'a [Constraint],
-    /// One entry per constraint, in order ([`crate::label::label_all`]).
-    pub labels: &'a [ConstraintLabels],
+    /// One entry per constraint, in order: the labels of every valid
+    /// trajectory ([`ColumnsBuilder`], or [`columns`] of
+    /// [`crate::label::label_all`]'s result).
+    pub columns: Vec<ConstraintColumn>,
     /// Valid trajectories, in the order their labels were computed, with load details.
     pub trajectories: TrajectorySet,
     pub source: SourceInfo,
@@ -116,11 +120,10 @@ pub fn find_waiver<'a>(waivers: &'a [Waiver], skill: &str, id: &str) -> Option<&
 /// Score one skill.
 pub fn score(input: ScoreInput<'_>) -> SkillVerdict {
     let skill_name = input.skill.name.clone();
-    let valid = &input.trajectories.valid;
     let mut constraints = Vec::with_capacity(input.constraints.len());
-    for (c, l) in input.constraints.iter().zip(input.labels) {
+    for (c, l) in input.constraints.iter().zip(input.columns) {
         let waiver = find_waiver(input.waivers, &skill_name, &c.id);
-        let fired = l.per_trajectory.iter().any(|t| t.fired);
+        let fired = l.per_trajectory.any_fired();
         let oc = outcome(
             l.label,
             c.is_scoped(),
@@ -128,29 +131,7 @@ pub fn score(input: ScoreInput<'_>) -> SkillVerdict {
             waiver.is_some(),
             fired,
         );
-        let mut evidence = Vec::new();
-        let mut per_trajectory = Vec::with_capacity(l.per_trajectory.len());
-        for (path, tl) in valid.iter().zip(&l.per_trajectory) {
-            per_trajectory.push(PerTrajectory {
-                trajectory: path.clone(),
-                label: tl.label,
-                reason: tl.reason,
-                events: tl.cited_total,
-                fired: tl.fired,
-            });
-            for x in &tl.cited {
-                evidence.push(Evidence {
-                    trajectory: path.clone(),
-                    event: x.event,
-                    line: x.line,
-                    label: tl.label,
-                    why: x.why,
-                    file: x.file.as_ref().map(|f| f.display().to_string()),
-                    pointer: x.pointer.clone(),
-                    subagent: x.subagent.clone(),
-                });
-            }
-        }
+        let (evidence, per_trajectory) = (l.evidence, l.per_trajectory);
         let mut cv = ConstraintVerdict {
             id: c.id.clone(),
             text: c.text.clone(),

@@ -35,7 +35,7 @@ pub fn location(e: &Evidence) -> String {
 }
 
 fn inspect(cv: &ConstraintVerdict, labels: &[Label], what: &str) -> Option<Resolution> {
-    let ev: Vec<&Evidence> = cv
+    let ev: Vec<Evidence> = cv
         .evidence
         .iter()
         .filter(|e| labels.contains(&e.label))

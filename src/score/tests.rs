@@ -15,15 +15,16 @@ fn verdict_of(
         .map(|t| (t, ScopeStart { load: Some(0) }))
         .collect();
     let labels = label_all(&set, &pairs);
+    let valid: Vec<String> = (0..trajs.len()).map(|i| format!("t{i}.jsonl")).collect();
     score(ScoreInput {
         skill: SkillRef {
             name: "s".into(),
             path: "skills/s/SKILL.md".into(),
         },
         constraints: cs,
-        labels: &labels,
+        columns: columns(&valid, labels),
         trajectories: TrajectorySet {
-            valid: (0..trajs.len()).map(|i| format!("t{i}.jsonl")).collect(),
+            valid,
             ..Default::default()
         },
         source: SourceInfo {

@@ -254,14 +254,14 @@ pub struct ConstraintVerdict {
     pub label: Label,
     pub waived: bool,
     pub manual: bool,
-    pub evidence: Vec<Evidence>,
+    pub evidence: super::EvidenceList,
     pub modality: Modality,
     pub outcome: Outcome,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub manual_reason: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waiver_reason: Option<String>,
-    pub per_trajectory: Vec<PerTrajectory>,
+    pub per_trajectory: super::PerTrajectoryList,
     /// How to resolve it: non-empty for every `fail-closed` and `needs-review` outcome.
     pub resolution: Vec<Resolution>,
     /// What was checked (SPEC §7): the precondition…
