@@ -289,11 +289,11 @@ fn judge(p: &Prepared, shown: String, decoded: &Result<Trajectory, DecodeError>)
             }
             let ev = load.index.map(|i| &t.events[i]);
             let info = LoadInfo {
-                path: shown.clone(),
-                format: t.format.clone(),
+                path: shown.as_str().into(),
+                format: t.format.as_str().into(),
                 event: ev.map(|e| e.index),
                 line: ev.and_then(|e| e.location.line),
-                via: via_name(load.via),
+                via: via_name(load.via).into(),
                 weak: load.weak,
                 complete: t.complete && !t.truncated,
                 undecodable: t.undecodable_count(),
@@ -518,49 +518,80 @@ fn run(
     // dropped before the worker takes the next file.
     let opts = DecodeOptions::default();
     let few_files = all.len() < 4 * rayon::current_num_threads();
-    let judged: Vec<Result<Vec<Option<Judged>>, DecodeError>> = all
-        .par_iter()
-        .zip(skills_of_file.par_iter())
-        .map(|((path, named), skills)| {
-            if !owns(path) {
-                // Another shard's file: not read here.
-                return Ok(vec![None; skills.len()]);
+    let work = |i: usize| -> Result<Vec<Option<Judged>>, DecodeError> {
+        let ((path, named), skills) = (&all[i], &skills_of_file[i]);
+        if !owns(path) {
+            // Another shard's file: not read here.
+            return Ok(vec![None; skills.len()]);
+        }
+        let decoded = decode::decode_path(&absolute(path, cwd), None, &opts);
+        match decoded {
+            // A bad session-retro sidecar is an input error wherever it is:
+            // ignoring it would change which trajectories count.
+            Err(e) if decode::retro::is_sidecar(&e.path) => return Err(e),
+            Err(mut e) if *named => {
+                e.path = path.clone();
+                return Err(e);
             }
-            let decoded = decode::decode_path(&absolute(path, cwd), None, &opts);
-            match decoded {
-                // A bad session-retro sidecar is an input error wherever it is:
-                // ignoring it would change which trajectories count.
-                Err(e) if decode::retro::is_sidecar(&e.path) => return Err(e),
-                Err(mut e) if *named => {
-                    e.path = path.clone();
-                    return Err(e);
-                }
-                // A discovered file that cannot be decoded could be a session
-                // that broke a rule: dropping it could turn a block into a pass
-                // (fail-open). The gate refuses instead (exit 2, docs/gate.md).
-                Err(mut e) => {
-                    e.path = path.clone();
-                    e.message = format!(
-                        "{} — a file under the trajectory roots that cannot be decoded could hide a violation; repair it or move it out of the roots",
-                        e.message.replace(" (use --input-format to name one)", "")
-                    );
-                    return Err(e);
-                }
-                Ok(_) => {}
+            // A discovered file that cannot be decoded could be a session
+            // that broke a rule: dropping it could turn a block into a pass
+            // (fail-open). The gate refuses instead (exit 2, docs/gate.md).
+            Err(mut e) => {
+                e.path = path.clone();
+                e.message = format!(
+                    "{} — a file under the trajectory roots that cannot be decoded could hide a violation; repair it or move it out of the roots",
+                    e.message.replace(" (use --input-format to name one)", "")
+                );
+                return Err(e);
             }
-            let shown = display_path(path, cwd);
-            let one = |&si: &usize| Some(judge(&prepared[si], shown.clone(), &decoded));
-            Ok(if few_files {
-                skills.par_iter().map(one).collect()
-            } else {
-                // Enough files to keep every thread busy: no nested
-                // parallelism, so a thread never holds one trajectory while
-                // stealing the decoding of another (memory stays at one
-                // trajectory per thread).
-                skills.iter().map(one).collect()
-            })
+            Ok(_) => {}
+        }
+        let shown = display_path(path, cwd);
+        let one = |&si: &usize| Some(judge(&prepared[si], shown.clone(), &decoded));
+        Ok(if few_files {
+            skills.par_iter().map(one).collect()
+        } else {
+            // Enough files to keep every thread busy: no nested
+            // parallelism, so a thread never holds one trajectory while
+            // stealing the decoding of another (memory stays at one
+            // trajectory per thread).
+            skills.iter().map(one).collect()
         })
+    };
+    // The skipped (unreadable) entries of a skill's roots, first among its entries.
+    let skipped_of = |p: &Prepared| -> Vec<Option<Judged>> {
+        let mut entries = Vec::new();
+        for r in &p.roots {
+            for (path, why) in &files_by_root[r].skipped {
+                entries.push(owns(path).then(|| {
+                    Judged::Discarded(Discarded {
+                        path: display_path(path, cwd),
+                        reason: format!("not read: {why}"),
+                    })
+                }));
+            }
+        }
+        entries
+    };
+
+    if shard.is_none() {
+        let verdicts = judge_streaming(
+            &prepared,
+            &files_of_skill,
+            &skills_of_file,
+            &work,
+            &skipped_of,
+        )
+        .map_err(GateError::Trajectory)?
+        .into_iter()
+        .zip(&prepared)
+        .map(|(acc, p)| acc.finish(p, config, cwd))
         .collect();
+        return Ok(Run::Verdicts(verdicts));
+    }
+
+    let judged: Vec<Result<Vec<Option<Judged>>, DecodeError>> =
+        (0..all.len()).into_par_iter().map(work).collect();
     // The first error in file order stops the gate.
     let mut judged: Vec<Vec<Option<Judged>>> = judged
         .into_iter()
@@ -572,17 +603,7 @@ fn run(
     let mut verdicts = Vec::with_capacity(prepared.len());
     let mut shard_skills = Vec::new();
     for (si, p) in prepared.iter().enumerate() {
-        let mut entries: Vec<Option<Judged>> = Vec::new();
-        for r in &p.roots {
-            for (path, why) in &files_by_root[r].skipped {
-                entries.push(owns(path).then(|| {
-                    Judged::Discarded(Discarded {
-                        path: display_path(path, cwd),
-                        reason: format!("not read: {why}"),
-                    })
-                }));
-            }
-        }
+        let mut entries: Vec<Option<Judged>> = skipped_of(p);
         for &i in &files_of_skill[si] {
             let k = skills_of_file[i]
                 .binary_search(&si)
@@ -625,6 +646,90 @@ fn run(
     })
 }
 
+/// Judge every file (`work(i)` decodes file `i` and lets each of its skills
+/// judge it) and hand each skill its judged files in its own order, as soon
+/// as they are ready: memory holds the compact verdicts being built and the
+/// few files judged ahead of an earlier one still in progress, never every
+/// file's judgement at once. Workers take files in order (one shared
+/// counter), so that queue stays short. The first error in file order stops
+/// the gate, as in the sharded path: later files are not started.
+fn judge_streaming(
+    prepared: &[Prepared],
+    files_of_skill: &[Vec<usize>],
+    skills_of_file: &[Vec<usize>],
+    work: &(dyn Fn(usize) -> Result<Vec<Option<Judged>>, DecodeError> + Sync),
+    skipped_of: &dyn Fn(&Prepared) -> Vec<Option<Judged>>,
+) -> Result<Vec<Acc>, DecodeError> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let n = skills_of_file.len();
+    let mut accs: Vec<Acc> = prepared
+        .iter()
+        .zip(files_of_skill)
+        .map(|(p, files)| {
+            let mut acc = Acc::new(p, files.len());
+            for e in skipped_of(p).into_iter().flatten() {
+                acc.push(e);
+            }
+            acc
+        })
+        .collect();
+    // Per skill: how many of its files were handed over, and the ones judged
+    // ahead of their turn (a skill's roots may list files in another order).
+    let mut cursor = vec![0usize; prepared.len()];
+    let mut ahead: Vec<HashMap<usize, Judged>> = vec![HashMap::new(); prepared.len()];
+    let mut pending: BTreeMap<usize, Result<Vec<Option<Judged>>, DecodeError>> = BTreeMap::new();
+    let mut expect = 0usize;
+    let mut failure = None;
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let threads = rayon::current_num_threads().clamp(1, n.max(1));
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= n || tx.send((i, work(i))).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        'recv: for (i, r) in rx {
+            pending.insert(i, r);
+            while let Some(r) = pending.remove(&expect) {
+                let judged = match r {
+                    Ok(j) => j,
+                    Err(e) => {
+                        failure = Some(e);
+                        stop.store(true, Ordering::Relaxed);
+                        break 'recv;
+                    }
+                };
+                for (&si, j) in skills_of_file[expect].iter().zip(judged) {
+                    if let Some(j) = j {
+                        ahead[si].insert(expect, j);
+                    }
+                    let mine = &files_of_skill[si];
+                    while let Some(j) = mine.get(cursor[si]).and_then(|f| ahead[si].remove(f)) {
+                        accs[si].push(j);
+                        cursor[si] += 1;
+                    }
+                }
+                expect += 1;
+            }
+        }
+    });
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(accs),
+    }
+}
+
 /// A skill's verdict from its judged files, in the unsharded order: the one
 /// place both a whole run and a merge of shards score a skill.
 fn verdict_of(
@@ -633,15 +738,62 @@ fn verdict_of(
     config: &Config,
     cwd: &Path,
 ) -> SkillVerdict {
-    let mut set = TrajectorySet::default();
-    // Each trajectory's labels go into the compact columns and are dropped.
-    let mut columns = score::ColumnsBuilder::new(label::start_labels(&p.set));
+    let entries = entries.into_iter();
+    let mut acc = Acc::new(p, entries.size_hint().0);
     for e in entries {
+        acc.push(e);
+    }
+    acc.finish(p, config, cwd)
+}
+
+/// A skill's judged files so far, in the unsharded order. Each trajectory's
+/// labels go into compact columns as they come and are dropped; its path is
+/// stored once, shared by every list that names it.
+struct Acc {
+    set: TrajectorySet,
+    columns: score::ColumnsBuilder,
+    /// Distinct format and load-kind names (a handful), shared by the loads.
+    names: Vec<std::sync::Arc<str>>,
+}
+
+impl Acc {
+    /// `files`: how many trajectory files the skill reads.
+    fn new(p: &Prepared, files: usize) -> Acc {
+        let mut set = TrajectorySet::default();
+        set.valid.reserve(files);
+        set.loads.reserve(files);
+        Acc {
+            set,
+            columns: score::ColumnsBuilder::new(label::start_labels(&p.set), files),
+            names: Vec::new(),
+        }
+    }
+
+    fn name(&mut self, s: &std::sync::Arc<str>) -> std::sync::Arc<str> {
+        match self.names.iter().find(|n| ***n == **s) {
+            Some(n) => n.clone(),
+            None => {
+                self.names.push(s.clone());
+                s.clone()
+            }
+        }
+    }
+
+    fn push(&mut self, e: Judged) {
         match e {
-            Judged::Discarded(d) => set.discarded.push(d),
-            Judged::Valid { path, load, labels } => {
-                columns.push(&path, &labels);
+            Judged::Discarded(d) => self.set.discarded.push(d),
+            Judged::Valid {
+                path,
+                mut load,
+                labels,
+            } => {
+                let path: std::sync::Arc<str> = path.into();
+                self.columns.push(&path, &labels);
                 drop(labels);
+                load.path = path.clone();
+                load.format = self.name(&load.format);
+                load.via = self.name(&load.via);
+                let set = &mut self.set;
                 if load.stale {
                     set.stale.push(path.clone());
                 }
@@ -650,30 +802,35 @@ fn verdict_of(
             }
         }
     }
-    let source = match &p.loaded.source {
-        extract::ConstraintSource::Lockfile { path, drift } => SourceInfo {
-            kind: "lockfile".into(),
-            lockfile: Some(display_path(&absolute(path, cwd), cwd)),
-            drift: *drift,
-        },
-        extract::ConstraintSource::Extracted => SourceInfo {
-            kind: "extracted".into(),
-            lockfile: None,
-            drift: false,
-        },
-    };
-    score::score(ScoreInput {
-        skill: SkillRef {
-            name: p.name.clone(),
-            path: display_path(&p.skill.path, cwd),
-        },
-        constraints: &p.loaded.constraints,
-        columns: columns.finish(),
-        trajectories: set,
-        source,
-        waivers: &config.waivers,
-        thresholds: config.thresholds,
-    })
+
+    fn finish(self, p: &Prepared, config: &Config, cwd: &Path) -> SkillVerdict {
+        let set = self.set;
+        let columns = self.columns;
+        let source = match &p.loaded.source {
+            extract::ConstraintSource::Lockfile { path, drift } => SourceInfo {
+                kind: "lockfile".into(),
+                lockfile: Some(display_path(&absolute(path, cwd), cwd)),
+                drift: *drift,
+            },
+            extract::ConstraintSource::Extracted => SourceInfo {
+                kind: "extracted".into(),
+                lockfile: None,
+                drift: false,
+            },
+        };
+        score::score(ScoreInput {
+            skill: SkillRef {
+                name: p.name.clone(),
+                path: display_path(&p.skill.path, cwd),
+            },
+            constraints: &p.loaded.constraints,
+            columns: columns.finish(),
+            trajectories: set,
+            source,
+            waivers: &config.waivers,
+            thresholds: config.thresholds,
+        })
+    }
 }
 
 /// The verdicts one unsharded run gives, from every shard's result

@@ -100,8 +100,9 @@ impl CiteStore {
     }
 
     fn put(&mut self, bytes: &[u8]) {
-        self.arena
-            .extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+        // A cited string is a path, a JSON pointer or an id: far below 4 GiB.
+        let n = u32::try_from(bytes.len()).expect("a cited string below 4 GiB");
+        self.arena.extend_from_slice(&n.to_le_bytes());
         self.arena.extend_from_slice(bytes);
     }
 
@@ -220,7 +221,8 @@ impl CiteStore {
             if r.flags & flag == 0 {
                 return None;
             }
-            let n = word(at) as usize;
+            let n = u32::from_le_bytes(self.arena[*at..*at + 4].try_into().unwrap_or_default()) as usize;
+            *at += 4;
             let b = &self.arena[*at..*at + n];
             *at += n;
             Some(b)

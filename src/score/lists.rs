@@ -19,7 +19,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// Trajectory paths, shared by every list of a verdict.
-type Paths = Arc<Vec<Box<str>>>;
+type Paths = Arc<Vec<Arc<str>>>;
 
 /// The index of `path` in `paths`: the last one when it is the same path
 /// (rows come grouped by trajectory), else a new entry.
@@ -333,21 +333,23 @@ struct Col {
 /// at a time, in order (the trajectories' own storage can be dropped as
 /// soon as they are pushed). Paths are stored once for all columns.
 pub struct ColumnsBuilder {
-    paths: Vec<Box<str>>,
+    paths: Vec<Arc<str>>,
     cols: Vec<Col>,
 }
 
 impl ColumnsBuilder {
     /// `start`: per constraint, the label before any trajectory
     /// (`unverifiable` for a rule without predicate, else `untested`).
-    pub fn new(start: impl IntoIterator<Item = Label>) -> Self {
+    /// `trajectories`: how many valid trajectories may come (room is
+    /// reserved for one row each).
+    pub fn new(start: impl IntoIterator<Item = Label>, trajectories: usize) -> Self {
         ColumnsBuilder {
-            paths: Vec::new(),
+            paths: Vec::with_capacity(trajectories),
             cols: start
                 .into_iter()
                 .map(|label| Col {
                     label,
-                    rows: Vec::new(),
+                    rows: Vec::with_capacity(trajectories),
                     traj: Vec::new(),
                     cites: CiteStore::default(),
                 })
@@ -355,8 +357,8 @@ impl ColumnsBuilder {
         }
     }
 
-    fn add_path(&mut self, path: &str) -> u32 {
-        self.paths.push(path.into());
+    fn add_path(&mut self, path: &Arc<str>) -> u32 {
+        self.paths.push(path.clone());
         index(self.paths.len() - 1)
     }
 
@@ -374,7 +376,7 @@ impl ColumnsBuilder {
     }
 
     /// The next valid trajectory's labels (one per constraint, in order).
-    pub fn push(&mut self, path: &str, labels: &Labels) {
+    pub fn push(&mut self, path: &Arc<str>, labels: &Labels) {
         let traj = self.add_path(path);
         for (col, l) in self.cols.iter_mut().zip(labels.iter()) {
             Self::add_row(col, traj, l.label, l.reason, l.cited_total, l.fired);
@@ -386,7 +388,7 @@ impl ColumnsBuilder {
     }
 
     /// The next valid trajectory's labels, uncompacted.
-    pub fn push_labels(&mut self, path: &str, labels: &[TrajectoryLabel]) {
+    pub fn push_labels(&mut self, path: &Arc<str>, labels: &[TrajectoryLabel]) {
         let traj = self.add_path(path);
         for (col, l) in self.cols.iter_mut().zip(labels) {
             Self::add_row(col, traj, l.label, l.reason, l.cited_total, l.fired);
@@ -420,10 +422,10 @@ impl ColumnsBuilder {
 /// The columns of [`crate::label::label_all`]'s result, whose trajectories
 /// are `valid` (in order).
 pub fn columns(
-    valid: &[String],
+    valid: &[Arc<str>],
     labels: Vec<crate::label::ConstraintLabels>,
 ) -> Vec<ConstraintColumn> {
-    let mut b = ColumnsBuilder::new(labels.iter().map(|c| c.label));
+    let mut b = ColumnsBuilder::new(labels.iter().map(|c| c.label), valid.len());
     for (t, path) in valid.iter().enumerate() {
         let row: Vec<TrajectoryLabel> = labels
             .iter()

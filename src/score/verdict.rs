@@ -7,6 +7,7 @@ use crate::exit::Exit;
 use crate::extract::{Modality, Order, Predicate, ScopeTag};
 use crate::label::{Cite, Label, Reason};
 use serde::{Deserialize, Deserializer, Serialize};
+use std::sync::Arc;
 
 /// The verdict of a skill: the most severe flag, or `pass`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -162,14 +163,14 @@ pub struct Discarded {
 /// How the skill came into scope in a valid trajectory.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LoadInfo {
-    pub path: String,
+    pub path: Arc<str>,
     /// Decoder / format name.
-    pub format: String,
+    pub format: Arc<str>,
     /// The load event; null when only a session-retro sidecar says the skill was loaded.
     pub event: Option<usize>,
     pub line: Option<u64>,
     /// How the load was seen (`skill-tool`, `base-directory`, `retro`, `skill-file-read`...).
-    pub via: String,
+    pub via: Arc<str>,
     /// Weak evidence (a read of the SKILL.md, not a load).
     pub weak: bool,
     /// The session reached its final turn and the file was not torn.
@@ -185,15 +186,16 @@ pub struct LoadInfo {
 /// The trajectories considered.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct TrajectorySet {
-    /// Paths of the trajectories the skill was evaluated over, in order.
-    pub valid: Vec<String>,
+    /// Paths of the trajectories the skill was evaluated over, in order
+    /// (shared with `loads` and the constraints' lists: one copy per path).
+    pub valid: Vec<Arc<str>>,
     pub discarded: Vec<Discarded>,
     /// One entry per valid trajectory: where the skill was loaded.
     #[serde(default)]
     pub loads: Vec<LoadInfo>,
     /// Valid trajectories that ran an older text of the skill (still judged).
     #[serde(default)]
-    pub stale: Vec<String>,
+    pub stale: Vec<Arc<str>>,
 }
 
 /// One cited location — never content.
