@@ -256,21 +256,72 @@ pub enum Judged {
     },
 }
 
-/// Judge one decoded trajectory for one skill: its first load (else why it is
-/// discarded), and the labels of every constraint over it.
-fn judge(p: &Prepared, shown: String, decoded: &Result<Trajectory, DecodeError>) -> Judged {
+/// Judge one decoded trajectory for several skills (`skills`, indices in
+/// `prepared`): each skill's first load (else why the file is discarded),
+/// then the labels of every constraint over it, with the event facts shared
+/// between skills that match the same patterns ([`label::label_many`]).
+/// `parallel`: spread the skills over the thread pool.
+fn judge_all(
+    prepared: &[Prepared],
+    skills: &[usize],
+    shown: &str,
+    decoded: &Result<Trajectory, DecodeError>,
+    parallel: bool,
+) -> Vec<Judged> {
+    let loads: Vec<Result<(LoadInfo, ScopeStart), Judged>> = skills
+        .iter()
+        .map(|&si| judge_load(&prepared[si], shown.to_string(), decoded))
+        .collect();
+    let Ok(t) = decoded else {
+        return loads.into_iter().filter_map(Result::err).collect();
+    };
+    let pairs: Vec<(&CompiledSet, ScopeStart)> = skills
+        .iter()
+        .zip(&loads)
+        .filter_map(|(&si, l)| l.as_ref().ok().map(|(_, s)| (&prepared[si].set, *s)))
+        .collect();
+    let labels: Vec<Vec<label::TrajectoryLabel>> = if parallel && pairs.len() > 1 {
+        let per = pairs.len().div_ceil(rayon::current_num_threads().max(1));
+        pairs
+            .par_chunks(per)
+            .flat_map_iter(|c| label::label_many(c, t))
+            .collect()
+    } else {
+        label::label_many(&pairs, t)
+    };
+    let mut labels = labels.into_iter();
+    loads
+        .into_iter()
+        .map(|l| match l {
+            Err(j) => j,
+            Ok((load, _)) => Judged::Valid {
+                path: load.path.to_string(),
+                load,
+                labels: labels.next().unwrap_or_default().into(),
+            },
+        })
+        .collect()
+}
+
+/// A skill's first load in a decoded trajectory, with where its scope starts;
+/// else why the file is discarded for it.
+fn judge_load(
+    p: &Prepared,
+    shown: String,
+    decoded: &Result<Trajectory, DecodeError>,
+) -> Result<(LoadInfo, ScopeStart), Judged> {
     let name = &p.name;
     let t = match decoded {
         Err(e) => {
-            return Judged::Discarded(Discarded {
+            return Err(Judged::Discarded(Discarded {
                 path: shown,
                 reason: format!("not decodable: {}", e.message),
-            })
+            }))
         }
         Ok(t) => t,
     };
     match first_load(t, name) {
-        None => Judged::Discarded(Discarded {
+        None => Err(Judged::Discarded(Discarded {
             path: shown,
             reason: match t.retro.as_ref().and_then(|r| r.loaded_skills.as_ref()) {
                 Some(_) => {
@@ -278,14 +329,14 @@ fn judge(p: &Prepared, shown: String, decoded: &Result<Trajectory, DecodeError>)
                 }
                 None => format!("skill `{name}` is not loaded in this trajectory"),
             },
-        }),
+        })),
         Some(load) => {
             let stale = is_stale(t, name, &p.skill.source);
             if stale && p.discard_stale {
-                return Judged::Discarded(Discarded {
+                return Err(Judged::Discarded(Discarded {
                     path: shown,
                     reason: format!("stale: the session ran an older text of skill `{name}` (discarded by `stale: discard` in the configuration)"),
-                });
+                }));
             }
             let ev = load.index.map(|i| &t.events[i]);
             let info = LoadInfo {
@@ -299,12 +350,7 @@ fn judge(p: &Prepared, shown: String, decoded: &Result<Trajectory, DecodeError>)
                 undecodable: t.undecodable_count(),
                 stale,
             };
-            let labels = label::label_trajectory(&p.set, t, ScopeStart { load: load.index });
-            Judged::Valid {
-                path: shown,
-                load: info,
-                labels: labels.into(),
-            }
+            Ok((info, ScopeStart { load: load.index }))
         }
     }
 }
@@ -547,16 +593,13 @@ fn run(
             Ok(_) => {}
         }
         let shown = display_path(path, cwd);
-        let one = |&si: &usize| Some(judge(&prepared[si], shown.clone(), &decoded));
-        Ok(if few_files {
-            skills.par_iter().map(one).collect()
-        } else {
-            // Enough files to keep every thread busy: no nested
-            // parallelism, so a thread never holds one trajectory while
-            // stealing the decoding of another (memory stays at one
-            // trajectory per thread).
-            skills.iter().map(one).collect()
-        })
+        // With enough files to keep every thread busy: no nested
+        // parallelism, so a thread never holds one trajectory while stealing
+        // the decoding of another (memory stays at one trajectory per thread).
+        Ok(judge_all(&prepared, skills, &shown, &decoded, few_files)
+            .into_iter()
+            .map(Some)
+            .collect())
     };
     // The skipped (unreadable) entries of a skill's roots, first among its entries.
     let skipped_of = |p: &Prepared| -> Vec<Option<Judged>> {

@@ -221,7 +221,8 @@ impl CiteStore {
             if r.flags & flag == 0 {
                 return None;
             }
-            let n = u32::from_le_bytes(self.arena[*at..*at + 4].try_into().unwrap_or_default()) as usize;
+            let n = u32::from_le_bytes(self.arena[*at..*at + 4].try_into().unwrap_or_default())
+                as usize;
             *at += 4;
             let b = &self.arena[*at..*at + n];
             *at += n;

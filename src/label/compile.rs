@@ -107,6 +107,11 @@ pub struct CompiledSet {
     pub(crate) scopes: Vec<Scope>,
     /// Some constraint needs the scope facts of every event.
     pub(crate) needs_scopes: bool,
+    /// What the event facts depend on: the glob and regex patterns in id
+    /// order and whether scope facts are computed. Two sets compiled with the
+    /// same lexicon and the same key get the same facts from every event
+    /// ([`super::label_many`] computes them once for both).
+    pub(crate) matcher_key: String,
 }
 
 /// The built-in lexicon's scopes, compiled once.
@@ -270,7 +275,17 @@ impl CompiledSet {
         let needs_scopes = out
             .iter()
             .any(|c| matches!(c.kind, Kind::Unverifiable) && c.scoped);
+        let mut matcher_key = format!("scopes:{needs_scopes}");
+        for (kind, globs) in [("path", &b.path_globs), ("text", &b.text_globs)] {
+            for g in globs.iter() {
+                matcher_key.push_str(&format!("\n{kind}:{}", g.glob()));
+            }
+        }
+        for r in &b.regexes {
+            matcher_key.push_str(&format!("\nre:{}", r.as_str()));
+        }
         Ok(CompiledSet {
+            matcher_key,
             needs_scopes,
             scopes: if needs_scopes {
                 scopes.to_vec()

@@ -321,33 +321,48 @@ pub fn label_trajectory(
     traj: &Trajectory,
     scope: ScopeStart,
 ) -> Vec<TrajectoryLabel> {
-    let start = scope.load.map_or(0, |l| l + 1);
-    let load_agent = scope
-        .load
-        .and_then(|l| traj.events.get(l))
-        .map(|e| &e.agent);
-    // Subagents already running before the load never saw the skill.
-    let mut before: HashSet<&str> = HashSet::new();
-    for e in traj.events.iter().take(start) {
-        if let AgentPath::Subagent(id) = &e.agent {
-            if Some(&e.agent) != load_agent {
-                before.insert(id.as_str());
+    label_many(&[(set, scope)], traj).pop().unwrap_or_default()
+}
+
+/// One skill's pass through a trajectory.
+struct Member<'s, 't> {
+    set: &'s CompiledSet,
+    scope: ScopeStart,
+    start: usize,
+    /// Subagents already running before the load never saw the skill.
+    before: HashSet<&'t str>,
+    states: Vec<State>,
+    last_in_scope: Option<usize>,
+}
+
+impl<'s, 't> Member<'s, 't> {
+    fn new(set: &'s CompiledSet, scope: ScopeStart, traj: &'t Trajectory) -> Self {
+        let start = scope.load.map_or(0, |l| l + 1);
+        let load_agent = scope
+            .load
+            .and_then(|l| traj.events.get(l))
+            .map(|e| &e.agent);
+        let mut before: HashSet<&str> = HashSet::new();
+        for e in traj.events.iter().take(start) {
+            if let AgentPath::Subagent(id) = &e.agent {
+                if Some(&e.agent) != load_agent {
+                    before.insert(id.as_str());
+                }
             }
+        }
+        Member {
+            set,
+            scope,
+            start,
+            before,
+            states: vec![State::default(); set.constraints.len()],
+            last_in_scope: None,
         }
     }
-    let tf = set.traj_facts(traj.git_branch.as_deref());
-    let cwd = traj.cwd.as_deref();
-    let mut states = vec![State::default(); set.constraints.len()];
-    let mut last_in_scope = None;
-    for (pos, e) in traj.events.iter().enumerate().skip(start) {
-        if let AgentPath::Subagent(id) = &e.agent {
-            if before.contains(id.as_str()) {
-                continue;
-            }
-        }
-        last_in_scope = Some(pos);
-        let f = set.facts(e, cwd);
-        for (c, st) in set.constraints.iter().zip(states.iter_mut()) {
+
+    /// Record where each constraint's predicates match the event at `pos`.
+    fn step(&mut self, f: &facts::Facts<'_>, tf: &facts::TrajFacts, pos: usize) {
+        for (c, st) in self.set.constraints.iter().zip(self.states.iter_mut()) {
             let (when, behavior, kind) = match &c.kind {
                 Kind::Unverifiable => {
                     if c.scoped && c.scope.iter().any(|t| f.scopes.contains(t)) {
@@ -360,17 +375,17 @@ pub fn label_trajectory(
                 Kind::Require { when, require, .. } => (when.as_ref(), Some(require), None),
             };
             if let Some(w) = when {
-                if facts::eval(w, &f, &tf) == Tri::Yes {
+                if facts::eval(w, f, tf) == Tri::Yes {
                     st.when.push(pos);
                 }
             }
             if let Some(k) = kind {
-                if facts::eval(k, &f, &tf) != Tri::No {
+                if facts::eval(k, f, tf) != Tri::No {
                     st.kind.push(pos);
                 }
             }
             if let Some(b) = behavior {
-                match facts::eval(b, &f, &tf) {
+                match facts::eval(b, f, tf) {
                     Tri::Yes => st.yes.push(pos),
                     Tri::Maybe => st.maybe.push(pos),
                     Tri::No => {}
@@ -378,18 +393,75 @@ pub fn label_trajectory(
             }
         }
     }
-    let hidden = hidden_records(traj, scope);
-    let ctx = Ctx {
-        traj,
-        scope,
-        hidden: &hidden,
-        last: last_in_scope,
-    };
-    set.constraints
-        .iter()
-        .zip(states)
-        .map(|(c, st)| finish(c, &st, &ctx))
-        .collect()
+
+    fn finish(self, traj: &Trajectory) -> Vec<TrajectoryLabel> {
+        let hidden = hidden_records(traj, self.scope);
+        let ctx = Ctx {
+            traj,
+            scope: self.scope,
+            hidden: &hidden,
+            last: self.last_in_scope,
+        };
+        self.set
+            .constraints
+            .iter()
+            .zip(self.states)
+            .map(|(c, st)| finish(c, &st, &ctx))
+            .collect()
+    }
+}
+
+/// Label several skills' constraints in one trajectory (one result per
+/// entry of `sets`, in order; each the same as [`label_trajectory`]'s).
+/// Skills whose compiled sets have the same globs and regexes (and were
+/// compiled with the same lexicon, as every skill of one gate run is) share
+/// each event's facts — the glob and regex matching that dominates
+/// labelling — computed once per event for all of them.
+pub fn label_many(
+    sets: &[(&CompiledSet, ScopeStart)],
+    traj: &Trajectory,
+) -> Vec<Vec<TrajectoryLabel>> {
+    let mut out: Vec<Vec<TrajectoryLabel>> = vec![Vec::new(); sets.len()];
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (i, (set, _)) in sets.iter().enumerate() {
+        match groups
+            .iter_mut()
+            .find(|g| sets[g[0]].0.matcher_key == set.matcher_key)
+        {
+            Some(g) => g.push(i),
+            None => groups.push(vec![i]),
+        }
+    }
+    let cwd = traj.cwd.as_deref();
+    for g in groups {
+        let lead = sets[g[0]].0;
+        let tf = lead.traj_facts(traj.git_branch.as_deref());
+        let mut members: Vec<Member<'_, '_>> = g
+            .iter()
+            .map(|&i| Member::new(sets[i].0, sets[i].1, traj))
+            .collect();
+        let from = members.iter().map(|m| m.start).min().unwrap_or(0);
+        for (pos, e) in traj.events.iter().enumerate().skip(from) {
+            let mut f = None;
+            for m in members.iter_mut() {
+                if pos < m.start {
+                    continue;
+                }
+                if let AgentPath::Subagent(id) = &e.agent {
+                    if m.before.contains(id.as_str()) {
+                        continue;
+                    }
+                }
+                m.last_in_scope = Some(pos);
+                let f = f.get_or_insert_with(|| lead.facts(e, cwd));
+                m.step(f, &tf, pos);
+            }
+        }
+        for (m, &i) in members.into_iter().zip(&g) {
+            out[i] = m.finish(traj);
+        }
+    }
+    out
 }
 
 /// Undecodable records that may lie in scope (not provably before the load).

@@ -15,7 +15,9 @@ fn verdict_of(
         .map(|t| (t, ScopeStart { load: Some(0) }))
         .collect();
     let labels = label_all(&set, &pairs);
-    let valid: Vec<std::sync::Arc<str>> = (0..trajs.len()).map(|i| format!("t{i}.jsonl").into()).collect();
+    let valid: Vec<std::sync::Arc<str>> = (0..trajs.len())
+        .map(|i| format!("t{i}.jsonl").into())
+        .collect();
     score(ScoreInput {
         skill: SkillRef {
             name: "s".into(),
