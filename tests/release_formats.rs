@@ -579,7 +579,7 @@ fn sarif_help_is_stable_across_runs_and_results_are_capped() {
         .iter_mut()
         .find(|c| c.id == "no-force-push")
         .unwrap();
-    let one = c.evidence[0].clone();
+    let one = c.evidence.get(0).unwrap();
     c.evidence = (0..1200)
         .map(|i| {
             let mut e = one.clone();

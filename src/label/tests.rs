@@ -769,3 +769,52 @@ fn a_scope_tagged_rule_without_predicate_fires_on_an_action_of_its_scope() {
     assert_eq!(got[1].cited[0].event, Some(2));
     assert_eq!(got[2].cited[0].event, Some(3));
 }
+
+#[test]
+fn label_many_is_label_trajectory_per_skill() {
+    let a = vec![
+        constraint(
+            "no-force-push",
+            "scope: [shared-repo-state]\nforbid: {git: push, args: [\"--force\"]}",
+        ),
+        constraint(
+            "tests",
+            "when: {edit: \"**/*.rs\"}\nrequire: {command: \"*test*\"}",
+        ),
+    ];
+    let b = vec![constraint("no-rm", "forbid: {command_re: \"^rm -rf? /\"}")];
+    let (sa, sa2, sb) = (
+        CompiledSet::compile(&a).unwrap(),
+        CompiledSet::compile(&a).unwrap(),
+        CompiledSet::compile(&b).unwrap(),
+    );
+    assert_eq!(sa.matcher_key, sa2.matcher_key);
+    assert_ne!(sa.matcher_key, sb.matcher_key);
+    let mut t = traj(vec![
+        shell("git push --force", &[&["git", "push", "--force"]]),
+        load("s"),
+        Action::File {
+            effects: vec![FileEffect::Edit {
+                path: "src/a.rs".into(),
+            }],
+        },
+        shell("rm -rf /", &[&["rm", "-rf", "/"]]),
+        shell("git push --force", &[&["git", "push", "--force"]]),
+        shell("cargo test", &[&["cargo", "test"]]),
+    ]);
+    t.events[4].agent = AgentPath::Subagent("agent-1".into());
+    // Same patterns with different scope starts, and another skill between them.
+    let sets = [
+        (&sa, ScopeStart { load: Some(1) }),
+        (&sb, ScopeStart { load: None }),
+        (&sa2, ScopeStart { load: Some(3) }),
+        (&sa, ScopeStart { load: None }),
+    ];
+    let many = label_many(&sets, &t);
+    assert_eq!(many.len(), sets.len());
+    for ((set, scope), got) in sets.iter().zip(&many) {
+        assert_eq!(*got, label_trajectory(set, &t, *scope));
+    }
+    assert_eq!(many[0][0].label, Label::Violated);
+    assert_eq!(many[2][1].label, Label::Untested);
+}

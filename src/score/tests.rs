@@ -156,11 +156,9 @@ fn scoped_violation_fails_closed_with_resolutions() {
     assert_eq!(v.exit(), crate::exit::Exit::Fail);
     assert_eq!(v.exit_code, 1);
     let cv = &v.constraints[0];
-    assert_eq!(cv.evidence[0].trajectory, "t0.jsonl");
-    assert_eq!(
-        (cv.evidence[0].event, cv.evidence[0].line),
-        (Some(1), Some(2))
-    );
+    let first = cv.evidence.get(0).unwrap();
+    assert_eq!(first.trajectory, "t0.jsonl");
+    assert_eq!((first.event, first.line), (Some(1), Some(2)));
     let kinds: Vec<&str> = cv.resolution.iter().map(|r| r.kind.as_str()).collect();
     assert_eq!(kinds, vec!["inspect-events", "fix-skill", "waive"]);
     assert!(
