@@ -268,12 +268,16 @@ fn judge_all(
     decoded: &Result<Trajectory, DecodeError>,
     parallel: bool,
 ) -> Vec<Judged> {
-    let loads: Vec<Result<(LoadInfo, ScopeStart), Judged>> = skills
+    let loads: Vec<Result<(LoadInfo, ScopeStart), Discarded>> = skills
         .iter()
         .map(|&si| judge_load(&prepared[si], shown.to_string(), decoded))
         .collect();
     let Ok(t) = decoded else {
-        return loads.into_iter().filter_map(Result::err).collect();
+        return loads
+            .into_iter()
+            .filter_map(Result::err)
+            .map(Judged::Discarded)
+            .collect();
     };
     let pairs: Vec<(&CompiledSet, ScopeStart)> = skills
         .iter()
@@ -293,7 +297,7 @@ fn judge_all(
     loads
         .into_iter()
         .map(|l| match l {
-            Err(j) => j,
+            Err(d) => Judged::Discarded(d),
             Ok((load, _)) => Judged::Valid {
                 path: load.path.to_string(),
                 load,
@@ -309,19 +313,19 @@ fn judge_load(
     p: &Prepared,
     shown: String,
     decoded: &Result<Trajectory, DecodeError>,
-) -> Result<(LoadInfo, ScopeStart), Judged> {
+) -> Result<(LoadInfo, ScopeStart), Discarded> {
     let name = &p.name;
     let t = match decoded {
         Err(e) => {
-            return Err(Judged::Discarded(Discarded {
+            return Err(Discarded {
                 path: shown,
                 reason: format!("not decodable: {}", e.message),
-            }))
+            })
         }
         Ok(t) => t,
     };
     match first_load(t, name) {
-        None => Err(Judged::Discarded(Discarded {
+        None => Err(Discarded {
             path: shown,
             reason: match t.retro.as_ref().and_then(|r| r.loaded_skills.as_ref()) {
                 Some(_) => {
@@ -329,14 +333,14 @@ fn judge_load(
                 }
                 None => format!("skill `{name}` is not loaded in this trajectory"),
             },
-        })),
+        }),
         Some(load) => {
             let stale = is_stale(t, name, &p.skill.source);
             if stale && p.discard_stale {
-                return Err(Judged::Discarded(Discarded {
+                return Err(Discarded {
                     path: shown,
                     reason: format!("stale: the session ran an older text of skill `{name}` (discarded by `stale: discard` in the configuration)"),
-                }));
+                });
             }
             let ev = load.index.map(|i| &t.events[i]);
             let info = LoadInfo {

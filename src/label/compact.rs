@@ -394,7 +394,7 @@ mod tests {
 
     #[test]
     fn every_value_reads_back_as_pushed() {
-        let all = vec![
+        let all = [
             cited(Some(0), Some(1), false),
             cited(None, None, false),
             cited(Some(u32::MAX as usize), Some(u64::from(u32::MAX)), false),

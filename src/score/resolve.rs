@@ -43,7 +43,7 @@ fn inspect(cv: &ConstraintVerdict, labels: &[Label], what: &str) -> Option<Resol
     if ev.is_empty() {
         return None;
     }
-    let shown: Vec<String> = ev.iter().take(SHOWN).map(|e| location(e)).collect();
+    let shown: Vec<String> = ev.iter().take(SHOWN).map(location).collect();
     let more = if ev.len() > SHOWN {
         format!(" and {} more listed in the evidence", ev.len() - SHOWN)
     } else {
