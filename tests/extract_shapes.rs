@@ -530,3 +530,19 @@ fn a_conditional_heading_is_the_condition_of_its_rules() {
     assert!(c.require.is_some(), "{c:#?}");
     assert_eq!(c.order, Some(Order::Before), "{c:#?}");
 }
+
+#[test]
+fn a_branch_in_code_and_an_unseen_without_narrow_the_forbid() {
+    let cs = structure();
+    // The branch named in code, not every commit.
+    let c = at(&cs, 107).expect("trunk rule");
+    assert_eq!(
+        c.forbid,
+        Some(p("{all: [{git: commit}, {branch: trunk}]}")),
+        "{c:#?}"
+    );
+    // What the merge needs (a review) is not visible: the merge is the
+    // trigger, not forbidden.
+    let c = at(&cs, 108).expect("review rule");
+    assert!(c.forbid.is_none() && c.when.is_some(), "{c:#?}");
+}

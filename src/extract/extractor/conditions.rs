@@ -1252,9 +1252,10 @@ impl Analysis {
                     (Some(x), None) if mentions_consent(y) => {
                         consent_gate(&mut d, x, !self.proceeds)
                     }
-                    (Some(x), None) => {
-                        d.forbid = Some(x);
-                    }
+                    // "Don't merge your own PR without a review": what it
+                    // needs is not visible, the act is — its trigger, never
+                    // a forbid of every merge.
+                    (Some(x), None) => d.when = Some(x),
                     // "NO COMPLETION CLAIMS WITHOUT FRESH VERIFICATION": the
                     // act is not visible, what it needs is.
                     (None, Some(y)) => {

@@ -191,6 +191,14 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             ]);
         }
     }
+    // "Never commit directly to `main`", "push onto `release/*`": the branch
+    // the act is on (a modifier, as the words "main branch" give).
+    for name in branch_targets(text) {
+        let m = Predicate::Branch(globset::escape(&name).replace("[*]", "*"));
+        if !info.modifiers.contains(&m) {
+            info.modifiers.push(m);
+        }
+    }
     // Code spans: commands, tool names, paths.
     let verb_action = nearest_path_verb(&w, lex);
     for c in &code {
@@ -774,4 +782,37 @@ fn named_branch(text: &str) -> Option<String> {
         rest = &text[end..];
     }
     None
+}
+
+/// Branches named in code after "to", "on", "into" or "onto" ("commit
+/// directly to `main`"): names without a dot, so paths and files are not.
+fn branch_targets(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_code = false;
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        if c != '`' {
+            continue;
+        }
+        if !in_code {
+            start = i;
+            in_code = true;
+            continue;
+        }
+        in_code = false;
+        let name = &text[start + 1..i];
+        let before = text[..start].to_lowercase();
+        let prev = before.split_whitespace().last().unwrap_or("");
+        let ok = !name.is_empty()
+            && name.len() <= 60
+            && !name.contains('.')
+            && !name.ends_with('/')
+            && name
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '/' | '-' | '_' | '*'));
+        if ok && matches!(prev, "to" | "on" | "into" | "onto") {
+            out.push(name.to_string());
+        }
+    }
+    out
 }
