@@ -250,3 +250,14 @@ fn other_senses_of_commit_push_and_merge_are_not_scoped() {
     assert_eq!(c.require, Some(p("{command: 'glab mr create*'}")), "{c:#?}");
     assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
 }
+
+#[test]
+fn keychains_tokens_and_slash_commands_are_scoped() {
+    let cs = constraints();
+    for line in [69, 70] {
+        let c = rule(&cs, line);
+        assert_eq!(c.scope, vec![ScopeTag::SensitiveMemory], "{c:#?}");
+    }
+    let c = rule(&cs, 71);
+    assert_eq!(c.scope, vec![ScopeTag::SelfModification], "{c:#?}");
+}
