@@ -546,3 +546,24 @@ fn a_branch_in_code_and_an_unseen_without_narrow_the_forbid() {
     let c = at(&cs, 108).expect("review rule");
     assert!(c.forbid.is_none() && c.when.is_some(), "{c:#?}");
 }
+
+#[test]
+fn paths_and_programs_in_code_are_the_objects() {
+    let cs = structure();
+    let c = at(&cs, 112).expect("append rule");
+    assert_eq!(c.require, Some(p("{write: '**/MEMORY.md'}")), "{c:#?}");
+    // The path named, not every agent-configuration file.
+    let c = at(&cs, 113).expect("settings rule");
+    assert_eq!(
+        c.forbid,
+        Some(p("{write: '.claude/settings.json'}")),
+        "{c:#?}"
+    );
+    // A credentials directory names its contents.
+    let c = at(&cs, 114).expect("aws rule");
+    assert_eq!(c.forbid, Some(p("{read: '~/.aws/**'}")), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SensitiveMemory], "{c:#?}");
+    // "Avoid running X" forbids running it.
+    let c = at(&cs, 115).expect("printenv rule");
+    assert!(c.forbid.is_some(), "{c:#?}");
+}

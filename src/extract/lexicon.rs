@@ -263,13 +263,10 @@ impl Pattern {
             PatTok::Gap(max) => {
                 let mut found = None;
                 for skip in 0..=*max {
-                    // A code span or quotation inside the gap is a word of
-                    // anything ("delete the `main` branch"); a clause break
-                    // ends it.
                     if skip > 0
                         && words
                             .get(at + skip - 1)
-                            .is_none_or(|w| !w.barrier && is_clause_break(&w.text))
+                            .is_none_or(|w| w.barrier || is_clause_break(&w.text))
                     {
                         break;
                     }

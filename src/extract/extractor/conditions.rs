@@ -1213,22 +1213,29 @@ impl Analysis {
                 .or_else(|| {
                     // "Don't use Poetry" forbids running it; "don't disable
                     // pre-commit" or "don't configure mypy" does not.
-                    let uses = main_verb(&words(&mask(&self.main).0)).is_none_or(|v| {
-                        matches!(
-                            v.as_str(),
-                            "use"
-                                | "run"
-                                | "install"
-                                | "call"
-                                | "invoke"
-                                | "add"
-                                | "execute"
-                                | "launch"
-                                | "adopt"
-                                | "introduce"
-                                | "switch"
-                                | "rely"
-                        )
+                    let mw = words(&mask(&self.main).0);
+                    let verb = mw
+                        .iter()
+                        .filter(|x| !x.barrier && !is_filler(&x.text))
+                        .map(|x| x.text.as_str())
+                        .find(|t| !matches!(*t, "avoid" | "stop" | "quit" | "refrain" | "from"));
+                    let uses = verb.is_none_or(|v| {
+                        [
+                            "use",
+                            "run",
+                            "install",
+                            "call",
+                            "invoke",
+                            "add",
+                            "execute",
+                            "launch",
+                            "adopt",
+                            "introduce",
+                            "switch",
+                            "rely",
+                        ]
+                        .iter()
+                        .any(|b| verb_matches(v, b))
                     });
                     if mods.is_empty() && uses {
                         any_of(main.programs.clone())

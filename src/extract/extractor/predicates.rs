@@ -181,14 +181,25 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
                     && args.iter().any(|a| a == "--delete"))))
         };
         let glob = globset::escape(&name).replace("[*]", "*");
+        let named = Predicate::Any(vec![
+            Predicate::Command(format!("git branch -d {glob}")),
+            Predicate::Command(format!("git branch -D {glob}")),
+            Predicate::Command(format!("git branch --delete {glob}")),
+            Predicate::Command(format!("git push * --delete {glob}")),
+            Predicate::Command(format!("git push * :{glob}")),
+        ]);
+        let mut narrowed = false;
         for (p, _) in info.actions.iter_mut().filter(|(p, _)| deletes(p)) {
-            *p = Predicate::Any(vec![
-                Predicate::Command(format!("git branch -d {glob}")),
-                Predicate::Command(format!("git branch -D {glob}")),
-                Predicate::Command(format!("git branch --delete {glob}")),
-                Predicate::Command(format!("git push * --delete {glob}")),
-                Predicate::Command(format!("git push * :{glob}")),
-            ]);
+            *p = named.clone();
+            narrowed = true;
+        }
+        // The code span holds the phrase apart ("delete the `main` branch").
+        let deleting = w
+            .iter()
+            .any(|x| x.text.starts_with("delet") || x.text.starts_with("remov"));
+        if !narrowed && deleting && named_before_branch(text) {
+            info.actions.push((named, true));
+            info.scope.insert(ScopeTag::SharedRepoState);
         }
     }
     // "Never commit directly to `main`", "push onto `release/*`": the branch
@@ -746,8 +757,27 @@ pub(super) fn path_glob(c: &str) -> Option<String> {
     if let Some(s) = g.strip_prefix("./") {
         g = s.to_string();
     }
+    // Well-known dot-directories (`~/.ssh`, `.claude`) name their contents.
+    let last = g.rsplit('/').next().unwrap_or("");
+    let dot_dir = matches!(
+        last,
+        ".ssh"
+            | ".aws"
+            | ".gnupg"
+            | ".kube"
+            | ".docker"
+            | ".config"
+            | ".claude"
+            | ".codex"
+            | ".gemini"
+            | ".github"
+            | ".git"
+            | ".azure"
+    );
     if g.ends_with('/') {
         g.push_str("**");
+    } else if dot_dir {
+        g.push_str("/**");
     } else if !g.contains('/') && !g.starts_with('~') {
         g = format!("**/{g}");
     }
@@ -815,4 +845,11 @@ fn branch_targets(text: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// "… the `main` branch": a code span followed by the word "branch".
+fn named_before_branch(text: &str) -> bool {
+    text.split('`').enumerate().any(|(i, part)| {
+        i % 2 == 0 && i > 0 && part.trim_start().to_lowercase().starts_with("branch")
+    })
 }
