@@ -1029,7 +1029,29 @@ pub(super) fn negation(w: &[Word]) -> (bool, bool) {
         .filter(|x| !x.barrier)
         .map(|x| x.text.as_str())
         .collect();
-    let head = &t[..t.len().min(5)];
+    // Negation before the main verb ("Don't merge", "You must never
+    // push"); after it, it belongs to a clause of its own ("Verify fixes
+    // don't conflict").
+    let verb_at = t
+        .iter()
+        .position(|x| {
+            !is_filler(x)
+                && !matches!(
+                    *x,
+                    "not"
+                        | "no"
+                        | "never"
+                        | "don't"
+                        | "dont"
+                        | "mustn't"
+                        | "cannot"
+                        | "can't"
+                        | "avoid"
+                        | "shouldn't"
+                )
+        })
+        .unwrap_or(t.len());
+    let head = &t[..t.len().min(5).min(verb_at + 1)];
     // "No need to re-review": the reader may skip it.
     let no_need = head.starts_with(&["no", "need"]);
     let weak = head.first() == Some(&"avoid")

@@ -483,10 +483,18 @@ pub(super) fn path_mention(
 }
 
 /// The action of the first path verb in a clause (`edit` → touch).
+/// The first path verb of a clause; a participle after a form of "be"
+/// ("hooks are configured in `settings.json`") states, it does not act.
 pub(super) fn nearest_path_verb(w: &[Word], lex: &Lexicon) -> Option<PathAction> {
-    w.iter()
-        .filter(|x| !x.barrier)
-        .find_map(|x| lex.path_action(&x.text))
+    let w: Vec<&Word> = w.iter().filter(|x| !x.barrier).collect();
+    w.iter().enumerate().find_map(|(i, x)| {
+        let stated = i > 0
+            && matches!(
+                w[i - 1].text.as_str(),
+                "is" | "are" | "was" | "were" | "be" | "been" | "being"
+            );
+        (!stated).then(|| lex.path_action(&x.text)).flatten()
+    })
 }
 
 /// The simple commands of a shell line: split at `&&`, `||`, `;` and `|`
