@@ -567,3 +567,14 @@ fn paths_and_programs_in_code_are_the_objects() {
     let c = at(&cs, 115).expect("printenv rule");
     assert!(c.forbid.is_some(), "{c:#?}");
 }
+
+#[test]
+fn a_negation_or_a_participle_after_the_verb_is_not_the_rules() {
+    let cs = structure();
+    let c = at(&cs, 119).expect("verify rule");
+    assert_eq!(c.modality, Modality::Must, "{c:#?}");
+    // "are configured in X" states where they are; no edit is required.
+    let c = at(&cs, 120).expect("hooks rule");
+    let r = serde_json::to_string(&c.require).unwrap();
+    assert!(!r.contains("touch") && !r.contains("write"), "{c:#?}");
+}
