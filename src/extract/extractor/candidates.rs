@@ -94,14 +94,7 @@ impl Section {
             return None;
         }
         let w = words(h);
-        let numbered = w
-            .iter()
-            .take_while(|x| {
-                x.text.chars().all(|c| c.is_ascii_digit() || c == '.')
-                    || matches!(x.text.as_str(), "step" | "phase" | "stage" | "part")
-            })
-            .count();
-        let first = w.get(numbered)?;
+        let first = w.get(heading_number(&w))?;
         let order = match first.text.as_str() {
             "before" => Order::Before,
             "if" | "when" | "whenever" | "after" | "once" | "unless" => Order::After,
@@ -189,18 +182,20 @@ pub(super) fn planning_milestone(t: &str) -> bool {
     }) || matches!(w.first().map(|x| x.text.as_str()), Some("after" | "once")))
 }
 
-fn heading_conditional(t: &str) -> bool {
-    let w = words(t);
-    // "0) If the server is not connected", "Step 3: When …": the number
-    // is not the heading's first word.
-    let numbered = w
-        .iter()
+/// Words that number a heading ("0) If …", "Step 3: When …"): how many
+/// lead it, so its first word is the one after them.
+fn heading_number(w: &[Word]) -> usize {
+    w.iter()
         .take_while(|x| {
             x.text.chars().all(|c| c.is_ascii_digit() || c == '.')
                 || matches!(x.text.as_str(), "step" | "phase" | "stage" | "part")
         })
-        .count();
-    let w = &w[numbered..];
+        .count()
+}
+
+fn heading_conditional(t: &str) -> bool {
+    let w = words(t);
+    let w = &w[heading_number(&w)..];
     w.first().is_some_and(|f| {
         matches!(
             f.text.as_str(),
