@@ -132,10 +132,10 @@ fn extraction_against_the_second_heldout_labels() {
     );
     assert_eq!(per.len(), 4, "four held-out skills");
     assert_eq!(f.labelled, 113, "111 labelled rules and 2 fenced blocks");
-    // Floors: a little under the figures measured at e7bc845, the labels
+    // Floors: a little under the figures measured at 21bfbcf, the labels
     // untouched since they were written (docs/constraints.md, "Second
     // held-out set (never tuned on)"): found 95/113, matching a label
-    // 160/163, checkable 3/20, behavior predicates on checkable rules 3/5,
+    // 160/162, checkable 3/20, behavior predicates on checkable rules 3/4,
     // scope 2/3 and 2/2. They are regression alarms, not targets.
     let floors = [
         ("rules found", f.recall(), 0.82),
@@ -144,7 +144,7 @@ fn extraction_against_the_second_heldout_labels() {
         (
             "behavior predicates on checkable rules",
             f.behavior_precision(),
-            0.50,
+            0.60,
         ),
         // Three tagged rows: one pair moves these by a third.
         ("scope recall", f.scope_recall(), 0.60),
