@@ -71,8 +71,13 @@ impl Renderer for Json {
         verdicts: &[SkillVerdict],
         out: &mut dyn std::io::Write,
     ) -> std::io::Result<()> {
-        serde_json::to_writer_pretty(&mut *out, &envelope(verdicts))?;
-        out.write_all(b"\n")
+        use std::io::Write;
+        // serde_json writes many small pieces: buffer them here, behind a
+        // concrete type, rather than call through `dyn Write` for each.
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, out);
+        serde_json::to_writer_pretty(&mut w, &envelope(verdicts))?;
+        w.write_all(b"\n")?;
+        w.flush()
     }
 }
 
