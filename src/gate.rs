@@ -530,7 +530,7 @@ fn run(
             }
         }
     }
-    let mut all: Vec<(PathBuf, bool)> = Vec::new();
+    let mut all: Vec<(&PathBuf, bool)> = Vec::new();
     let mut position: HashMap<&PathBuf, usize> = HashMap::new();
     for (root, found) in &files_by_root {
         let root_norm = root.named.then(|| normalize(&root.path));
@@ -540,7 +540,7 @@ fn run(
                 Entry::Occupied(e) => all[*e.get()].1 |= named,
                 Entry::Vacant(e) => {
                     e.insert(all.len());
-                    all.push((f.clone(), named));
+                    all.push((f, named));
                 }
             }
         }
@@ -580,14 +580,14 @@ fn run(
             // ignoring it would change which trajectories count.
             Err(e) if decode::retro::is_sidecar(&e.path) => return Err(e),
             Err(mut e) if *named => {
-                e.path = path.clone();
+                e.path = path.to_path_buf();
                 return Err(e);
             }
             // A discovered file that cannot be decoded could be a session
             // that broke a rule: dropping it could turn a block into a pass
             // (fail-open). The gate refuses instead (exit 2, docs/gate.md).
             Err(mut e) => {
-                e.path = path.clone();
+                e.path = path.to_path_buf();
                 e.message = format!(
                     "{} — a file under the trajectory roots that cannot be decoded could hide a violation; repair it or move it out of the roots",
                     e.message.replace(" (use --input-format to name one)", "")
