@@ -136,11 +136,13 @@ fn extraction_against_the_second_heldout_labels() {
     // untouched since they were written (docs/constraints.md, "Second
     // held-out set (never tuned on)"): found 95/113, matching a label
     // 160/162, checkable 3/20, behavior predicates on checkable rules 3/4,
-    // scope 2/3 and 2/2. They are regression alarms, not targets.
+    // scope 2/3 and 2/2. They are regression alarms, not targets. Checkable
+    // is 5/20 since the regression it revealed was fixed (a later step of a
+    // procedure under a conditional heading follows the first step again).
     let floors = [
         ("rules found", f.recall(), 0.82),
         ("extracted rules matching a label", f.precision(), 0.95),
-        ("checkable rules with a predicate", f.checkable(), 0.10),
+        ("checkable rules with a predicate", f.checkable(), 0.20),
         (
             "behavior predicates on checkable rules",
             f.behavior_precision(),

@@ -578,3 +578,17 @@ fn a_negation_or_a_participle_after_the_verb_is_not_the_rules() {
     let r = serde_json::to_string(&c.require).unwrap();
     assert!(!r.contains("touch") && !r.contains("write"), "{c:#?}");
 }
+
+#[test]
+fn a_procedure_under_a_conditional_heading_follows_its_first_step() {
+    let cs = structure();
+    let c = at(&cs, 124).expect("first step command");
+    assert!(
+        c.require.is_none(),
+        "the heading's condition is not visible: {c:#?}"
+    );
+    let c = at(&cs, 126).expect("second step command");
+    assert_eq!(c.when, Some(p("{command: 'npm logout*'}")), "{c:#?}");
+    assert_eq!(c.require, Some(p("{command: 'npm login*'}")), "{c:#?}");
+    assert_eq!(c.order, Some(Order::After), "{c:#?}");
+}

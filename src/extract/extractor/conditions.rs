@@ -548,7 +548,9 @@ pub(super) fn analyse(
         .collect();
     // "## Before You Start" / "- Run the full test suite": the heading's
     // condition, where the rule and its lead-in state none.
+    // (A later step of a procedure follows its first step instead.)
     if conditions.is_empty()
+        && ctx.started.is_none()
         && ctx
             .lead
             .is_none_or(|l| l.condition.is_none() && l.items_are_conditions.is_none())
