@@ -38,7 +38,5 @@ fn extraction_against_the_dev_labels() {
         ("scope recall", f.scope_recall(), 0.85),
         ("scope precision", f.scope_precision(), 0.95),
     ];
-    for (what, got, floor) in floors {
-        assert!(got >= floor, "{what} fell to {got:.3} (floor {floor})");
-    }
+    measure::assert_floors(&floors);
 }

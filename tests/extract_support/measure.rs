@@ -1,7 +1,8 @@
 //! Extraction measured against the hand-labelled development set
 //! (`../shared/research/extraction-dev-labels.tsv`, conventions in the `.md`
 //! beside it). Shared by `tests/extract_measure.rs` (floors),
-//! `tests/extract_heldout.rs` (held-out skills, `measure_labels`) and
+//! `tests/extract_heldout.rs` and `tests/extract_heldout2.rs` (held-out
+//! skills: `check_label_file`, `measure_and_print`, `assert_floors`) and
 //! `examples/extract_all.rs` (the figures, per skill and in total).
 //!
 //! Definitions (one labelled row = one rule of a skill, with its lines):
@@ -288,4 +289,114 @@ pub fn measure_labels(
         per.push((name, f));
     }
     (per, total)
+}
+
+/// A TSV cell as written (CSV-style quoting: `"…"` with `""` inside).
+fn cell(raw: &str) -> String {
+    match raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+        Some(inner) => inner.replace("\"\"", "\""),
+        None => raw.to_string(),
+    }
+}
+
+/// Check every row of a label file (columns, lines inside the skill,
+/// modality, scope tags, predicates and order that parse, checkable rows
+/// and only they with a behavior); returns the number of rows.
+pub fn check_label_file(path: &Path) -> usize {
+    use skillgate::review::{parse_order, parse_predicate};
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let text = std::fs::read_to_string(path).expect("label file");
+    let shared = shared();
+    let mut rows = 0;
+    for (i, line) in text.lines().enumerate().skip(1) {
+        let at = format!("{name}:{}", i + 1);
+        let f: Vec<String> = line.split('\t').map(cell).collect();
+        assert_eq!(f.len(), 11, "{at}: 11 columns");
+        let skill = std::fs::read_to_string(shared.join(&f[0]))
+            .unwrap_or_else(|e| panic!("{at}: {}: {e}", f[0]));
+        let (first, last): (usize, usize) = (f[1].parse().unwrap(), f[2].parse().unwrap());
+        assert!(
+            1 <= first && first <= last && last <= skill.lines().count(),
+            "{at}: lines {first}-{last}"
+        );
+        assert!(
+            ["must", "must-not", "should", "should-not"].contains(&f[3].as_str()),
+            "{at}: modality {}",
+            f[3]
+        );
+        assert!(["yes", "no"].contains(&f[4].as_str()), "{at}: checkable");
+        for tag in f[5].split(',') {
+            assert!(
+                [
+                    "none",
+                    "shared-repo-state",
+                    "sensitive-memory",
+                    "self-modification"
+                ]
+                .contains(&tag.trim()),
+                "{at}: scope {tag}"
+            );
+        }
+        let pred = |j: usize| {
+            if f[j] == "-" {
+                None
+            } else {
+                parse_predicate(&f[j]).unwrap_or_else(|e| panic!("{at}: column {j}: {}", e.message))
+            }
+        };
+        let (when, require, forbid) = (pred(7), pred(8), pred(9));
+        assert_eq!(
+            f[4] == "yes",
+            require.is_some() || forbid.is_some(),
+            "{at}: a checkable row has a behavior predicate, and only it"
+        );
+        assert!(
+            require.is_none() || forbid.is_none(),
+            "{at}: require xor forbid"
+        );
+        assert!(
+            when.is_none() || f[4] == "yes",
+            "{at}: when only on checkable rows"
+        );
+        if f[10] != "-" {
+            assert!(require.is_some(), "{at}: order only with require");
+            parse_order(&f[10]).unwrap_or_else(|e| panic!("{at}: order: {}", e.message));
+        }
+        rows += 1;
+    }
+    rows
+}
+
+/// Measure a label file (plus its fenced blocks), print the table (every
+/// miss too with `EXTRACT_MEASURE_VERBOSE`), and return the figures.
+pub fn measure_and_print(path: &Path, fenced: Vec<Label>) -> (Vec<(String, Figures)>, Figures) {
+    let verbose = std::env::var_os("EXTRACT_MEASURE_VERBOSE").is_some();
+    let mut labels = load_labels(path);
+    labels.extend(fenced);
+    let (per, f) = measure_labels(&shared(), &labels, &Lexicon::builtin(), |l| {
+        if verbose {
+            println!("{l}");
+        }
+    });
+    println!("{HEADER}");
+    for (name, s) in &per {
+        println!("{}", s.row(name));
+    }
+    println!("{}", f.row("total"));
+    println!(
+        "behavior predicates on rules labelled checkable: {}/{} = {:.2}",
+        f.with_behavior_on_decidable,
+        f.with_behavior,
+        f.behavior_precision()
+    );
+    (per, f)
+}
+
+/// Fail when a figure drops below its floor.
+pub fn assert_floors(floors: &[(&str, f64, f64)]) {
+    for (what, got, floor) in floors {
+        assert!(got >= floor, "{what} fell to {got:.3} (floor {floor})");
+    }
 }
