@@ -592,3 +592,52 @@ fn a_procedure_under_a_conditional_heading_follows_its_first_step() {
     assert_eq!(c.require, Some(p("{command: 'npm login*'}")), "{c:#?}");
     assert_eq!(c.order, Some(Order::After), "{c:#?}");
 }
+
+#[test]
+fn mcp_tools_and_namespaced_skills_in_code_spans_are_predicates() {
+    let cs = structure();
+    // `Server:tool` is a tool of that MCP server; "A, then B" orders them.
+    let c = at(&cs, 130).expect("look-up rule");
+    assert_eq!(c.when, Some(p("{tool: '*read-ticket*'}")), "{c:#?}");
+    assert_eq!(c.require, Some(p("{tool: '*find-ticket*'}")), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    // A tool's own name.
+    let c = at(&cs, 131).expect("digest rule");
+    assert_eq!(
+        c.require,
+        Some(p("{tool: 'mcp__chat__send_digest'}")),
+        "{c:#?}"
+    );
+    // `ns:name` beside "skill" is that skill; "opening a PR" is the trigger.
+    let c = at(&cs, 132).expect("style-check rule");
+    assert_eq!(c.when, Some(p("{command: 'gh pr create*'}")), "{c:#?}");
+    assert_eq!(c.require, Some(p("{skill: style-check}")), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+}
+
+#[test]
+fn a_lone_flag_is_a_command_carrying_it_unless_options_are_compared() {
+    let cs = structure();
+    let c = at(&cs, 133).expect("help rule");
+    assert_eq!(
+        c.require,
+        Some(p(r"{command_re: '(^|\s)\-\-help(=|\s|$)'}")),
+        "{c:#?}"
+    );
+    if let Some(c) = at(&cs, 134) {
+        assert!(c.behavior().is_none() && c.when.is_none(), "{c:#?}");
+    }
+}
+
+#[test]
+fn a_sequence_makes_the_later_act_the_trigger_of_the_earlier() {
+    let cs = structure();
+    assert!(
+        at(&cs, 135).is_some(),
+        "\"Post …\" is an imperative: {cs:#?}"
+    );
+    let c = at(&cs, 136).expect("build rule");
+    assert_eq!(c.when, Some(p("{command: 'make test*'}")), "{c:#?}");
+    assert_eq!(c.require, Some(p("{command: 'make*'}")), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+}

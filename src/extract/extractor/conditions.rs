@@ -909,6 +909,24 @@ pub(super) fn find_outside_code(s: &str, pat: &str) -> Option<usize> {
     None
 }
 
+/// "A, then B" / "A and then B" / "A; then B" in a main clause, each part
+/// naming a different act: (A's act, B's act). `None` where either part
+/// names none, so a sequence of unseen steps stays what it was.
+pub(super) fn split_sequence(main: &str, lex: &Lexicon) -> Option<(Predicate, Predicate)> {
+    let lower = main.to_lowercase();
+    if lower.len() != main.len() {
+        return None;
+    }
+    let at = [", then ", " and then ", "; then ", ", and then "]
+        .iter()
+        .filter_map(|pat| find_outside_code(&lower, pat).map(|i| (i, pat.len())))
+        .min()?;
+    let (a, b) = (&main[..at.0], &main[at.0 + at.1..]);
+    let first = clause_info(a, lex).behavior(true)?;
+    let next = clause_info(b, lex).behavior(true)?;
+    (first != next).then_some((first, next))
+}
+
 /// "If X, Y" → (X, Y), splitting at the first comma or colon outside code
 /// (or at " then ").
 pub(super) fn split_leading_condition(s: &str) -> Option<(String, String)> {
@@ -1370,7 +1388,19 @@ impl Analysis {
                 && (!ctx.after_user || ctx.after_approval)
                 && !ctx.section.conditional_beyond_planning()
                 && !self.user_condition_but(lex, true);
-            if d.when.is_some() {
+            let sequence = self
+                .conditions
+                .is_empty()
+                .then(|| split_sequence(&self.main, lex))
+                .flatten()
+                .filter(|_| !unseen && !self.user_condition(lex));
+            if let Some((first, next)) = sequence {
+                // "Locate it with `A`, then fetch it with `B`": the later
+                // act is the trigger, the earlier one is due before it.
+                d.when = Some(next);
+                d.require = Some(first);
+                d.order = Some(before(self.each));
+            } else if d.when.is_some() {
                 d.require = req;
                 if d.require.is_some() && cond_order == Some(Order::Before) {
                     d.order = Some(before(self.each));

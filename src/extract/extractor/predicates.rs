@@ -212,9 +212,45 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
     }
     // Code spans: commands, tool names, paths.
     let verb_action = nearest_path_verb(&w, lex);
+    let names_skill = w.iter().any(|x| x.text == "skill" || x.text == "skills");
+    let runs_with = w.iter().any(|x| {
+        matches!(
+            x.text.as_str(),
+            "run" | "runs" | "running" | "execute" | "invoke" | "call" | "use" | "pass" | "with"
+        )
+    }) && !w.iter().any(|x| matches!(x.text.as_str(), "vs" | "versus"));
     for c in &code {
         let c = c.trim().trim_start_matches("$ ").trim();
         if c.is_empty() {
+            continue;
+        }
+        // `namespace:name`: a skill where the clause says "skill", else an
+        // MCP server's tool (`Server:tool-name`); `mcp__server__tool` is a
+        // tool's own name.
+        if let Some((ns, name)) = qualified_name(c) {
+            let pred = if names_skill && !ns.chars().any(|ch| ch.is_ascii_uppercase()) {
+                Predicate::Skill(name.to_string())
+            } else if name.contains(['-', '_']) {
+                Predicate::Tool(format!("*{name}*"))
+            } else {
+                continue;
+            };
+            info.actions.push((pred, true));
+            continue;
+        }
+        if c.starts_with("mcp__")
+            && c.matches("__").count() >= 2
+            && !c.contains(char::is_whitespace)
+        {
+            info.actions.push((Predicate::Tool(c.to_string()), true));
+            continue;
+        }
+        // A flag alone (`--help`, `--dry-run`) in a clause that runs
+        // something: a command carrying that flag (not where two options
+        // are compared: "`--with` vs `uv add`").
+        if let Some(flag) = lone_flag(c).filter(|_| runs_with) {
+            let re = format!(r"(^|\s){}(=|\s|$)", regex::escape(flag));
+            info.actions.push((Predicate::CommandRe(re), true));
             continue;
         }
         let simple = simple_commands(c);
@@ -339,7 +375,6 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
     }
     // Skills named as `kebab-name` beside "skill": "invoke writing-plans
     // skill", "Do NOT invoke frontend-design, mcp-builder, or any other skill".
-    let names_skill = w.iter().any(|x| x.text == "skill" || x.text == "skills");
     let invokes = w.iter().any(|x| {
         matches!(
             x.text.as_str(),
@@ -659,6 +694,39 @@ pub(super) fn placeholders_to_stars(seg: &str) -> String {
 }
 
 /// `EnterWorktree`, `TodoWrite`, `AskUserQuestion`: a harness tool name.
+/// `namespace:name` with no spaces, slashes or dots, each side an
+/// identifier and the name lower-case (`Notion:notion-fetch`,
+/// `superpowers:test-driven-development`); not `host:port`, `image:tag`
+/// or a URL scheme.
+pub(super) fn qualified_name(c: &str) -> Option<(&str, &str)> {
+    let (ns, name) = c.split_once(':')?;
+    let ident = |s: &str| {
+        s.len() >= 2
+            && s.chars().next().is_some_and(|ch| ch.is_ascii_alphabetic())
+            && s.chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_')
+    };
+    let lower = name
+        .chars()
+        .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-' || ch == '_');
+    (ident(ns) && ident(name) && lower && !matches!(ns, "http" | "https" | "file" | "mailto"))
+        .then_some((ns, name))
+}
+
+/// A code span that is one command-line flag (`--help`, `--dry-run`).
+fn lone_flag(c: &str) -> Option<&str> {
+    let rest = c.strip_prefix("--")?;
+    (rest.len() >= 2
+        && rest
+            .chars()
+            .next()
+            .is_some_and(|ch| ch.is_ascii_lowercase())
+        && rest
+            .chars()
+            .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-'))
+    .then_some(c)
+}
+
 pub(super) fn is_tool_name(c: &str) -> bool {
     let humps = c.chars().filter(|ch| ch.is_ascii_uppercase()).count();
     c.len() >= 4
