@@ -641,3 +641,18 @@ fn a_sequence_makes_the_later_act_the_trigger_of_the_earlier() {
     assert_eq!(c.require, Some(p("{command: 'make*'}")), "{c:#?}");
     assert_eq!(c.order, Some(Order::Before), "{c:#?}");
 }
+
+#[test]
+fn a_word_before_its_object_after_a_condition_is_a_verb() {
+    // "rethink" is in no verb list: after "If …:", a word then "the" is
+    // the imperative of the rule.
+    let cs = structure();
+    let c = at(&cs, 140).expect("rethink rule");
+    assert_eq!(c.modality, Modality::Must, "{c:#?}");
+}
+
+#[test]
+fn a_key_activities_column_holds_rules() {
+    let cs = structure();
+    assert!(at(&cs, 144).is_some(), "{cs:#?}");
+}

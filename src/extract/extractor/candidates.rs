@@ -1302,6 +1302,9 @@ impl TableRoles {
             "approach",
             "response",
             "what to do",
+            "actions",
+            "activities",
+            "activity",
         ];
         const AVOID: &[&str] = &["avoid", "don't", "do not", "never", "anti pattern", "wrong"];
         const COND: &[&str] = &[

@@ -59,6 +59,85 @@ pub(super) struct Analysis {
     pub(super) only_via: Option<String>,
 }
 
+/// After a condition ("If three fixes failed: question the design"), a
+/// bare word followed by its object is a verb the lexicon may not list:
+/// not a form in -s, -ed, -ing or -ly, nor a determiner or pronoun.
+pub(super) fn verb_before_object(mw: &[Word]) -> bool {
+    let [v, o, ..] = mw else { return false };
+    let t = v.text.as_str();
+    !v.barrier
+        && t.len() >= 3
+        && t.chars().all(|c| c.is_ascii_lowercase())
+        && !["s", "ed", "ing", "ly"].iter().any(|x| t.ends_with(x))
+        && !is_filler(t)
+        && !matches!(
+            t,
+            "the"
+                | "this"
+                | "that"
+                | "these"
+                | "those"
+                | "your"
+                | "our"
+                | "their"
+                | "its"
+                | "all"
+                | "any"
+                | "each"
+                | "every"
+                | "some"
+                | "one"
+                | "both"
+                | "either"
+                | "neither"
+                | "you"
+                | "they"
+                | "she"
+                | "his"
+                | "her"
+                | "there"
+                | "then"
+                | "what"
+                | "which"
+                | "how"
+                | "why"
+                | "who"
+                | "not"
+                | "nothing"
+                | "never"
+                | "can"
+                | "may"
+                | "will"
+                | "would"
+                | "could"
+                | "might"
+                | "must"
+                | "shall"
+                | "should"
+        )
+        && matches!(
+            o.text.as_str(),
+            "the"
+                | "a"
+                | "an"
+                | "this"
+                | "that"
+                | "these"
+                | "those"
+                | "your"
+                | "its"
+                | "their"
+                | "each"
+                | "every"
+                | "all"
+                | "any"
+                | "which"
+                | "what"
+                | "out"
+                | "up"
+        )
+}
+
 /// A condition on an act already done: "after X", or a perfect or passive
 /// "when the fixes are merged" / "once it has been pushed".
 pub(super) fn completed(c: &str, o: Order) -> bool {
@@ -354,8 +433,9 @@ pub(super) fn analyse(
                 .then_some(Modality::Must)
         });
     let verb = main_verb(&mw);
-    let imperative =
-        verb.as_deref().is_some_and(|v| lex.is_imperative(v)) && !starts_with_third_person(&mw);
+    let imperative = (verb.as_deref().is_some_and(|v| lex.is_imperative(v))
+        || (!conditions.is_empty() && verb_before_object(&mw)))
+        && !starts_with_third_person(&mw);
     let heading_rule = ctx.section.normative();
     let lead_rule = ctx.lead.filter(|l| l.normative);
     let caps = is_caps_rule(&rest);
