@@ -656,3 +656,24 @@ fn a_key_activities_column_holds_rules() {
     let cs = structure();
     assert!(at(&cs, 144).is_some(), "{cs:#?}");
 }
+
+#[test]
+fn a_negative_rule_under_an_unseen_while_is_its_acts_trigger() {
+    // Whether the changelog was unfinished is not visible: never a forbid
+    // of every tag, the tag is the trigger (judged by people).
+    let cs = structure();
+    let c = at(&cs, 148).expect("tag rule");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    assert!(c.forbid.is_none(), "{c:#?}");
+    assert_eq!(c.when, Some(p("{git: tag}")), "{c:#?}");
+}
+
+#[test]
+fn a_fix_cell_with_its_own_condition_is_read_as_a_sentence() {
+    let cs = structure();
+    let c = at(&cs, 152).expect("fix row");
+    assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
+    assert_eq!(c.require, Some(p("{command: 'make check*'}")), "{c:#?}");
+    assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+}

@@ -762,6 +762,18 @@ impl Extractor<'_> {
                 if d.when.is_none() && !speech {
                     d.forbid = act.behavior(false);
                 }
+            } else if let Some(sub) = (!speech)
+                .then(|| own_condition_rule(&action_text, section, lex))
+                .flatten()
+            {
+                // "Pushing untested | Run `npm test` before every push": the
+                // cell states its own condition; the row's first cell only
+                // names the mistake it answers.
+                d.when = sub.when;
+                d.require = sub.require;
+                d.forbid = sub.forbid;
+                d.order = sub.order;
+                d.scope.extend(sub.scope);
             } else if !speech {
                 let cond_text = get(roles.condition);
                 let unseen = d.when.is_none() && !cond_text.trim().is_empty();
@@ -826,6 +838,33 @@ impl Extractor<'_> {
         d.lines = [first.0, last.0];
         self.drafts.push(d);
     }
+}
+
+/// A table cell holding a rule with its own trailing or leading condition
+/// ("Run `npm test` before every push"), read as a sentence of its own.
+fn own_condition_rule(cell: &str, section: &Section, lex: &Lexicon) -> Option<Draft> {
+    let cell = strip_emphasis(cell);
+    let own = split_trailing(&cell).is_some_and(|(_, kw, _)| {
+        matches!(
+            kw.as_str(),
+            "before" | "after" | "until" | "without" | "once"
+        )
+    }) || opening_condition(&cell).is_some();
+    if !own {
+        return None;
+    }
+    let ctx = Ctx {
+        lead: None,
+        section,
+        in_list: false,
+        checkbox: false,
+        para_condition: None,
+        after_user: false,
+        after_approval: false,
+        started: None,
+    };
+    let d = analyse(&cell, None, &ctx, true, lex)?.into_draft(&ctx, lex);
+    (d.when.is_some() && (d.require.is_some() || d.forbid.is_some())).then_some(d)
 }
 
 /// A branch name alone on an item: `main`, `release/*`, develop.

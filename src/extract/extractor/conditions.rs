@@ -349,7 +349,12 @@ pub(super) fn analyse(
     let mut label_text = String::new();
     if let Some((label, after)) = split_label(&rest).filter(|(l, _)| {
         // "Add ruff: `uv add ruff`", "Announce at start: \"…\"": the label is the rule's verb.
-        !words(l).first().is_some_and(|w| lex.is_imperative(&w.text))
+        // Not where the label opens with a compound name ("Output-Driven:").
+        let compound = l
+            .split_whitespace()
+            .next()
+            .is_some_and(|t| t.trim_matches('*').contains('-'));
+        !words(l).first().is_some_and(|w| lex.is_imperative(&w.text)) || compound
     }) {
         let lw = words(&label);
         if lw.first().is_some_and(|w| is_condition_word(&w.text)) {
@@ -1404,8 +1409,15 @@ impl Analysis {
                 // "If X, never Y": `forbid` ignores `when`, so the rule is
                 // judged only where X happened, by people.
                 d.when = when_actions;
-            } else if let Some(x) = main_pred.filter(|_| !self.unseen_condition(lex)) {
-                d.forbid = Some(x);
+            } else if let Some(x) = main_pred {
+                if self.unseen_condition(lex) {
+                    // "Never push while a review is pending": whether the
+                    // condition held is not visible, the act is — its
+                    // trigger, judged by people, never a forbid of every push.
+                    d.when = Some(x);
+                } else {
+                    d.forbid = Some(x);
+                }
             } else if !mods.is_empty() && main.actions.is_empty() && main.mentions_work {
                 d.forbid = Some(Predicate::All(vec![
                     Predicate::Touch("**".into()),
