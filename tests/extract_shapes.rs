@@ -677,3 +677,56 @@ fn a_fix_cell_with_its_own_condition_is_read_as_a_sentence() {
     assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
     assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
 }
+
+#[test]
+fn seeking_approval_before_an_act_or_before_going_on_is_a_consent_gate() {
+    let cs = structure();
+    let edits = |c: &Constraint| serde_json::to_string(&c.when).unwrap().contains("\"edit\"");
+    // Before proceeding: the work that comes next, one consent for it.
+    for line in [156, 158] {
+        let c = at(&cs, line).expect("consent rule");
+        assert!(edits(c), "line {line}: {c:#?}");
+        assert_eq!(c.require, Some(Predicate::UserTurn), "line {line}: {c:#?}");
+        assert_eq!(c.order, Some(Order::Before), "line {line}: {c:#?}");
+        assert!(c.scope.is_empty(), "no commit proxy scopes it: {c:#?}");
+    }
+    // Before a named act: each one needs its own consent.
+    let c = at(&cs, 157).expect("branch rule");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
+    assert!(
+        serde_json::to_string(&c.when).unwrap().contains("--delete"),
+        "{c:#?}"
+    );
+}
+
+#[test]
+fn a_means_with_a_named_site_requires_fetching_it() {
+    let cs = structure();
+    let c = at(&cs, 159).expect("fetch rule");
+    assert_eq!(
+        c.require,
+        Some(p("{fetch: '*docs.example.org*'}")),
+        "{c:#?}"
+    );
+}
+
+#[test]
+fn writing_a_skill_is_self_modification_whatever_its_folder() {
+    let cs = structure();
+    let c = at(&cs, 160).expect("skill rule");
+    assert_eq!(c.scope, vec![ScopeTag::SelfModification], "{c:#?}");
+    assert!(
+        serde_json::to_string(&c.require)
+            .unwrap()
+            .contains("**/SKILL.md"),
+        "{c:#?}"
+    );
+}
+
+#[test]
+fn a_leading_where_or_even_phrase_is_context_not_the_verb() {
+    let cs = structure();
+    let c = at(&cs, 161).expect("formatter rule");
+    assert!(c.require.is_some(), "{c:#?}");
+}

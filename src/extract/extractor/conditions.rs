@@ -397,7 +397,18 @@ pub(super) fn analyse(
     if rw.first().is_some_and(|w| {
         matches!(
             w.text.as_str(),
-            "to" | "throughout" | "for" | "in" | "during" | "within" | "on" | "at" | "with"
+            "to" | "throughout"
+                | "for"
+                | "in"
+                | "during"
+                | "within"
+                | "on"
+                | "at"
+                | "with"
+                | "where"
+                | "wherever"
+                | "even"
+                | "regardless"
         )
     }) {
         if let Some((ctx_text, main)) = split_leading_condition(&rest) {
@@ -796,10 +807,16 @@ pub(super) fn cut_purpose(s: &str, relative_that: bool) -> String {
 /// The work's first visible step: a change to the code, or a commit (which
 /// records work a subagent may have done out of sight). Not the commit when
 /// the rule requires one: a commit cannot be due before the first commit.
-pub(super) fn start_of_work(lex: &Lexicon, required: Option<&Predicate>) -> Predicate {
-    let edit = clause_info("start implementation", lex)
+/// The work's edits (source files, not tests or docs): what "proceeding"
+/// after a consent does first.
+pub(super) fn work_edits(lex: &Lexicon) -> Predicate {
+    clause_info("start implementation", lex)
         .behavior(false)
-        .expect("the lexicon names the start of implementation");
+        .expect("the lexicon names the start of implementation")
+}
+
+pub(super) fn start_of_work(lex: &Lexicon, required: Option<&Predicate>) -> Predicate {
+    let edit = work_edits(lex);
     let commit = Predicate::Git {
         subcommand: "commit".into(),
         args: Vec::new(),
@@ -819,6 +836,33 @@ pub(super) fn start_of_work(lex: &Lexicon, required: Option<&Predicate>) -> Pred
 
 /// "starting", "you begin", "starting work": the start of the work itself,
 /// which a session shows as its first change to the code.
+/// "proceeding", "continuing", "moving on": going on to the next step.
+pub(super) fn names_going_on(c: &str) -> bool {
+    let w = words(&mask(c).0);
+    !w.is_empty()
+        && w.iter().all(|x| {
+            matches!(
+                x.text.as_str(),
+                "proceeding"
+                    | "proceed"
+                    | "continuing"
+                    | "continue"
+                    | "moving"
+                    | "move"
+                    | "on"
+                    | "further"
+                    | "you"
+                    | "we"
+                    | "to"
+                    | "with"
+                    | "the"
+                    | "next"
+                    | "step"
+                    | "phase"
+            )
+        })
+}
+
 pub(super) fn names_the_start_of_work(c: &str) -> bool {
     let w = words(&mask(c).0);
     w.iter().any(|x| {
@@ -1199,6 +1243,40 @@ impl Analysis {
     }
 
     /// `user_condition`, leaving planning milestones aside when asked.
+    /// What a positive rule that seeks consent guards: the act of its
+    /// `before` condition ("Get approval before pushing"), or the work that
+    /// comes next where it waits to proceed ("… before proceeding", "Only
+    /// proceed once the user has confirmed").
+    fn consent_guard(&self, lex: &Lexicon) -> Option<(Predicate, bool)> {
+        if self.negative {
+            return None;
+        }
+        let seeks = |t: &str| {
+            words(&mask(t).0).iter().any(|w| {
+                w.text.starts_with("approv")
+                    || w.text.starts_with("consent")
+                    || w.text.starts_with("permission")
+                    || w.text.starts_with("sign-off")
+                    || matches!(w.text.as_str(), "confirmation" | "confirms" | "confirmed")
+            })
+        };
+        if seeks(&self.main) {
+            for (c, o) in &self.conditions {
+                if *o != Order::Before {
+                    continue;
+                }
+                if names_going_on(c) || names_the_start_of_work(c) {
+                    return Some((work_edits(lex), self.each));
+                }
+                if let Some(act) = clause_info(c, lex).behavior(false) {
+                    return Some((act, true));
+                }
+            }
+        }
+        (self.proceeds && self.conditions.iter().any(|(c, _)| seeks(c)))
+            .then(|| (work_edits(lex), self.each))
+    }
+
     fn user_condition_but(&self, lex: &Lexicon, planning: bool) -> bool {
         self.conditions.iter().any(|(c, _)| {
             if planning && planning_milestone(c) {
@@ -1300,7 +1378,13 @@ impl Analysis {
         mods.extend(cond_mods);
         dedup(&mut mods);
         let when_actions = any_of(cond_actions.iter().map(|(p, _)| p.clone()).collect());
-        if self.speech {
+        if let Some((guarded, each)) = self.consent_guard(lex) {
+            // "Wait for the user's approval before proceeding", "Only
+            // proceed once the user has confirmed": a consent gate (SPEC
+            // §4.2) on the act named (each one), or on the work that comes
+            // next (one consent covers it).
+            consent_gate(&mut d, guarded, each);
+        } else if self.speech {
             d.when = when_actions;
             // "Ask the user to confirm before deleting anything": asking
             // before an act is seeking consent for it (SPEC §4.2).

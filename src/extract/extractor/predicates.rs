@@ -36,13 +36,18 @@ impl ClauseInfo {
         self
     }
 
-    /// The same clause with only its skill loads as actions.
+    /// The same clause with only its skill loads, dispatches and fetches of
+    /// a named site as actions ("Use WebFetch to load `https://…`").
     pub(super) fn skills_only(&self) -> ClauseInfo {
         ClauseInfo {
             actions: self
                 .actions
                 .iter()
-                .filter(|(p, _)| matches!(p, Predicate::Skill(_) | Predicate::Subagent(_)))
+                .filter(|(p, _)| match p {
+                    Predicate::Skill(_) | Predicate::Subagent(_) => true,
+                    Predicate::Fetch(g) => g != "**",
+                    _ => false,
+                })
                 .cloned()
                 .collect(),
             ..ClauseInfo::default()
