@@ -1,0 +1,177 @@
+//! Extraction measured on a fourth held-out set, labelled blind and never
+//! used for tuning: one contiguous window of writing-skills (lines 140–613,
+//! next to the third key's 614–679) and five real skills of
+//! `../shared/realdata/skills` in none of the other label files
+//! (frontend-design, slack-gif-creator, theme-factory, brand-guidelines,
+//! internal-comms), with the dev set's conventions, in
+//! `tests/fixtures/extract/heldout4-labels.tsv` (hard calls in the `.md`
+//! beside it). Same definitions and table as `tests/extract_measure.rs`
+//! (`tests/extract_support/measure.rs`).
+//!
+//! writing-skills is labelled on one window only, so it is measured on a
+//! copy whose body lines outside the window are blank (frontmatter and line
+//! numbers kept), as in `tests/extract_heldout3.rs`.
+//!
+//! `cargo test --test extract_heldout4 -- --nocapture` prints the table. The
+//! set is kept blind for whoever works on the extractor: its misses are
+//! written down nowhere, and `EXTRACT_MEASURE_VERBOSE` (which lists them)
+//! is for auditing the key only, not for tuning. The floors sit about 0.10
+//! under the first measurement: alarms for large regressions, not targets.
+
+#[path = "extract_support/measure.rs"]
+mod measure;
+
+use skillgate::extract::Lexicon;
+use std::path::{Path, PathBuf};
+
+const WS: &str = "realdata/skills/obra-superpowers/writing-skills/SKILL.md";
+/// The labelled window of writing-skills (1-based, inclusive).
+const WS_WINDOW: (usize, usize) = (140, 613);
+
+fn label_file() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/extract/heldout4-labels.tsv")
+}
+
+/// The normative fenced block of the window (the Iron Law, no language).
+fn fenced_notes() -> Vec<measure::Label> {
+    vec![measure::fenced(
+        WS,
+        376,
+        378,
+        "NO SKILL WITHOUT A FAILING TEST FIRST",
+    )]
+}
+
+/// A `shared`-like root holding writing-skills with every line outside the
+/// frontmatter and the labelled window blanked.
+fn windowed_root() -> tempfile::TempDir {
+    let text = std::fs::read_to_string(measure::shared().join(WS)).expect("writing-skills");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() > WS_WINDOW.1, "the window ends inside the file");
+    assert!(
+        lines[WS_WINDOW.0 - 1].starts_with("## ") && lines[WS_WINDOW.1].starts_with("## "),
+        "the window is whole `##` sections"
+    );
+    let fm_end = lines
+        .iter()
+        .skip(1)
+        .position(|l| l.trim_end() == "---")
+        .map(|i| i + 2)
+        .expect("frontmatter");
+    let kept: Vec<&str> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let n = i + 1;
+            if n <= fm_end || (WS_WINDOW.0..=WS_WINDOW.1).contains(&n) {
+                *l
+            } else {
+                ""
+            }
+        })
+        .collect();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join(WS);
+    std::fs::create_dir_all(path.parent().unwrap()).expect("mkdir");
+    std::fs::write(&path, kept.join("\n") + "\n").expect("write window");
+    dir
+}
+
+#[test]
+fn heldout4_labels_are_well_formed() {
+    let rows = measure::check_label_file(&label_file());
+    assert_eq!(rows, 165, "165 labelled rules");
+    let labels = measure::load_labels(&label_file());
+    let ws = labels
+        .iter()
+        .filter(|l| l.file == WS)
+        .inspect(|l| {
+            assert!(
+                WS_WINDOW.0 as u32 <= l.first && l.last <= WS_WINDOW.1 as u32,
+                "writing-skills row {}-{} outside the labelled window",
+                l.first,
+                l.last
+            )
+        })
+        .count();
+    assert_eq!(ws, 85, "85 writing-skills rows in the window");
+    // No skill of this key is in an earlier key (the writing-skills window
+    // sits before the third key's 614–679).
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/extract");
+    let mut earlier = measure::labels(&measure::shared());
+    for name in ["heldout", "heldout2", "heldout3"] {
+        earlier.extend(measure::load_labels(
+            &dir.join(format!("{name}-labels.tsv")),
+        ));
+    }
+    for l in &labels {
+        assert!(
+            !earlier
+                .iter()
+                .any(|e| e.file == l.file
+                    && (l.file != WS || (e.first <= l.last && l.first <= e.last))),
+            "{}:{} is in an earlier key",
+            l.file,
+            l.first
+        );
+    }
+}
+
+#[test]
+fn extraction_against_the_fourth_heldout_labels() {
+    let verbose = std::env::var_os("EXTRACT_MEASURE_VERBOSE").is_some();
+    let log = |l: String| {
+        if verbose {
+            println!("{l}");
+        }
+    };
+    let (mut window, whole): (Vec<measure::Label>, Vec<measure::Label>) =
+        measure::load_labels(&label_file())
+            .into_iter()
+            .partition(|l| l.file == WS);
+    window.extend(fenced_notes());
+    let lexicon = Lexicon::builtin();
+    let (mut per, mut f) = measure::measure_labels(&measure::shared(), &whole, &lexicon, log);
+    let root = windowed_root();
+    let (per_ws, f_ws) = measure::measure_labels(root.path(), &window, &lexicon, log);
+    for (name, s) in per_ws {
+        per.push((format!("{name} {}–{}", WS_WINDOW.0, WS_WINDOW.1), s));
+    }
+    f.add(&f_ws);
+    println!("{}", measure::HEADER);
+    for (name, s) in &per {
+        println!("{}", s.row(name));
+    }
+    println!("{}", f.row("total"));
+    println!(
+        "behavior predicates on rules labelled checkable: {}/{} = {:.2}",
+        f.with_behavior_on_decidable,
+        f.with_behavior,
+        f.behavior_precision()
+    );
+    assert_eq!(per.len(), 6, "five held-out skills and one window");
+    assert_eq!(f.labelled, 166, "165 labelled rules and 1 fenced block");
+    // Floors: about 0.10 under the first (blind) measurement, the key
+    // 3f80a63 on main a38d9b8 (docs/constraints.md, "Fourth held-out set
+    // (blind)"): found 131/166, matching a label 196/215, checkable 1/11,
+    // behavior predicates on checkable rules 1/4, scope 0/11 and 0/0; on
+    // 09dadd9 the same except 197/216 matching and scope 1/11 and 1/1.
+    // Regression alarms only, not targets. Where the figure is already at
+    // the bottom (checkable, scope recall) the floor is 0; behavior
+    // precision rests on 4 predicates and scope precision is vacuous (no
+    // tag predicted), so their floors leave room for a few new predicates
+    // or tags before they trip.
+    let floors = [
+        ("rules found", f.recall(), 0.69),
+        ("extracted rules matching a label", f.precision(), 0.81),
+        ("checkable rules with a predicate", f.checkable(), 0.0),
+        (
+            "behavior predicates on checkable rules",
+            f.behavior_precision(),
+            0.10,
+        ),
+        ("scope recall", f.scope_recall(), 0.0),
+        ("scope precision", f.scope_precision(), 0.50),
+    ];
+    measure::assert_floors(&floors);
+}
