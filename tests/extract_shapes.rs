@@ -730,3 +730,32 @@ fn a_leading_where_or_even_phrase_is_context_not_the_verb() {
     let c = at(&cs, 161).expect("formatter rule");
     assert!(c.require.is_some(), "{c:#?}");
 }
+
+#[test]
+fn files_named_by_type_plan_mode_and_recent_commits_are_acts() {
+    let cs = structure();
+    let c = at(&cs, 165).expect("csv rule");
+    assert_eq!(c.require, Some(p("{write: '**/*.csv'}")), "{c:#?}");
+    let c = at(&cs, 166).expect("plan-mode rule");
+    assert_eq!(c.when, Some(p("{tool: ExitPlanMode}")), "{c:#?}");
+    assert_eq!(
+        c.require,
+        Some(p("{any: [{git: log}, {git: show}]}")),
+        "{c:#?}"
+    );
+}
+
+#[test]
+fn a_run_lead_in_over_a_shell_block_runs_its_commands() {
+    let cs = structure();
+    let c = at(&cs, 168).expect("schema rule");
+    // The trailing shell comment is not part of the command.
+    assert_eq!(
+        c.require,
+        Some(p("{command: 'python tools/check_schema.py --all*'}")),
+        "{c:#?}"
+    );
+    // "Use X for Y:" over examples chooses a means; it runs nothing.
+    let c = at(&cs, 174).expect("helper rule");
+    assert!(c.require.is_none(), "{c:#?}");
+}

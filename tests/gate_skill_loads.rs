@@ -223,9 +223,13 @@ fn a_session_whose_work_is_done_by_subagents() {
     check(&Case {
         skill: "v4.3.1/brainstorming",
         session: "RecoveryLM__1ee785c22e6a-0",
-        verdict: "under-exercised",
+        // Enough of the skill is exercised since "explore project context
+        // — check files, docs, recent commits" is checked (the session read
+        // the log): it passes.
+        verdict: "pass",
         exit: 0,
         labels: &[
+            ("explore-project-context-check-files-docs", "exercised"),
             ("do-not-invoke-frontend-design-mcp", "exercised"),
             ("write-validated-design-docs-plans-yyyy", "exercised"),
             (

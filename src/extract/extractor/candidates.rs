@@ -296,7 +296,12 @@ impl Extractor<'_> {
         let mut steps = 0usize;
         // Index of the block that closes a quotation spanning blocks.
         let mut quote_until: Option<usize> = None;
+        // The rule of a paragraph or item that ends with a colon ("Run the
+        // validation script:"), while only blank lines follow it.
+        let mut colon_rule: Option<usize> = None;
         for (bi, block) in blocks.iter().enumerate() {
+            let drafts_before = self.drafts.len();
+            let colon_before = colon_rule.take();
             // A message to say, quoted across paragraphs ("**\"Plan saved.
             // Two options:**" … "**Which approach?\"**"): its options and
             // lines are what the agent says, not rules.
@@ -333,13 +338,16 @@ impl Extractor<'_> {
                     }
                 }
                 _ if example_depth > 0 || section.example() => {}
-                Block::Blank => {}
+                Block::Blank => colon_rule = colon_before,
                 Block::Quote(_) => {}
                 Block::Para(body) => {
                     items.clear();
                     user_gate = None;
                     procedure = None;
                     para_lead = self.paragraph(body, &section);
+                    if body.text.trim_end().ends_with(':') && self.drafts.len() > drafts_before {
+                        colon_rule = Some(self.drafts.len() - 1);
+                    }
                 }
                 Block::Item {
                     body,
@@ -434,6 +442,9 @@ impl Extractor<'_> {
                         l
                     });
                     items.push((*indent, own_lead));
+                    if body.text.trim_end().ends_with(':') && self.drafts.len() > drafts_before {
+                        colon_rule = Some(self.drafts.len() - 1);
+                    }
                 }
                 Block::Row {
                     line,
@@ -457,8 +468,69 @@ impl Extractor<'_> {
                     if lang.is_empty() {
                         self.fence(lines, &section);
                     }
+                    if let Some(at) = colon_before {
+                        self.commands_under(at, lang, lines, &section);
+                    }
                 }
             }
+        }
+    }
+
+    /// "Run the validation script:" over a shell block: the rule, which
+    /// names no act of its own, runs the block's commands.
+    fn commands_under(
+        &mut self,
+        at: usize,
+        lang: &str,
+        lines: &[(u32, String)],
+        section: &Section,
+    ) {
+        if section.conditional()
+            || !matches!(
+                lang.to_lowercase().as_str(),
+                "" | "bash" | "sh" | "shell" | "console" | "zsh" | "shell-session"
+            )
+        {
+            return;
+        }
+        let Some(d) = self.drafts.get(at) else { return };
+        let verb = main_verb(&words(&mask(&d.text).0));
+        let runs = verb.as_deref().is_some_and(|v| {
+            matches!(
+                v,
+                "run" | "execute" | "invoke" | "call" | "launch" | "start"
+            )
+        });
+        // A condition kept the rule from binding ("If it fails, run:").
+        let conditioned = opening_condition(&d.text).is_some()
+            || split_trailing(&d.text).is_some()
+            || parenthetical_condition(&d.text).is_some();
+        if !runs
+            || conditioned
+            || d.require.is_some()
+            || d.forbid.is_some()
+            || d.when.is_some()
+            || matches!(d.modality, Modality::MustNot | Modality::ShouldNot)
+        {
+            return;
+        }
+        let mut cmds = Vec::new();
+        for (_, l) in lines {
+            let l = l.trim().trim_start_matches("$ ").trim();
+            let l = l.split(" # ").next().unwrap_or(l).trim();
+            if l.is_empty() || l.starts_with('#') {
+                continue;
+            }
+            cmds.extend(
+                simple_commands(l)
+                    .iter()
+                    .filter_map(|c| command_predicate(c, self.lex)),
+            );
+        }
+        let lex = self.lex;
+        if let Some(d) = self.drafts.get_mut(at) {
+            d.require = any_of(cmds);
+            add_predicate_scopes(d, lex);
         }
     }
 
