@@ -759,3 +759,11 @@ fn a_run_lead_in_over_a_shell_block_runs_its_commands() {
     let c = at(&cs, 174).expect("helper rule");
     assert!(c.require.is_none(), "{c:#?}");
 }
+
+#[test]
+fn a_noun_verb_before_its_object_is_an_imperative() {
+    let cs = structure();
+    let c = at(&cs, 182).expect("probe rule");
+    assert_eq!(c.require, Some(p("{command: 'npx probe-cli*'}")), "{c:#?}");
+    assert!(at(&cs, 182 + 1).is_none(), "a statement: {cs:#?}");
+}

@@ -138,6 +138,45 @@ pub(super) fn verb_before_object(mw: &[Word]) -> bool {
         )
 }
 
+/// A verb the lexicon leaves out because its noun often opens statements
+/// ("Test passes", "Plan has gaps"), used as a verb: followed by its object
+/// or a means ("Test with the inspector", "Plan the rollout").
+pub(super) fn noun_verb_with_object(mw: &[Word]) -> bool {
+    let w: Vec<&Word> = mw.iter().filter(|x| !x.barrier).collect();
+    let Some(i) = w.iter().position(|x| !is_filler(&x.text)) else {
+        return false;
+    };
+    matches!(
+        w[i].text.as_str(),
+        "test" | "plan" | "batch" | "stage" | "benchmark" | "profile" | "lint" | "time"
+    ) && w.get(i + 1).is_some_and(|n| {
+        matches!(
+            n.text.as_str(),
+            "with"
+                | "using"
+                | "against"
+                | "each"
+                | "every"
+                | "the"
+                | "your"
+                | "it"
+                | "them"
+                | "this"
+                | "that"
+                | "these"
+                | "those"
+                | "all"
+                | "both"
+                | "a"
+                | "an"
+                | "locally"
+                | "manually"
+                | "thoroughly"
+                | "again"
+        )
+    })
+}
+
 /// A condition on an act already done: "after X", or a perfect or passive
 /// "when the fixes are merged" / "once it has been pushed".
 pub(super) fn completed(c: &str, o: Order) -> bool {
@@ -354,7 +393,9 @@ pub(super) fn analyse(
             .split_whitespace()
             .next()
             .is_some_and(|t| t.trim_matches('*').contains('-'));
-        !words(l).first().is_some_and(|w| lex.is_imperative(&w.text)) || compound
+        let lw = words(l);
+        !(lw.first().is_some_and(|w| lex.is_imperative(&w.text)) || noun_verb_with_object(&lw))
+            || compound
     }) {
         let lw = words(&label);
         if lw.first().is_some_and(|w| is_condition_word(&w.text)) {
@@ -450,7 +491,8 @@ pub(super) fn analyse(
         });
     let verb = main_verb(&mw);
     let imperative = (verb.as_deref().is_some_and(|v| lex.is_imperative(v))
-        || (!conditions.is_empty() && verb_before_object(&mw)))
+        || (!conditions.is_empty() && verb_before_object(&mw))
+        || noun_verb_with_object(&mw))
         && !starts_with_third_person(&mw);
     let heading_rule = ctx.section.normative();
     let lead_rule = ctx.lead.filter(|l| l.normative);
