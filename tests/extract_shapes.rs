@@ -767,3 +767,12 @@ fn a_noun_verb_before_its_object_is_an_imperative() {
     assert_eq!(c.require, Some(p("{command: 'npx probe-cli*'}")), "{c:#?}");
     assert!(at(&cs, 182 + 1).is_none(), "a statement: {cs:#?}");
 }
+
+#[test]
+fn a_situation_table_under_a_lead_in_holds_the_lead_ins_act_per_row() {
+    let cs = structure();
+    let c = at(&cs, 191).expect("situation row");
+    assert_eq!(c.when, Some(p("{read: guides/migrations.md}")), "{c:#?}");
+    // A glossary under a label is not a rule.
+    assert!(at(&cs, 197).is_none(), "{cs:#?}");
+}

@@ -299,6 +299,9 @@ impl Extractor<'_> {
         // The rule of a paragraph or item that ends with a colon ("Run the
         // validation script:"), while only blank lines follow it.
         let mut colon_rule: Option<usize> = None;
+        // A table of situations under such a lead-in ("Load these as
+        // needed:" / | Situation | File |): the lead-in's text.
+        let mut table_lead: Option<String> = None;
         for (bi, block) in blocks.iter().enumerate() {
             let drafts_before = self.drafts.len();
             let colon_before = colon_rule.take();
@@ -457,9 +460,19 @@ impl Extractor<'_> {
                     {
                         table_header = Some(header.clone());
                         table = TableRoles::of(header);
+                        table_lead = colon_before
+                            .and_then(|at| self.drafts.get(at))
+                            .filter(|d| {
+                                !matches!(d.modality, Modality::MustNot | Modality::ShouldNot)
+                                    && main_verb(&words(&mask(&d.text).0))
+                                        .is_some_and(|v| self.lex.is_imperative(&v))
+                            })
+                            .map(|d| d.text.clone());
                     }
                     if let Some(roles) = &table {
                         self.row(*line, cells, roles, &section);
+                    } else if let Some(lead) = &table_lead {
+                        self.lead_row(*line, cells, lead, &section);
                     } else {
                         self.explained_rule(*line, cells, &section);
                     }
@@ -474,6 +487,49 @@ impl Extractor<'_> {
                 }
             }
         }
+    }
+
+    /// A row of a table that only maps situations to things ("Building a
+    /// Python server | `reference/python.md`") under a lead-in that says
+    /// what to do with them ("Load these references as needed:"): the
+    /// lead-in's act on the row's things, under the row's situation.
+    fn lead_row(&mut self, line: u32, cells: &[String], lead: &str, section: &Section) {
+        let text = cells
+            .iter()
+            .map(|c| c.trim())
+            .collect::<Vec<_>>()
+            .join(" | ");
+        let Some((first, rest)) = cells.split_first() else {
+            return;
+        };
+        if rest.iter().all(|c| c.trim().is_empty()) || strip_emphasis(first).trim().is_empty() {
+            return;
+        }
+        let lex = self.lex;
+        let mut d = Draft {
+            text,
+            lines: [line, line],
+            modality: Modality::Must,
+            scope: BTreeSet::new(),
+            when: None,
+            require: None,
+            forbid: None,
+            order: None,
+        };
+        let cond = clause_info(&strip_emphasis(first), lex);
+        let act = clause_info(&format!("{lead} {}", rest.join(" ")), lex);
+        d.scope.extend(cond.scope.iter().copied());
+        d.scope.extend(act.scope.iter().copied());
+        match cond.behavior(true) {
+            Some(c) if !section.conditional() => {
+                d.when = Some(c);
+                d.require = act.behavior(true);
+            }
+            // Which situation holds is not visible; the act is (when-only).
+            _ => d.when = act.behavior(false),
+        }
+        add_predicate_scopes(&mut d, lex);
+        self.drafts.push(d);
     }
 
     /// "Run the validation script:" over a shell block: the rule, which
