@@ -776,3 +776,10 @@ fn a_situation_table_under_a_lead_in_holds_the_lead_ins_act_per_row() {
     // A glossary under a label is not a rule.
     assert!(at(&cs, 197).is_none(), "{cs:#?}");
 }
+
+#[test]
+fn creating_skills_in_any_phrasing_is_self_modification() {
+    let cs = structure();
+    let c = at(&cs, 201).expect("batch rule");
+    assert_eq!(c.scope, vec![ScopeTag::SelfModification], "{c:#?}");
+}
