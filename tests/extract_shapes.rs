@@ -783,3 +783,23 @@ fn creating_skills_in_any_phrasing_is_self_modification() {
     let c = at(&cs, 201).expect("batch rule");
     assert_eq!(c.scope, vec![ScopeTag::SelfModification], "{c:#?}");
 }
+
+#[test]
+fn placeholders_inside_a_command_token_match_anything() {
+    let cs = structure();
+    let c = at(&cs, 205).expect("checks rule");
+    assert_eq!(
+        c.require,
+        Some(p("{command: 'gh api repos/*/*/check-runs*'}")),
+        "{c:#?}"
+    );
+    // A reply sent by a command is an act; telling the user to run one is not.
+    let c = at(&cs, 205 + 1).expect("reply rule");
+    assert_eq!(
+        c.require,
+        Some(p("{command: 'gh api */replies*'}")),
+        "{c:#?}"
+    );
+    let c = at(&cs, 205 + 2).expect("tell rule");
+    assert!(c.require.is_none(), "{c:#?}");
+}

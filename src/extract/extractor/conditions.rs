@@ -581,8 +581,19 @@ pub(super) fn analyse(
         let w = words(&m);
         code.is_empty() && !w.is_empty() && w.iter().all(|x| x.barrier)
     };
-    let speech =
-        (verb.as_deref().is_some_and(|v| lex.is_speech(v)) || quoted_only) && !item_is_condition;
+    // "Reply in the thread (`gh api …/replies`)": a message sent by a
+    // command is an act.
+    let by_command = verb.as_deref().is_some_and(|v| {
+        matches!(
+            v,
+            "reply" | "respond" | "answer" | "report" | "notify" | "post"
+        )
+    }) && mask(&rest)
+        .1
+        .iter()
+        .any(|c| command_predicate(c.trim(), lex).is_some());
+    let speech = (verb.as_deref().is_some_and(|v| lex.is_speech(v)) && !by_command || quoted_only)
+        && !item_is_condition;
     // Trailing clauses of the main part.
     let mut main = if item_is_condition {
         String::new()

@@ -618,7 +618,7 @@ pub(super) fn command_predicate(c: &str, lex: &Lexicon) -> Option<Predicate> {
         if is_placeholder(t) {
             glob.push('*');
         } else {
-            glob.push_str(&globset::escape(t));
+            glob.push_str(&token_glob(t));
         }
     }
     while glob.ends_with(" *") {
@@ -648,6 +648,68 @@ pub(super) fn script_command(tok: &str) -> Option<Predicate> {
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
     (ok_chars && name.len() >= 3 && (in_script_dir || (script_ext && t.contains('/'))))
         .then(|| Predicate::Command(format!("*{}*", globset::escape(name))))
+}
+
+/// A command token as a glob: placeholders inside it (`repos/<owner>/x`,
+/// `…/replies`, `{id}`, `$PR`) match anything, the rest literally.
+pub(super) fn token_glob(t: &str) -> String {
+    let mut out = String::new();
+    let mut lit = String::new();
+    let chars: Vec<char> = t.chars().collect();
+    let mut i = 0;
+    let flush = |lit: &mut String, out: &mut String| {
+        out.push_str(&globset::escape(lit));
+        lit.clear();
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        let close = match c {
+            '<' => Some('>'),
+            '{' => Some('}'),
+            _ => None,
+        };
+        if let Some(close) = close {
+            if let Some(j) = chars[i + 1..].iter().position(|x| *x == close) {
+                flush(&mut lit, &mut out);
+                if !out.ends_with('*') {
+                    out.push('*');
+                }
+                i += j + 2;
+                continue;
+            }
+        }
+        if c == '…'
+            || (c == '.' && chars.get(i + 1) == Some(&'.') && chars.get(i + 2) == Some(&'.'))
+        {
+            flush(&mut lit, &mut out);
+            if !out.ends_with('*') {
+                out.push('*');
+            }
+            i += if c == '…' { 1 } else { 3 };
+            continue;
+        }
+        if c == '$'
+            && chars
+                .get(i + 1)
+                .is_some_and(|n| n.is_ascii_alphabetic() || *n == '{')
+        {
+            flush(&mut lit, &mut out);
+            if !out.ends_with('*') {
+                out.push('*');
+            }
+            i += 1;
+            while i < chars.len()
+                && (chars[i].is_ascii_alphanumeric() || matches!(chars[i], '_' | '{' | '}'))
+            {
+                i += 1;
+            }
+            continue;
+        }
+        lit.push(c);
+        i += 1;
+    }
+    flush(&mut lit, &mut out);
+    out
 }
 
 pub(super) fn is_placeholder(t: &str) -> bool {
