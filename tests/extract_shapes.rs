@@ -803,3 +803,17 @@ fn placeholders_inside_a_command_token_match_anything() {
     let c = at(&cs, 205 + 2).expect("tell rule");
     assert!(c.require.is_none(), "{c:#?}");
 }
+
+#[test]
+fn what_is_due_before_claiming_success_follows_the_work() {
+    let cs = structure();
+    let c = at(&cs, 211).expect("final-check rule");
+    assert_eq!(
+        c.when,
+        Some(p("{any: [{write: '**'}, {edit: '**'}]}")),
+        "{c:#?}"
+    );
+    assert_eq!(c.require, Some(p("{skill: final-check}")), "{c:#?}");
+    // Due after the changes (the default order), never before the first.
+    assert!(matches!(c.order, None | Some(Order::After)), "{c:#?}");
+}

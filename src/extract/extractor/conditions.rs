@@ -889,6 +889,27 @@ pub(super) fn start_of_work(lex: &Lexicon, required: Option<&Predicate>) -> Pred
 
 /// "starting", "you begin", "starting work": the start of the work itself,
 /// which a session shows as its first change to the code.
+/// The end of the work: "claiming success", "the work is done",
+/// "finishing", "declaring it complete".
+pub(super) fn names_completion(c: &str) -> bool {
+    words(&mask(c).0).iter().any(|x| {
+        matches!(
+            x.text.as_str(),
+            "done"
+                | "complete"
+                | "completed"
+                | "completion"
+                | "finished"
+                | "finishing"
+                | "finish"
+                | "success"
+                | "successful"
+                | "fixed"
+                | "passing"
+        )
+    })
+}
+
 /// "proceeding", "continuing", "moving on": going on to the next step.
 pub(super) fn names_going_on(c: &str) -> bool {
     let w = words(&mask(c).0);
@@ -1417,7 +1438,14 @@ impl Analysis {
             }
             let info = clause_info(c, lex);
             if !info.actions.is_empty() && cond_order.is_none() {
-                cond_order = Some(*o);
+                // "… before claiming the work is done": what is due before
+                // the end is due after the work's changes (`after`), not
+                // before the first of them.
+                cond_order = Some(if *o == Order::Before && names_completion(c) {
+                    Order::After
+                } else {
+                    *o
+                });
             }
             cond_actions.extend(info.actions);
             cond_mods.extend(info.modifiers);
