@@ -817,3 +817,20 @@ fn what_is_due_before_claiming_success_follows_the_work() {
     // Due after the changes (the default order), never before the first.
     assert!(matches!(c.order, None | Some(Order::After)), "{c:#?}");
 }
+
+#[test]
+fn a_trailing_condition_closes_only_the_last_of_two_acts() {
+    let cs = structure();
+    let c = at(&cs, 215).expect("commit rule");
+    assert_eq!(c.require, Some(p("{git: commit}")), "{c:#?}");
+}
+
+#[test]
+fn the_one_word_skill_is_that_skill_an_adjective_is_not() {
+    let cs = structure();
+    let c = at(&cs, 215 + 1).expect("linting rule");
+    assert_eq!(c.require, Some(p("{skill: linting}")), "{c:#?}");
+    assert_eq!(c.when, Some(p("{command: 'gh pr create*'}")), "{c:#?}");
+    let c = at(&cs, 215 + 2).expect("right-skill rule");
+    assert!(c.require.is_none(), "{c:#?}");
+}

@@ -611,6 +611,12 @@ pub(super) fn analyse(
     // "(if configured)", "(when continuing)", "(optional)": a parenthetical
     // condition anywhere in the main part is a condition of the rule.
     while let Some((cond, without_it)) = parenthetical_condition(&main) {
+        // "Commit it and push to your fork (if configured)": the condition
+        // closes the last of two acts; the first is due without it.
+        if let Some(first) = first_act_before_trailing_condition(&main, &without_it, lex) {
+            main = first;
+            continue;
+        }
         conditions.push((cond, Order::After));
         main = without_it;
     }
@@ -1041,6 +1047,21 @@ pub(super) fn is_file_reference(s: &str) -> bool {
 /// A parenthetical that states a condition ("(if available)", "(when
 /// continuing)", "(optional)"), outside code: (its condition, the text
 /// without it).
+/// Where a parenthetical condition ends the text (`with` is the text
+/// without it) and the text joins two acts by " and ", each naming an act:
+/// the first act's clause.
+fn first_act_before_trailing_condition(s: &str, without: &str, lex: &Lexicon) -> Option<String> {
+    let trimmed = s.trim_end().trim_end_matches(['.', ';']);
+    if !trimmed.ends_with(')') {
+        return None;
+    }
+    let at = find_outside_code(without, " and ")?;
+    let (a, b) = (&without[..at], &without[at + 5..]);
+    let acts = |t: &str| clause_info(t, lex).behavior(true);
+    let (first, second) = (acts(a)?, acts(b)?);
+    (first != second).then(|| a.trim().to_string())
+}
+
 pub(super) fn parenthetical_condition(s: &str) -> Option<(String, String)> {
     let mut in_code = false;
     for (i, c) in s.char_indices() {

@@ -412,6 +412,61 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
                 info.actions.push((Predicate::Skill(t.to_string()), true));
             }
         }
+        // "Invoke the brainstorming skill": a one-word name between "the"
+        // and "skill" (not an adjective: "the right skill").
+        for win in w.windows(3) {
+            let name = win[1].text.as_str();
+            if win[0].text == "the"
+                && win[2].text == "skill"
+                && !win[1].barrier
+                && !win[1].joined
+                && name.len() >= 4
+                && name.chars().all(|c| c.is_ascii_lowercase())
+                && !name.ends_with("ly")
+                && !matches!(
+                    name,
+                    "right"
+                        | "appropriate"
+                        | "relevant"
+                        | "correct"
+                        | "same"
+                        | "next"
+                        | "other"
+                        | "existing"
+                        | "current"
+                        | "following"
+                        | "above"
+                        | "below"
+                        | "previous"
+                        | "specific"
+                        | "matching"
+                        | "required"
+                        | "corresponding"
+                        | "main"
+                        | "first"
+                        | "second"
+                        | "best"
+                        | "proper"
+                        | "original"
+                        | "whole"
+                        | "entire"
+                        | "full"
+                        | "target"
+                        | "installed"
+                        | "loaded"
+                        | "named"
+                        | "given"
+                        | "chosen"
+                        | "selected"
+                        | "skill"
+                )
+            {
+                let p = Predicate::Skill(name.to_string());
+                if !info.actions.iter().any(|(q, _)| *q == p) {
+                    info.actions.push((p, true));
+                }
+            }
+        }
     }
     // "Dispatch a code reviewer subagent", "Use a subagent per task": a
     // subagent dispatch (the type unnamed).
