@@ -834,3 +834,15 @@ fn the_one_word_skill_is_that_skill_an_adjective_is_not() {
     let c = at(&cs, 215 + 2).expect("right-skill rule");
     assert!(c.require.is_none(), "{c:#?}");
 }
+
+#[test]
+fn asking_for_a_review_before_going_on_waits_for_the_answer() {
+    let cs = structure();
+    let c = at(&cs, 221).expect("review rule");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    assert!(
+        serde_json::to_string(&c.when).unwrap().contains("\"edit\""),
+        "{c:#?}"
+    );
+}

@@ -1355,6 +1355,20 @@ impl Analysis {
                     || matches!(w.text.as_str(), "confirmation" | "confirms" | "confirmed")
             })
         };
+        // "Ask the user to review the spec before proceeding": asking
+        // before going on waits for the answer.
+        let asks = words(&mask(&self.main).0)
+            .iter()
+            .find(|w| !w.barrier && !is_filler(&w.text))
+            .is_some_and(|w| w.text == "ask");
+        if asks
+            && self
+                .conditions
+                .iter()
+                .any(|(c, o)| *o == Order::Before && names_going_on(c))
+        {
+            return Some((work_edits(lex), self.each));
+        }
         if seeks(&self.main) {
             for (c, o) in &self.conditions {
                 if *o != Order::Before {
