@@ -846,3 +846,19 @@ fn asking_for_a_review_before_going_on_waits_for_the_answer() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn a_labelled_yes_no_check_or_a_modal_question_is_an_unverifiable_rule() {
+    let cs = structure();
+    let c = at(&cs, 225).expect("naming check");
+    assert!(
+        c.when.is_none() && c.behavior().is_none() && c.scope.is_empty(),
+        "{c:#?}"
+    );
+    assert!(
+        at(&cs, 225 + 1).is_none(),
+        "an open question is no check: {cs:#?}"
+    );
+    let c = at(&cs, 225 + 3).expect("module check");
+    assert_eq!(c.modality, Modality::Should, "{c:#?}");
+}

@@ -177,6 +177,28 @@ pub(super) fn noun_verb_with_object(mw: &[Word]) -> bool {
     })
 }
 
+/// A yes/no question: it opens with an auxiliary ("Do the names match?").
+pub(super) fn opens_yes_no(q: &str) -> bool {
+    words(&mask(q).0).first().is_some_and(|w| {
+        matches!(
+            w.text.as_str(),
+            "do" | "does"
+                | "did"
+                | "is"
+                | "are"
+                | "was"
+                | "were"
+                | "has"
+                | "have"
+                | "can"
+                | "could"
+                | "will"
+                | "would"
+                | "should"
+        )
+    })
+}
+
 /// A condition on an act already done: "after X", or a perfect or passive
 /// "when the fixes are merged" / "once it has been pushed".
 pub(super) fn completed(c: &str, o: Order) -> bool {
@@ -347,8 +369,18 @@ pub(super) fn analyse(
     };
     // A question alone ("Q: Can I add the tests later?") asks, and a bare
     // "No." / "Yes." answers: neither instructs.
+    // A check asked as a question is a rule where it says so ("you should
+    // be able to answer: …?") or is a labelled item of a list ("**Scope
+    // check:** Is this focused enough …?"): unverifiable, what it asks is
+    // not an act to require.
+    let mut check_question = false;
     if question.is_none() && s.trim_end_matches(['*', '_', ' ']).ends_with('?') {
-        return None;
+        let modal = own_modal(&words(&mask(s).0)).is_some();
+        let labelled = ctx.in_list && split_label(s).is_some_and(|(_, q)| opens_yes_no(&q));
+        if !(modal || labelled) {
+            return None;
+        }
+        check_question = true;
     }
     let sw = words(s);
     if sw.len() == 1 && matches!(sw[0].text.as_str(), "no" | "yes") {
@@ -498,6 +530,7 @@ pub(super) fn analyse(
     let lead_rule = ctx.lead.filter(|l| l.normative);
     let caps = is_caps_rule(&rest);
     let normative = own.is_some()
+        || check_question
         || caps
         || (imperative && (first || ctx.in_list || !conditions.is_empty() || question.is_some()))
         || (ctx.in_list && (lead_rule.is_some() || heading_rule.is_some() || ctx.checkbox))
@@ -745,6 +778,12 @@ pub(super) fn analyse(
     let proceeds = verb
         .as_deref()
         .is_some_and(|v| matches!(v, "proceed" | "continue" | "move" | "start" | "begin"));
+    if check_question {
+        // What the check asks about is not an act the rule requires.
+        main.clear();
+        conditions.clear();
+        scope_text.clear();
+    }
     Some(Analysis {
         each,
         proceeds,
