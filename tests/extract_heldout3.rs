@@ -21,7 +21,6 @@
 #[path = "extract_support/measure.rs"]
 mod measure;
 
-use skillgate::extract::Lexicon;
 use std::path::{Path, PathBuf};
 
 const WS: &str = "realdata/skills/obra-superpowers/writing-skills/SKILL.md";
@@ -32,45 +31,15 @@ fn label_file() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/extract/heldout3-labels.tsv")
 }
 
-/// A `shared`-like root holding writing-skills with every line outside the
-/// frontmatter and the labelled window blanked.
-fn windowed_root() -> tempfile::TempDir {
-    let text = std::fs::read_to_string(measure::shared().join(WS)).expect("writing-skills");
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(
-        lines.len(),
-        WS_WINDOW.1,
-        "the window runs to the end of the file"
-    );
-    let fm_end = lines
-        .iter()
-        .skip(1)
-        .position(|l| l.trim_end() == "---")
-        .map(|i| i + 2)
-        .expect("frontmatter");
-    let kept: Vec<&str> = lines
-        .iter()
-        .enumerate()
-        .map(|(i, l)| {
-            let n = i + 1;
-            if n <= fm_end || (WS_WINDOW.0..=WS_WINDOW.1).contains(&n) {
-                *l
-            } else {
-                ""
-            }
-        })
-        .collect();
-    let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join(WS);
-    std::fs::create_dir_all(path.parent().unwrap()).expect("mkdir");
-    std::fs::write(&path, kept.join("\n") + "\n").expect("write window");
-    dir
-}
-
 #[test]
 fn heldout3_labels_are_well_formed() {
     let rows = measure::check_label_file(&label_file());
     assert_eq!(rows, 179, "179 labelled rules");
+    assert_eq!(
+        measure::shared_lines(WS).len(),
+        WS_WINDOW.1,
+        "the window runs to the end of the file"
+    );
     let ws = measure::load_labels(&label_file())
         .into_iter()
         .filter(|l| l.file == WS)
@@ -88,35 +57,7 @@ fn heldout3_labels_are_well_formed() {
 
 #[test]
 fn extraction_against_the_third_heldout_labels() {
-    let verbose = std::env::var_os("EXTRACT_MEASURE_VERBOSE").is_some();
-    let log = |l: String| {
-        if verbose {
-            println!("{l}");
-        }
-    };
-    let (window, whole): (Vec<measure::Label>, Vec<measure::Label>) =
-        measure::load_labels(&label_file())
-            .into_iter()
-            .partition(|l| l.file == WS);
-    let lexicon = Lexicon::builtin();
-    let (mut per, mut f) = measure::measure_labels(&measure::shared(), &whole, &lexicon, log);
-    let root = windowed_root();
-    let (per_ws, f_ws) = measure::measure_labels(root.path(), &window, &lexicon, log);
-    for (name, s) in per_ws {
-        per.push((format!("{name} {}–{}", WS_WINDOW.0, WS_WINDOW.1), s));
-    }
-    f.add(&f_ws);
-    println!("{}", measure::HEADER);
-    for (name, s) in &per {
-        println!("{}", s.row(name));
-    }
-    println!("{}", f.row("total"));
-    println!(
-        "behavior predicates on rules labelled checkable: {}/{} = {:.2}",
-        f.with_behavior_on_decidable,
-        f.with_behavior,
-        f.behavior_precision()
-    );
+    let (per, f) = measure::measure_with_window(&label_file(), Vec::new(), WS, WS_WINDOW);
     assert_eq!(per.len(), 6, "five held-out skills and one window");
     assert_eq!(f.labelled, 179, "179 labelled rules, no fenced blocks");
     // Floors: a little under the first (blind) measurement, the key

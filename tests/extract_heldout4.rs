@@ -21,7 +21,6 @@
 #[path = "extract_support/measure.rs"]
 mod measure;
 
-use skillgate::extract::Lexicon;
 use std::path::{Path, PathBuf};
 
 const WS: &str = "realdata/skills/obra-superpowers/writing-skills/SKILL.md";
@@ -42,45 +41,16 @@ fn fenced_notes() -> Vec<measure::Label> {
     )]
 }
 
-/// A `shared`-like root holding writing-skills with every line outside the
-/// frontmatter and the labelled window blanked.
-fn windowed_root() -> tempfile::TempDir {
-    let text = std::fs::read_to_string(measure::shared().join(WS)).expect("writing-skills");
-    let lines: Vec<&str> = text.lines().collect();
+#[test]
+fn heldout4_labels_are_well_formed() {
+    let rows = measure::check_label_file(&label_file());
+    assert_eq!(rows, 165, "165 labelled rules");
+    let lines = measure::shared_lines(WS);
     assert!(lines.len() > WS_WINDOW.1, "the window ends inside the file");
     assert!(
         lines[WS_WINDOW.0 - 1].starts_with("## ") && lines[WS_WINDOW.1].starts_with("## "),
         "the window is whole `##` sections"
     );
-    let fm_end = lines
-        .iter()
-        .skip(1)
-        .position(|l| l.trim_end() == "---")
-        .map(|i| i + 2)
-        .expect("frontmatter");
-    let kept: Vec<&str> = lines
-        .iter()
-        .enumerate()
-        .map(|(i, l)| {
-            let n = i + 1;
-            if n <= fm_end || (WS_WINDOW.0..=WS_WINDOW.1).contains(&n) {
-                *l
-            } else {
-                ""
-            }
-        })
-        .collect();
-    let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join(WS);
-    std::fs::create_dir_all(path.parent().unwrap()).expect("mkdir");
-    std::fs::write(&path, kept.join("\n") + "\n").expect("write window");
-    dir
-}
-
-#[test]
-fn heldout4_labels_are_well_formed() {
-    let rows = measure::check_label_file(&label_file());
-    assert_eq!(rows, 165, "165 labelled rules");
     let labels = measure::load_labels(&label_file());
     let ws = labels
         .iter()
@@ -119,36 +89,7 @@ fn heldout4_labels_are_well_formed() {
 
 #[test]
 fn extraction_against_the_fourth_heldout_labels() {
-    let verbose = std::env::var_os("EXTRACT_MEASURE_VERBOSE").is_some();
-    let log = |l: String| {
-        if verbose {
-            println!("{l}");
-        }
-    };
-    let (mut window, whole): (Vec<measure::Label>, Vec<measure::Label>) =
-        measure::load_labels(&label_file())
-            .into_iter()
-            .partition(|l| l.file == WS);
-    window.extend(fenced_notes());
-    let lexicon = Lexicon::builtin();
-    let (mut per, mut f) = measure::measure_labels(&measure::shared(), &whole, &lexicon, log);
-    let root = windowed_root();
-    let (per_ws, f_ws) = measure::measure_labels(root.path(), &window, &lexicon, log);
-    for (name, s) in per_ws {
-        per.push((format!("{name} {}–{}", WS_WINDOW.0, WS_WINDOW.1), s));
-    }
-    f.add(&f_ws);
-    println!("{}", measure::HEADER);
-    for (name, s) in &per {
-        println!("{}", s.row(name));
-    }
-    println!("{}", f.row("total"));
-    println!(
-        "behavior predicates on rules labelled checkable: {}/{} = {:.2}",
-        f.with_behavior_on_decidable,
-        f.with_behavior,
-        f.behavior_precision()
-    );
+    let (per, f) = measure::measure_with_window(&label_file(), fenced_notes(), WS, WS_WINDOW);
     assert_eq!(per.len(), 6, "five held-out skills and one window");
     assert_eq!(f.labelled, 166, "165 labelled rules and 1 fenced block");
     // Floors: about 0.10 under the first (blind) measurement, the key

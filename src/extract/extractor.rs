@@ -98,6 +98,22 @@ struct Draft {
     order: Option<Order>,
 }
 
+impl Draft {
+    /// A rule with no scope and no predicates yet.
+    fn new(text: String, lines: [u32; 2], modality: Modality) -> Draft {
+        Draft {
+            text,
+            lines,
+            modality,
+            scope: BTreeSet::new(),
+            when: None,
+            require: None,
+            forbid: None,
+            order: None,
+        }
+    }
+}
+
 /// Ids: kebab-case from the rule's own words (so inserting an unrelated line
 /// above a rule leaves its id alone), deduplicated with `-2`, `-3`… in
 /// document order.

@@ -380,8 +380,14 @@ pub fn measure_and_print(path: &Path, fenced: Vec<Label>) -> (Vec<(String, Figur
             println!("{l}");
         }
     });
+    print_table(&per, &f);
+    (per, f)
+}
+
+/// The table: one row per skill, the total, and the behavior precision.
+pub fn print_table(per: &[(String, Figures)], f: &Figures) {
     println!("{HEADER}");
-    for (name, s) in &per {
+    for (name, s) in per {
         println!("{}", s.row(name));
     }
     println!("{}", f.row("total"));
@@ -391,6 +397,75 @@ pub fn measure_and_print(path: &Path, fenced: Vec<Label>) -> (Vec<(String, Figur
         f.with_behavior,
         f.behavior_precision()
     );
+}
+
+/// The lines of a shared file.
+pub fn shared_lines(file: &str) -> Vec<String> {
+    std::fs::read_to_string(shared().join(file))
+        .unwrap_or_else(|e| panic!("{file}: {e}"))
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// A `shared`-like root holding `file` with every line outside its
+/// frontmatter and the labelled `window` (1-based, inclusive) blanked, so
+/// constraints elsewhere in a long skill neither count as unmatched nor as
+/// found; line numbers are kept.
+pub fn windowed_root(file: &str, window: (usize, usize)) -> tempfile::TempDir {
+    let lines = shared_lines(file);
+    let fm_end = lines
+        .iter()
+        .skip(1)
+        .position(|l| l.trim_end() == "---")
+        .map(|i| i + 2)
+        .expect("frontmatter");
+    let kept: Vec<&str> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let n = i + 1;
+            if n <= fm_end || (window.0..=window.1).contains(&n) {
+                l.as_str()
+            } else {
+                ""
+            }
+        })
+        .collect();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join(file);
+    std::fs::create_dir_all(path.parent().unwrap()).expect("mkdir");
+    std::fs::write(&path, kept.join("\n") + "\n").expect("write window");
+    dir
+}
+
+/// A label file some of whose rows label one window of `file` only: the
+/// other skills measured as usual, that file on its windowed copy (its row
+/// named with the window), one total, the table printed.
+pub fn measure_with_window(
+    path: &Path,
+    fenced: Vec<Label>,
+    file: &str,
+    window: (usize, usize),
+) -> (Vec<(String, Figures)>, Figures) {
+    let verbose = std::env::var_os("EXTRACT_MEASURE_VERBOSE").is_some();
+    let log = |l: String| {
+        if verbose {
+            println!("{l}");
+        }
+    };
+    let (mut in_window, whole): (Vec<Label>, Vec<Label>) =
+        load_labels(path).into_iter().partition(|l| l.file == file);
+    in_window.extend(fenced);
+    let lexicon = Lexicon::builtin();
+    let (mut per, mut f) = measure_labels(&shared(), &whole, &lexicon, log);
+    let root = windowed_root(file, window);
+    let (per_w, f_w) = measure_labels(root.path(), &in_window, &lexicon, log);
+    for (name, s) in per_w {
+        per.push((format!("{name} {}–{}", window.0, window.1), s));
+    }
+    f.add(&f_w);
+    print_table(&per, &f);
     (per, f)
 }
 

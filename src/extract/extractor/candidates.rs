@@ -506,16 +506,7 @@ impl Extractor<'_> {
             return;
         }
         let lex = self.lex;
-        let mut d = Draft {
-            text,
-            lines: [line, line],
-            modality: Modality::Must,
-            scope: BTreeSet::new(),
-            when: None,
-            require: None,
-            forbid: None,
-            order: None,
-        };
+        let mut d = Draft::new(text, [line, line], Modality::Must);
         let cond = clause_info(&strip_emphasis(first), lex);
         let act = clause_info(&format!("{lead} {}", rest.join(" ")), lex);
         d.scope.extend(cond.scope.iter().copied());
@@ -598,14 +589,8 @@ impl Extractor<'_> {
         let shared = groups.first().and_then(|g| opening_condition(&g.full_text));
         for (i, g) in groups.iter().enumerate() {
             let ctx = Ctx {
-                lead: None,
-                section,
-                in_list: false,
-                checkbox: false,
                 para_condition: if i > 0 { shared.clone() } else { None },
-                after_user: false,
-                after_approval: false,
-                started: None,
+                ..Ctx::plain(section)
             };
             if i == last && g.text_of(body).trim_end().ends_with(':') {
                 let l = lead_of(&g.text_of(body), self.lex);
@@ -811,16 +796,7 @@ impl Extractor<'_> {
             if !says_rule || !w.iter().any(|x| !x.barrier) {
                 continue;
             }
-            let ctx = Ctx {
-                lead: None,
-                section,
-                in_list: false,
-                checkbox: false,
-                para_condition: None,
-                after_user: false,
-                after_approval: false,
-                started: None,
-            };
+            let ctx = Ctx::plain(section);
             if let Some(a) = analyse(&text, None, &ctx, true, self.lex) {
                 let mut d = a.into_draft(&ctx, self.lex);
                 d.text = text;
@@ -855,16 +831,7 @@ impl Extractor<'_> {
             return;
         }
         let lex = self.lex;
-        let mut d = Draft {
-            text: text.clone(),
-            lines: [line, line],
-            modality: roles.modality,
-            scope: BTreeSet::new(),
-            when: None,
-            require: None,
-            forbid: None,
-            order: None,
-        };
+        let mut d = Draft::new(text.clone(), [line, line], roles.modality);
         if let Some(avoid) = roles.avoid {
             let info = clause_info(&get(Some(avoid)), lex);
             d.scope.extend(info.scope.iter().copied());
@@ -935,29 +902,11 @@ impl Extractor<'_> {
             .map(|(_, l)| l.trim())
             .collect::<Vec<_>>()
             .join("\n");
-        let ctx = Ctx {
-            lead: None,
-            section,
-            in_list: false,
-            checkbox: false,
-            para_condition: None,
-            after_user: false,
-            after_approval: false,
-            started: None,
-        };
+        let ctx = Ctx::plain(section);
         let first_text = first.1.trim();
         let mut d = match analyse(first_text, None, &ctx, true, self.lex) {
             Some(a) => a.into_draft(&ctx, self.lex),
-            None => Draft {
-                text: String::new(),
-                lines: [0, 0],
-                modality: Modality::Must,
-                scope: BTreeSet::new(),
-                when: None,
-                require: None,
-                forbid: None,
-                order: None,
-            },
+            None => Draft::new(String::new(), [0, 0], Modality::Must),
         };
         for (_, l) in content.iter().skip(1) {
             d.scope.extend(clause_info(l, self.lex).scope);
@@ -981,16 +930,7 @@ fn own_condition_rule(cell: &str, section: &Section, lex: &Lexicon) -> Option<Dr
     if !own {
         return None;
     }
-    let ctx = Ctx {
-        lead: None,
-        section,
-        in_list: false,
-        checkbox: false,
-        para_condition: None,
-        after_user: false,
-        after_approval: false,
-        started: None,
-    };
+    let ctx = Ctx::plain(section);
     let d = analyse(&cell, None, &ctx, true, lex)?.into_draft(&ctx, lex);
     (d.when.is_some() && (d.require.is_some() || d.forbid.is_some())).then_some(d)
 }
@@ -1120,6 +1060,22 @@ pub(super) struct Ctx<'a> {
     /// A later step of a numbered procedure in a conditional section: what
     /// its first step visibly does (the procedure started there).
     pub(super) started: Option<Predicate>,
+}
+
+impl<'a> Ctx<'a> {
+    /// A sentence of a section on its own: no lead-in, list or step before it.
+    pub(super) fn plain(section: &'a Section) -> Ctx<'a> {
+        Ctx {
+            lead: None,
+            section,
+            in_list: false,
+            checkbox: false,
+            para_condition: None,
+            after_user: false,
+            after_approval: false,
+            started: None,
+        }
+    }
 }
 
 /// Words skipped before a main verb.

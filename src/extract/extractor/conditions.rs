@@ -1478,16 +1478,7 @@ impl Analysis {
 
     pub(super) fn into_draft(self, ctx: &Ctx, lex: &Lexicon) -> Draft {
         let mut after_started = false;
-        let mut d = Draft {
-            text: String::new(),
-            lines: [0, 0],
-            modality: self.modality,
-            scope: BTreeSet::new(),
-            when: None,
-            require: None,
-            forbid: None,
-            order: None,
-        };
+        let mut d = Draft::new(String::new(), [0, 0], self.modality);
         for t in &self.scope_text {
             d.scope.extend(clause_info(t, lex).scope);
         }
