@@ -862,3 +862,17 @@ fn a_labelled_yes_no_check_or_a_modal_question_is_an_unverifiable_rule() {
     let c = at(&cs, 225 + 3).expect("module check");
     assert_eq!(c.modality, Modality::Should, "{c:#?}");
 }
+
+#[test]
+fn a_use_when_description_names_the_subject_act_by_its_gerund() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract/gerund-subject/SKILL.md");
+    let cs = extract(
+        &Skill::read(&path).expect("fixture parses"),
+        &Lexicon::builtin(),
+    );
+    let c = at(&cs, 8).expect("install rule");
+    assert_eq!(c.scope, vec![ScopeTag::SelfModification], "{c:#?}");
+    let c = at(&cs, 9).expect("read rule");
+    assert!(c.scope.is_empty(), "a read names no subject act: {c:#?}");
+}

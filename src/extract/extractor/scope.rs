@@ -24,11 +24,33 @@ pub(super) fn subject_acts(description: &str, lex: &Lexicon) -> Vec<SubjectAct> 
         .split(['.', ';', ',', '\u{2014}'])
         .flat_map(|c| c.split(" - "))
         .flat_map(|c| c.split(" or "));
+    // A description that opens "Use when …" names its acts as gerunds in
+    // every clause ("… creating skills, editing skills, or verifying …").
+    let gerunds = {
+        let d = description.trim_start().to_lowercase();
+        d.starts_with("use when") || d.starts_with("use this") || d.starts_with("when")
+    };
     for clause in clauses {
-        let w = words(clause);
-        let Some(first) = w.iter().find(|x| !x.barrier).map(|x| x.text.to_lowercase()) else {
+        let all = words(clause);
+        // "Use when creating new skills": the act is the gerund after the
+        // usual "Use (this) when" opening.
+        let skip = match all.iter().map(|x| x.text.as_str()).collect::<Vec<_>>()[..] {
+            ["use", "this", "skill", "when", ..] | ["use", "this", "skill", "to", ..] => 4,
+            ["use", "this", "when", ..] | ["use", "it", "when", ..] => 3,
+            ["use", "when", ..] | ["use", "for", ..] | ["use", "to", ..] => 2,
+            ["when", ..] | ["for", ..] => 1,
+            _ => 0,
+        };
+        let w = &all[skip.min(all.len())..];
+        let Some(mut first) = w.iter().find(|x| !x.barrier).map(|x| x.text.to_lowercase()) else {
             continue;
         };
+        if skip > 0 || (gerunds && first.ends_with("ing")) {
+            match lex.imperatives.iter().find(|b| verb_matches(&first, b)) {
+                Some(base) => first = base.clone(),
+                None => continue,
+            }
+        }
         if !lex.is_imperative(&first)
             || lex.is_speech(&first)
             || matches!(
