@@ -53,6 +53,19 @@ impl Decoder for AiderDecoder {
         Harness::Aider
     }
     fn sniff(&self, _path: &Path, head: &[u8]) -> u8 {
+        // Every claim below needs one of these (ASCII, so a lossy conversion
+        // can neither make nor break them): a cheap refusal of other files.
+        if ![
+            &b"# aider chat started at "[..],
+            b"> Tokens: ",
+            b"> Aider v",
+            b"<<<<<<< SEARCH",
+        ]
+        .iter()
+        .any(|tok| memchr::memmem::find(head, tok).is_some())
+        {
+            return 0;
+        }
         let text = String::from_utf8_lossy(head);
         let mut starts = 0;
         let mut user = 0;

@@ -28,7 +28,7 @@ impl Decoder for AnthropicMessagesDecoder {
         Harness::AnthropicMessages
     }
     fn sniff(&self, _path: &Path, head: &[u8]) -> u8 {
-        let Some(p) = parse_partial(head, true) else {
+        let Some(p) = sniff_partial(head) else {
             return 0;
         };
         match chat_flavour(&p.value) {

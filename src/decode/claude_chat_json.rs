@@ -255,8 +255,8 @@ impl<'de, const K: bool> Visitor<'de> for Elements<'_, K> {
                 let loc = Location::pointer(format!("/{}", *self.index));
                 *self.index += 1;
                 if how == Check::Fast && s.starts_with('{') {
-                    if let Ok(rec) = serde_json::from_str::<Record<K>>(s) {
-                        self.st.record(rec, loc);
+                    if let Ok(rec) = serde_json::from_str::<Record<K, false>>(s) {
+                        self.st.record_scanning_if_needed(rec, loc, s.as_bytes());
                         continue;
                     }
                 }

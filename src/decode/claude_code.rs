@@ -90,8 +90,8 @@ pub(crate) fn read_jsonl_into<const K: bool>(
     while let Some(line) = lines.next_line()? {
         let mut loc = line.location();
         loc.file = st.file.clone();
-        if let Some(rec) = line.parse::<Record<K>>(&mut st.traj) {
-            st.record(rec, loc);
+        if let Some(rec) = line.parse_borrowed::<Record<K, false>>(&mut st.traj) {
+            st.record_scanning_if_needed(rec, loc, line.bytes);
         } else if let Some(p) = st.traj.problems.last_mut() {
             p.location.file = st.file.clone();
         }
@@ -104,7 +104,9 @@ pub(crate) fn read_jsonl_into<const K: bool>(
 /// One Claude Code record (session file, chat.json element or stream-json line).
 /// Every field is optional and loosely typed: an odd value is no value.
 #[derive(Deserialize, Default)]
-pub(crate) struct Record<const K: bool> {
+/// `T`: tool results are scanned for a test runner's summary (only those of a
+/// test command need it: see [`ClaudeRecords::needs_test_scan`]).
+pub(crate) struct Record<const K: bool, const T: bool = true> {
     #[serde(rename = "type", default)]
     ty: LooseStr,
     #[serde(default)]
@@ -141,7 +143,7 @@ pub(crate) struct Record<const K: bool> {
     #[serde(default)]
     parent_tool_use_id: LooseStr,
     #[serde(default)]
-    message: Option<Message<K>>,
+    message: Option<Message<K, T>>,
     #[serde(rename = "toolUseResult", default)]
     tool_use_result: Option<ToolUseResult>,
     #[serde(rename = "tool_use_result", default)]
@@ -153,95 +155,95 @@ pub(crate) struct Record<const K: bool> {
 }
 
 #[derive(Deserialize, Default)]
-struct Message<const K: bool> {
+struct Message<const K: bool, const T: bool> {
     #[serde(default)]
     model: LooseStr,
     #[serde(default)]
-    content: Content<K>,
+    content: Content<K, T>,
 }
 
 /// A message text (its end and an injected skill body are looked at).
 type MsgText<const K: bool> = ScanText<K, false>;
 /// A tool result's text (a test runner's summary is looked for).
-type OutText<const K: bool> = ScanText<K, true>;
+type OutText<const K: bool, const T: bool> = ScanText<K, T>;
 
 /// `message.content`: a string or a list of blocks.
-enum Content<const K: bool> {
+enum Content<const K: bool, const T: bool> {
     Text(MsgText<K>),
-    Blocks(Vec<Block<K>>),
+    Blocks(Vec<Block<K, T>>),
 }
 
-impl<const K: bool> Default for Content<K> {
+impl<const K: bool, const T: bool> Default for Content<K, T> {
     fn default() -> Self {
         Content::Blocks(Vec::new())
     }
 }
 
-impl<'de, const K: bool> Deserialize<'de> for Content<K> {
+impl<'de, const K: bool, const T: bool> Deserialize<'de> for Content<K, T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<const K: bool>;
-        impl<'de, const K: bool> Visitor<'de> for V<K> {
-            type Value = Content<K>;
+        struct V<const K: bool, const T: bool>;
+        impl<'de, const K: bool, const T: bool> Visitor<'de> for V<K, T> {
+            type Value = Content<K, T>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("message content")
             }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<Content<K>, E> {
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Content<K, T>, E> {
                 Ok(Content::Text(ScanText::from_text(s)))
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Content<K>, A::Error> {
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Content<K, T>, A::Error> {
                 let mut blocks = Vec::new();
-                while let Some(b) = seq.next_element::<Block<K>>()? {
+                while let Some(b) = seq.next_element::<Block<K, T>>()? {
                     blocks.push(b);
                 }
                 Ok(Content::Blocks(blocks))
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content<K>, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content<K, T>, A::Error> {
                 while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
                 Ok(Content::default())
             }
-            fn visit_unit<E: de::Error>(self) -> Result<Content<K>, E> {
+            fn visit_unit<E: de::Error>(self) -> Result<Content<K, T>, E> {
                 Ok(Content::default())
             }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Content<K>, E> {
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Content<K, T>, E> {
                 Ok(Content::default())
             }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Content<K>, E> {
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Content<K, T>, E> {
                 Ok(Content::default())
             }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Content<K>, E> {
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Content<K, T>, E> {
                 Ok(Content::default())
             }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Content<K>, E> {
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Content<K, T>, E> {
                 Ok(Content::default())
             }
         }
-        d.deserialize_any(V::<K>)
+        d.deserialize_any(V::<K, T>)
     }
 }
 
 /// One content block; unknown keys (thinking text, signatures, images) are skipped.
 #[derive(Default)]
-struct Block<const K: bool> {
+struct Block<const K: bool, const T: bool> {
     ty: LooseStr,
     text: Option<MsgText<K>>,
     id: LooseStr,
     name: LooseStr,
     input: Option<Input<K>>,
     tool_use_id: LooseStr,
-    content: Option<OutText<K>>,
+    content: Option<OutText<K, T>>,
     is_error: LooseBool,
 }
 
-impl<'de, const K: bool> Deserialize<'de> for Block<K> {
+impl<'de, const K: bool, const T: bool> Deserialize<'de> for Block<K, T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<const K: bool>;
-        impl<'de, const K: bool> Visitor<'de> for V<K> {
-            type Value = Block<K>;
+        struct V<const K: bool, const T: bool>;
+        impl<'de, const K: bool, const T: bool> Visitor<'de> for V<K, T> {
+            type Value = Block<K, T>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a content block")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Block<K>, A::Error> {
-                let mut b = Block::<K>::default();
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Block<K, T>, A::Error> {
+                let mut b = Block::<K, T>::default();
                 while let Some(key) = map.next_key::<KeyName>()? {
                     match key.0.as_ref() {
                         "type" => b.ty = map.next_value()?,
@@ -259,7 +261,7 @@ impl<'de, const K: bool> Deserialize<'de> for Block<K> {
                 }
                 Ok(b)
             }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<Block<K>, E> {
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Block<K, T>, E> {
                 // a bare string in a content list: a text block
                 Ok(Block {
                     ty: LooseStr(Some("text".into())),
@@ -267,27 +269,27 @@ impl<'de, const K: bool> Deserialize<'de> for Block<K> {
                     ..Default::default()
                 })
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Block<K>, A::Error> {
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Block<K, T>, A::Error> {
                 while seq.next_element::<IgnoredAny>()?.is_some() {}
                 Ok(Block::default())
             }
-            fn visit_unit<E: de::Error>(self) -> Result<Block<K>, E> {
+            fn visit_unit<E: de::Error>(self) -> Result<Block<K, T>, E> {
                 Ok(Block::default())
             }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Block<K>, E> {
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Block<K, T>, E> {
                 Ok(Block::default())
             }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Block<K>, E> {
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Block<K, T>, E> {
                 Ok(Block::default())
             }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Block<K>, E> {
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Block<K, T>, E> {
                 Ok(Block::default())
             }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Block<K>, E> {
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Block<K, T>, E> {
                 Ok(Block::default())
             }
         }
-        d.deserialize_any(V::<K>)
+        d.deserialize_any(V::<K, T>)
     }
 }
 
@@ -637,7 +639,7 @@ impl<const K: bool> ClaudeRecords<K> {
         });
     }
 
-    fn metadata(&mut self, r: &Record<K>) {
+    fn metadata<const T: bool>(&mut self, r: &Record<K, T>) {
         if self.forced_agent.is_some() {
             return;
         }
@@ -665,7 +667,7 @@ impl<const K: bool> ClaudeRecords<K> {
     }
 
     /// Who acted in this record.
-    fn agent_of(&mut self, r: &Record<K>) -> AgentPath {
+    fn agent_of<const T: bool>(&mut self, r: &Record<K, T>) -> AgentPath {
         if let Some(a) = &self.forced_agent {
             return AgentPath::Subagent(a.clone());
         }
@@ -732,7 +734,51 @@ impl<const K: bool> ClaudeRecords<K> {
     }
 
     /// Handle one record.
-    pub(crate) fn record(&mut self, r: Record<K>, loc: Location) {
+    /// Handle a record parsed without scanning tool outputs (`json`: its
+    /// text): when one of its tool results answers a test command, the
+    /// record is parsed again with the scan ([`Self::needs_test_scan`]).
+    pub(crate) fn record_scanning_if_needed(
+        &mut self,
+        r: Record<K, false>,
+        loc: Location,
+        json: &[u8],
+    ) {
+        if self.needs_test_scan(&r) {
+            if let Ok(full) = serde_json::from_slice::<Record<K, true>>(json) {
+                return self.record(full, loc);
+            }
+        }
+        self.record(r, loc)
+    }
+
+    /// Whether a tool result of this record needs its output scanned for a
+    /// test runner's summary: it answers a test command already recorded
+    /// (only those outputs' summaries are used, `testsummary::apply`), or the
+    /// record also holds tool calls (a call and its result in one record).
+    pub(crate) fn needs_test_scan<const T: bool>(&self, r: &Record<K, T>) -> bool {
+        let Some(Content::Blocks(blocks)) = r.message.as_ref().map(|m| &m.content) else {
+            return false;
+        };
+        let is = |b: &Block<K, T>, ty: &str| b.ty.as_deref() == Some(ty);
+        let results = blocks.iter().filter(|b| is(b, "tool_result"));
+        if results.clone().next().is_none() {
+            return false;
+        }
+        if blocks
+            .iter()
+            .any(|b| is(b, "tool_use") || is(b, "server_tool_use"))
+        {
+            return true;
+        }
+        results.into_iter().any(|b| {
+            b.tool_use_id
+                .non_empty()
+                .and_then(|id| self.calls.get(id))
+                .is_some_and(|&i| testsummary::is_test_shell(&self.traj.events[i]))
+        })
+    }
+
+    pub(crate) fn record<const T: bool>(&mut self, r: Record<K, T>, loc: Location) {
         self.record_no += 1;
         self.metadata(&r);
         let ty = r.ty.as_deref().unwrap_or("");
@@ -784,7 +830,7 @@ impl<const K: bool> ClaudeRecords<K> {
         self.traj.events.len() - 1
     }
 
-    fn conversation(&mut self, mut r: Record<K>, loc: Location) {
+    fn conversation<const T: bool>(&mut self, mut r: Record<K, T>, loc: Location) {
         let agent = self.agent_of(&r);
         let main = agent == AgentPath::Main;
         let is_user = r.ty.as_deref() == Some("user");
@@ -868,9 +914,9 @@ impl<const K: bool> ClaudeRecords<K> {
     /// injected (meta) message such as a skill body. In the main conversation a
     /// prompt is an [`Action::UserTurn`]; in a subagent it is the parent's
     /// prompt, a plain message.
-    fn user_text(
+    fn user_text<const T: bool>(
         &mut self,
-        r: &Record<K>,
+        r: &Record<K, T>,
         t: MsgText<K>,
         loc: &Location,
         agent: &AgentPath,
@@ -937,9 +983,9 @@ impl<const K: bool> ClaudeRecords<K> {
 
     /// "Base directory for this skill: <dir>": a load, unless the Skill tool
     /// call that caused it is already recorded (then the body's hash goes there).
-    fn skill_body(
+    fn skill_body<const T: bool>(
         &mut self,
-        r: &Record<K>,
+        r: &Record<K, T>,
         base: String,
         facts: &TextFacts,
         loc: &Location,
@@ -996,9 +1042,9 @@ impl<const K: bool> ClaudeRecords<K> {
         self.push_event(ev, agent, &r.timestamp);
     }
 
-    fn tool_use(
+    fn tool_use<const T: bool>(
         &mut self,
-        b: Block<K>,
+        b: Block<K, T>,
         loc: &Location,
         agent: &AgentPath,
         ts: &LooseStr,
@@ -1053,9 +1099,9 @@ impl<const K: bool> ClaudeRecords<K> {
         }
     }
 
-    fn tool_result(
+    fn tool_result<const T: bool>(
         &mut self,
-        b: Block<K>,
+        b: Block<K, T>,
         tur: Option<&ToolUseResult>,
         loc: &Location,
         agent: &AgentPath,
@@ -1144,7 +1190,7 @@ impl<const K: bool> ClaudeRecords<K> {
         }
     }
 
-    fn attachment(&mut self, r: Record<K>, loc: Location) {
+    fn attachment<const T: bool>(&mut self, r: Record<K, T>, loc: Location) {
         let Some(a) = &r.attachment else { return };
         match a.ty.as_deref() {
             Some("invoked_skills") => {
@@ -1235,7 +1281,7 @@ impl<const K: bool> ClaudeRecords<K> {
 }
 
 /// The first text of a message's content.
-fn first_text<const K: bool>(c: &Content<K>) -> &str {
+fn first_text<const K: bool, const T: bool>(c: &Content<K, T>) -> &str {
     match c {
         Content::Text(t) => &t.text.head,
         Content::Blocks(bs) => bs

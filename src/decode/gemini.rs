@@ -63,7 +63,7 @@ fn is_message_record(o: &Map<String, Value>) -> bool {
 }
 
 fn sniff_variant(head: &[u8]) -> Option<(Variant, u8)> {
-    let first = first_line_json(head)?;
+    let first = sniff_first_line(head)?;
     let o = first.value.as_object()?;
     // gemini -p --output-format stream-json starts with its init event.
     if o.get("type").and_then(Value::as_str) == Some("init")
@@ -81,7 +81,7 @@ fn sniff_variant(head: &[u8]) -> Option<(Variant, u8)> {
         return Some((Variant::Jsonl, 60));
     }
     // Legacy: one (usually pretty-printed) ConversationRecord.
-    let whole = parse_partial(head, true)?;
+    let whole = sniff_partial(head)?;
     let w = whole.value.as_object()?;
     if w.get("sessionId").and_then(Value::as_str).is_some() {
         let msgs_ok = match w.get("messages") {

@@ -11,7 +11,9 @@
 use super::model::*;
 use super::{shell, tools, DecodeError};
 use serde_json::{Map, Value};
+use std::cell::RefCell;
 use std::path::Path;
+use std::rc::Rc;
 
 /// Nesting deeper than this is refused by [`parse_partial`] (serde_json's own limit is 128).
 const MAX_DEPTH: usize = 128;
@@ -232,6 +234,76 @@ impl PartialParser<'_> {
             }
         }
     }
+}
+
+/// What every sniffer of one head asks for, computed once: [`parse_partial`]
+/// of the head (with partial elements) and [`first_line_json`]. Five
+/// sniffers parse the same 64 KiB head; without this, sniffing was a sixth of
+/// the gate's CPU time (docs/gate.md, "Measured").
+struct SniffMemo {
+    /// The head the memo is for (its address and length: the head is
+    /// borrowed unchanged for the whole of [`with_sniff_memo`]).
+    at: (usize, usize),
+    partial: Option<Option<Rc<PartialJson>>>,
+    first_line: Option<Option<Rc<PartialJson>>>,
+}
+
+thread_local! {
+    static SNIFF_MEMO: RefCell<Option<SniffMemo>> = const { RefCell::new(None) };
+}
+
+/// Run `f` (the sniffers of `head`) with [`sniff_partial`] and
+/// [`sniff_first_line`] of `head` computed at most once.
+pub(crate) fn with_sniff_memo<R>(head: &[u8], f: impl FnOnce() -> R) -> R {
+    struct Clear;
+    impl Drop for Clear {
+        fn drop(&mut self) {
+            SNIFF_MEMO.with(|m| *m.borrow_mut() = None);
+        }
+    }
+    SNIFF_MEMO.with(|m| {
+        *m.borrow_mut() = Some(SniffMemo {
+            at: (head.as_ptr() as usize, head.len()),
+            partial: None,
+            first_line: None,
+        })
+    });
+    let _clear = Clear;
+    f()
+}
+
+type Slot = fn(&mut SniffMemo) -> &mut Option<Option<Rc<PartialJson>>>;
+
+fn memoized(
+    head: &[u8],
+    slot: Slot,
+    compute: impl FnOnce() -> Option<PartialJson>,
+) -> Option<Rc<PartialJson>> {
+    let at = (head.as_ptr() as usize, head.len());
+    let hit = SNIFF_MEMO.with(|m| match m.borrow_mut().as_mut() {
+        Some(memo) if memo.at == at => slot(memo).clone(),
+        _ => None,
+    });
+    if let Some(v) = hit {
+        return v;
+    }
+    let v = compute().map(Rc::new);
+    SNIFF_MEMO.with(|m| {
+        if let Some(memo) = m.borrow_mut().as_mut().filter(|memo| memo.at == at) {
+            *slot(memo) = Some(v.clone());
+        }
+    });
+    v
+}
+
+/// `parse_partial(head, true)`, once per head inside [`with_sniff_memo`].
+pub(crate) fn sniff_partial(head: &[u8]) -> Option<Rc<PartialJson>> {
+    memoized(head, |m| &mut m.partial, || parse_partial(head, true))
+}
+
+/// [`first_line_json`] of `head`, once per head inside [`with_sniff_memo`].
+pub(crate) fn sniff_first_line(head: &[u8]) -> Option<Rc<PartialJson>> {
+    memoized(head, |m| &mut m.first_line, || first_line_json(head))
 }
 
 /// The first line of `head` as JSON (tolerantly: the line may be longer than the head).

@@ -155,14 +155,16 @@ pub fn pick_decoder(
 /// The decoder whose sniff of `head` is surest, if any is.
 fn best_sniff(path: &Path, head: &[u8]) -> Option<&'static dyn Decoder> {
     let head = probe::non_finite_to_null(head);
-    let mut best: Option<(u8, &'static dyn Decoder)> = None;
-    for d in decoders() {
-        let s = d.sniff(path, &head);
-        if s > 0 && best.is_none_or(|(b, _)| s > b) {
-            best = Some((s, d));
+    generic::with_sniff_memo(&head, || {
+        let mut best: Option<(u8, &'static dyn Decoder)> = None;
+        for d in decoders() {
+            let s = d.sniff(path, &head);
+            if s > 0 && best.is_none_or(|(b, _)| s > b) {
+                best = Some((s, d));
+            }
         }
-    }
-    best.map(|(_, d)| d)
+        best.map(|(_, d)| d)
+    })
 }
 
 /// Skip leading ASCII whitespace (at most [`probe::MAX_SKIPPED_BYTES`]), a

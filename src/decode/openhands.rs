@@ -54,7 +54,7 @@ impl Decoder for OpenHandsDecoder {
     }
     fn sniff(&self, _path: &Path, head: &[u8]) -> u8 {
         // output.jsonl: the first line is an instance (it may be longer than the head).
-        if let Some(first) = first_line_json(head) {
+        if let Some(first) = sniff_first_line(head) {
             if let Some(o) = first.value.as_object() {
                 let instance = o.contains_key("instance_id")
                     && (o.contains_key("history")
@@ -66,7 +66,7 @@ impl Decoder for OpenHandsDecoder {
                 }
             }
         }
-        let Some(p) = parse_partial(head, true) else {
+        let Some(p) = sniff_partial(head) else {
             return 0;
         };
         let events = match &p.value {

@@ -36,7 +36,7 @@ impl Decoder for SweAgentDecoder {
         Harness::SweAgent
     }
     fn sniff(&self, _path: &Path, head: &[u8]) -> u8 {
-        let Some(p) = parse_partial(head, true) else {
+        let Some(p) = sniff_partial(head) else {
             return 0;
         };
         let Some(o) = p.value.as_object() else {
