@@ -205,6 +205,20 @@ struct Parser {
     interrupted: bool,
 }
 
+/// The text after aider's "no exact match" error, if `text` holds it (a
+/// searcher built once: `str::split_once` prepares its long needle anew on
+/// every output line).
+fn no_exact_match(text: &str) -> Option<&str> {
+    const NEEDLE: &str =
+        "SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in ";
+    static FINDER: std::sync::OnceLock<memchr::memmem::Finder<'static>> =
+        std::sync::OnceLock::new();
+    let finder = FINDER.get_or_init(|| memchr::memmem::Finder::new(NEEDLE));
+    finder
+        .find(text.as_bytes())
+        .map(|at| &text[at + NEEDLE.len()..])
+}
+
 fn is_tool_line(line: &str) -> bool {
     line == ">" || line.starts_with("> ") || (line.starts_with('>') && line[1..].trim().is_empty())
 }
@@ -725,12 +739,10 @@ impl Parser {
                 );
                 traj.events.push(ev);
             }
-        } else if let Some(rest) = text.split_once(
-            "SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in ",
-        ) {
-            self.failed_echo = Some((rest.1.trim().to_string(), false, Vec::new()));
+        } else if let Some(rest) = no_exact_match(text) {
+            self.failed_echo = Some((rest.trim().to_string(), false, Vec::new()));
             // Until the echo is seen, every block of that file counts as failed.
-            let path = rest.1.trim().to_string();
+            let path = rest.trim().to_string();
             self.fail_blocks(&path, None, false, traj);
         } else if let Some(path) = text.strip_prefix("Skipping edits to ") {
             let path = path.trim().to_string();

@@ -27,6 +27,9 @@ impl Decoder for AnthropicMessagesDecoder {
     fn harness(&self) -> Harness {
         Harness::AnthropicMessages
     }
+    fn max_sniff(&self) -> u8 {
+        70
+    }
     fn sniff(&self, _path: &Path, head: &[u8]) -> u8 {
         let Some(p) = sniff_partial(head) else {
             return 0;

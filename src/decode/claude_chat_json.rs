@@ -26,6 +26,9 @@ impl Decoder for ClaudeChatJsonDecoder {
     fn harness(&self) -> Harness {
         Harness::ClaudeCode
     }
+    fn max_sniff(&self) -> u8 {
+        90
+    }
     fn sniff(&self, _path: &Path, head: &[u8]) -> u8 {
         let h = jsonl::trim_start(head);
         if h.first() != Some(&b'[') {

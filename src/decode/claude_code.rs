@@ -41,6 +41,9 @@ impl Decoder for ClaudeCodeDecoder {
     fn harness(&self) -> Harness {
         Harness::ClaudeCode
     }
+    fn max_sniff(&self) -> u8 {
+        90
+    }
     fn sniff(&self, _path: &Path, head: &[u8]) -> u8 {
         if !jsonl::looks_like_jsonl(head) {
             return 0;

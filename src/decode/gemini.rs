@@ -107,6 +107,9 @@ impl Decoder for GeminiDecoder {
     fn harness(&self) -> Harness {
         Harness::Gemini
     }
+    fn max_sniff(&self) -> u8 {
+        90
+    }
     fn sniff(&self, _path: &Path, head: &[u8]) -> u8 {
         sniff_variant(head).map(|(_, s)| s).unwrap_or(0)
     }

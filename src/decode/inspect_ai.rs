@@ -31,6 +31,9 @@ impl Decoder for InspectAiDecoder {
     fn harness(&self) -> Harness {
         Harness::InspectAi
     }
+    fn max_sniff(&self) -> u8 {
+        90
+    }
     fn sniff(&self, _path: &Path, head: &[u8]) -> u8 {
         let Some(p) = sniff_partial(head) else {
             return 0;

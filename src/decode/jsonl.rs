@@ -330,9 +330,18 @@ pub fn head_lines(head: &[u8], n: usize) -> Vec<&[u8]> {
 
 /// Whether any of the first `n` lines of `head` contains `token`.
 pub fn lines_contain(head: &[u8], n: usize, token: &[u8]) -> bool {
-    head_lines(head, n)
-        .iter()
-        .any(|l| memchr::memmem::find(l, token).is_some())
+    // A token without a newline is in one of the first `n` lines exactly when
+    // it is in the bytes up to the end of the `n`th line.
+    if token.contains(&b'\n') {
+        return head_lines(head, n)
+            .iter()
+            .any(|l| memchr::memmem::find(l, token).is_some());
+    }
+    let head = trim_start(head);
+    let end = memchr::memchr_iter(b'\n', head)
+        .nth(n.saturating_sub(1))
+        .unwrap_or(head.len());
+    n > 0 && memchr::memmem::find(&head[..end], token).is_some()
 }
 
 /// `head` without leading whitespace and UTF-8 BOM.
@@ -514,6 +523,33 @@ mod tests {
                 ],
                 "reads of {step} bytes"
             );
+        }
+    }
+
+    #[test]
+    fn lines_contain_looks_in_the_first_lines_only() {
+        let reference = |head: &[u8], n: usize, tok: &[u8]| {
+            head_lines(head, n)
+                .iter()
+                .any(|l| memchr::memmem::find(l, tok).is_some())
+        };
+        let heads: [&[u8]; 5] = [
+            b"",
+            b"\n\n  {\"a\":1}\n{\"b\":2}\n{\"c\":3}",
+            b"\xEF\xBB\xBF{\"a\":1}\r\n{\"b\":2}\r\n",
+            b"{\"a\":1}\n\n\n{\"b\":2}\n",
+            b"no newline at all \"b\"",
+        ];
+        for head in heads {
+            for n in 0..5 {
+                for tok in [&b"\"a\""[..], b"\"b\"", b"\"c\"", b"", b"}\n{"] {
+                    assert_eq!(
+                        lines_contain(head, n, tok),
+                        reference(head, n, tok),
+                        "{head:?} {n} {tok:?}"
+                    );
+                }
+            }
         }
     }
 

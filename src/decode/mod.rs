@@ -65,6 +65,12 @@ pub trait Decoder: Sync + Send {
     /// How sure this decoder is that `head` (the first bytes of the file, at most
     /// [`SNIFF_BYTES`]) starts a file of its format: 0 = not mine, 100 = certain.
     fn sniff(&self, path: &Path, head: &[u8]) -> u8;
+    /// The highest score [`Decoder::sniff`] ever returns: a decoder that
+    /// cannot beat the best score so far is not asked (sniffing is a large
+    /// part of the gate's time on many small files).
+    fn max_sniff(&self) -> u8 {
+        100
+    }
     /// Decode the whole file, streaming where the format allows.
     fn decode(&self, path: &Path, opts: &DecodeOptions) -> Result<Trajectory, DecodeError>;
 }
@@ -158,7 +164,12 @@ fn best_sniff(path: &Path, head: &[u8]) -> Option<&'static dyn Decoder> {
     generic::with_sniff_memo(&head, || {
         let mut best: Option<(u8, &'static dyn Decoder)> = None;
         for d in decoders() {
+            // a later decoder must score strictly higher to win
+            if best.is_some_and(|(b, _)| d.max_sniff() <= b) {
+                continue;
+            }
             let s = d.sniff(path, &head);
+            debug_assert!(s <= d.max_sniff(), "{} sniffed {s}", d.format());
             if s > 0 && best.is_none_or(|(b, _)| s > b) {
                 best = Some((s, d));
             }

@@ -52,6 +52,9 @@ impl Decoder for OpenHandsDecoder {
     fn harness(&self) -> Harness {
         Harness::OpenHands
     }
+    fn max_sniff(&self) -> u8 {
+        90
+    }
     fn sniff(&self, _path: &Path, head: &[u8]) -> u8 {
         // output.jsonl: the first line is an instance (it may be longer than the head).
         if let Some(first) = sniff_first_line(head) {

@@ -35,6 +35,9 @@ impl Decoder for SweAgentDecoder {
     fn harness(&self) -> Harness {
         Harness::SweAgent
     }
+    fn max_sniff(&self) -> u8 {
+        90
+    }
     fn sniff(&self, _path: &Path, head: &[u8]) -> u8 {
         let Some(p) = sniff_partial(head) else {
             return 0;
