@@ -876,3 +876,62 @@ fn a_use_when_description_names_the_subject_act_by_its_gerund() {
     let c = at(&cs, 9).expect("read rule");
     assert!(c.scope.is_empty(), "a read names no subject act: {c:#?}");
 }
+
+/// The shapes of a real push-guard skill that blocked every push or commit
+/// (`fixtures/extract/push-guard`, written for these tests).
+fn push_guard() -> Vec<Constraint> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract/push-guard/SKILL.md");
+    extract(
+        &Skill::read(&path).expect("fixture parses"),
+        &Lexicon::builtin(),
+    )
+}
+
+#[test]
+fn make_sure_no_x_is_committed_is_a_negative_rule_that_forbids_nothing() {
+    let cs = push_guard();
+    let c = at(&cs, 10).expect("secrets rule");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    assert!(c.forbid.is_none() && c.require.is_none(), "{c:#?}");
+    assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
+}
+
+#[test]
+fn a_labelled_conditional_step_keeps_its_condition_for_nested_steps() {
+    let cs = push_guard();
+    let c = cs
+        .iter()
+        .find(|c| c.lines == [13, 13] && c.modality == Modality::MustNot)
+        .expect("do-not-push rule");
+    assert!(c.forbid.is_none(), "not every push: {c:#?}");
+    assert!(c.when.is_some(), "{c:#?}");
+}
+
+#[test]
+fn platform_alternatives_with_heavy_arrows_require_nothing_from_the_load() {
+    let cs = push_guard();
+    for line in [15, 16] {
+        let c = at(&cs, line).expect("platform row");
+        assert!(c.require.is_none(), "line {line}: {c:#?}");
+    }
+}
+
+#[test]
+fn a_negative_rule_about_qualified_code_is_a_trigger_not_a_forbid() {
+    let cs = push_guard();
+    let c = at(&cs, 20).expect("unreviewed rule");
+    assert!(c.forbid.is_none(), "{c:#?}");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+}
+
+#[test]
+fn unless_the_user_asked_is_a_consent_gate() {
+    let cs = push_guard();
+    let c = at(&cs, 21).expect("force rule");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
+    assert!(
+        serde_json::to_string(&c.when).unwrap().contains("--force"),
+        "{c:#?}"
+    );
+}

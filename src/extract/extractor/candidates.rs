@@ -1228,6 +1228,18 @@ pub(super) fn own_modal(w: &[Word]) -> Option<Modality> {
 
 pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
     let text = strip_emphasis(text);
+    // "**Handling violations**: If a secret is found:": the label names
+    // the step, the condition after it is the lead-in's.
+    let text = match split_label(&text) {
+        Some((_, after))
+            if words(&after)
+                .first()
+                .is_some_and(|w| is_condition_word(&w.text)) =>
+        {
+            after
+        }
+        _ => text,
+    };
     let body = text.trim_end().trim_end_matches(':');
     let (masked, _, _) = mask(body);
     let w = words(&masked);

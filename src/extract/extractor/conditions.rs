@@ -54,6 +54,10 @@ pub(super) struct Analysis {
     pub(super) each: bool,
     /// The main verb is "proceed" / "continue" (what comes next).
     pub(super) proceeds: bool,
+    /// A negative rule whose object is qualified ("untested code", "no
+    /// credentials", "files that fail to build"): the act is its trigger,
+    /// never a forbid of every such act.
+    pub(super) qualified: bool,
     /// "Update this skill only through a pull request": the act is allowed
     /// only by that means — `when` the act, `require` the means.
     pub(super) only_via: Option<String>,
@@ -175,6 +179,61 @@ pub(super) fn noun_verb_with_object(mw: &[Word]) -> bool {
                 | "again"
         )
     })
+}
+
+/// The object of a negative rule's act names a kind of it actions do not
+/// show: an un-participle ("untested", "unreviewed"), a content word
+/// ("secrets", "large", "unrelated"), or a relative clause ("code that fails
+/// to build").
+pub(super) fn object_qualified(main: &str) -> bool {
+    let w: Vec<String> = words(&mask(main).0)
+        .into_iter()
+        .filter(|x| !x.barrier)
+        .map(|x| x.text)
+        .collect();
+    w.iter().enumerate().skip(1).any(|(i, t)| {
+        (t.starts_with("un") && t.ends_with("ed") && t.len() > 6)
+            || matches!(
+                t.as_str(),
+                "broken"
+                    | "failing"
+                    | "incomplete"
+                    | "unfinished"
+                    | "large"
+                    | "huge"
+                    | "sensitive"
+                    | "generated"
+                    | "temporary"
+                    | "debug"
+                    | "commented"
+            )
+            || (matches!(t.as_str(), "that" | "which")
+                && i >= 2
+                && w.get(i + 1).is_some_and(|n| {
+                    n.ends_with('s')
+                        || matches!(
+                            n.as_str(),
+                            "is" | "are"
+                                | "has"
+                                | "have"
+                                | "contain"
+                                | "break"
+                                | "fail"
+                                | "don't"
+                                | "doesn't"
+                                | "do"
+                                | "does"
+                                | "were"
+                                | "was"
+                        )
+                }))
+    })
+}
+
+/// The text with its other arrows written `→`.
+pub(super) fn normalize_arrows(s: &str) -> String {
+    s.replace(['➔', '➜', '➡', '⇒', '⟶', '⮕'], "→")
+        .replace(" => ", " → ")
 }
 
 /// A yes/no question: it opens with an auxiliary ("Do the names match?").
@@ -390,7 +449,10 @@ pub(super) fn analyse(
     if let Some(q) = question {
         conditions.push((q.trim_end_matches('?').to_string(), Order::After));
     }
-    // "No lockfile → run X": the left side is the condition.
+    // "No lockfile → run X": the left side is the condition. Other arrows
+    // (➔, ➜, ⇒, =>) read as →.
+    let normalized = normalize_arrows(s);
+    let s = normalized.as_str();
     let arrowed;
     // "discovery → changes → tests": a chain of steps, not a condition.
     let chain = s.matches('→').count() + s.matches(" -> ").count() > 1;
@@ -418,16 +480,27 @@ pub(super) fn analyse(
     // A label before a colon: "Core principle: …", "If NOT ignored: …".
     let mut rest = s.to_string();
     let mut label_text = String::new();
-    if let Some((label, after)) = split_label(&rest).filter(|(l, _)| {
+    if let Some((label, after)) = split_label(&rest).filter(|(l, after)| {
         // "Add ruff: `uv add ruff`", "Announce at start: \"…\"": the label is the rule's verb.
-        // Not where the label opens with a compound name ("Output-Driven:").
+        // Not where the label opens with a compound name ("Output-Driven:"),
+        // or the text after it is a rule of its own ("Scan for secrets:
+        // Make sure no …"; the label's words still count for scope).
         let compound = l
             .split_whitespace()
             .next()
             .is_some_and(|t| t.trim_matches('*').contains('-'));
+        let aw = words(&mask(after).0);
+        let label_acts = clause_info(l, lex);
+        let own_rule = (own_modal(&aw).is_some() || {
+            let v = main_verb(&aw);
+            v.as_deref()
+                .is_some_and(|v| lex.is_imperative(v) && !matches!(v, "use"))
+        }) && label_acts.actions.is_empty()
+            && !l.contains(['`', ':']);
         let lw = words(l);
         !(lw.first().is_some_and(|w| lex.is_imperative(&w.text)) || noun_verb_with_object(&lw))
             || compound
+            || own_rule
     }) {
         let lw = words(&label);
         if lw.first().is_some_and(|w| is_condition_word(&w.text)) {
@@ -578,6 +651,35 @@ pub(super) fn analyse(
         } else {
             Modality::Must
         };
+    }
+    // "Ensure no credentials are committed": a negative rule about the act
+    // the participle names, qualified by what it must not hold.
+    let mut qualified = false;
+    if !negative
+        && verb
+            .as_deref()
+            .is_some_and(|v| matches!(v, "ensure" | "verify" | "check" | "confirm" | "make"))
+    {
+        let after: Vec<&str> = mw
+            .iter()
+            .filter(|x| !x.barrier)
+            .map(|x| x.text.as_str())
+            .skip_while(|t| is_filler(t))
+            .skip(1)
+            .skip_while(|t| *t == "sure" || *t == "that")
+            .collect();
+        if after
+            .first()
+            .is_some_and(|t| matches!(*t, "no" | "nothing" | "none"))
+        {
+            negative = true;
+            qualified = true;
+            modality = if matches!(modality, Modality::Should) {
+                Modality::ShouldNot
+            } else {
+                Modality::MustNot
+            };
+        }
     }
     // A rule with no words of its own beyond its modal ("MANDATORY.",
     // "Never skip.") is about what its heading names ("Verify RED - Watch It Fail").
@@ -761,6 +863,9 @@ pub(super) fn analyse(
     }
     if !speech {
         scope_text.push(main.clone());
+        if !label_text.is_empty() {
+            scope_text.push(label_text.clone());
+        }
         scope_text.extend(without.iter().cloned());
         scope_text.extend(negative_before.iter().cloned());
         scope_text.extend(avoided.iter().cloned());
@@ -778,6 +883,9 @@ pub(super) fn analyse(
     let proceeds = verb
         .as_deref()
         .is_some_and(|v| matches!(v, "proceed" | "continue" | "move" | "start" | "begin"));
+    // "Never push untested code", "… code that fails to build": the act is
+    // forbidden only for some objects, which actions do not show.
+    let qualified = qualified || (negative && object_qualified(&main));
     if check_question {
         // What the check asks about is not an act the rule requires.
         main.clear();
@@ -785,6 +893,7 @@ pub(super) fn analyse(
         scope_text.clear();
     }
     Some(Analysis {
+        qualified,
         each,
         proceeds,
         only_via,
@@ -1285,6 +1394,27 @@ pub(super) fn positive_clauses(s: &str) -> String {
 }
 
 /// Words of consent or approval by a person.
+/// The user (or partner) asks, requests, approves or confirms: consent
+/// given in the conversation, whatever act it names.
+pub(super) fn user_consent(text: &str) -> bool {
+    let w = words(&mask(text).0);
+    let who = w.iter().any(|x| {
+        matches!(
+            x.text.as_str(),
+            "user" | "users" | "partner" | "human" | "they"
+        )
+    });
+    who && w.iter().any(|x| {
+        let t = x.text.as_str();
+        [
+            "ask", "request", "approv", "confirm", "consent", "agree", "instruct", "tell", "told",
+            "say", "said", "want",
+        ]
+        .iter()
+        .any(|v| t.starts_with(v))
+    })
+}
+
 pub(super) fn mentions_consent(text: &str) -> bool {
     words(&mask(text).0).iter().any(|w| {
         w.text.starts_with("approv")
@@ -1581,7 +1711,11 @@ impl Analysis {
                 .filter(|_| self.forbid_ok || self.without.is_some());
             if let Some(y) = &self.without {
                 let req = clause_info(y, lex).behavior(true);
+                let consent = user_consent(y);
                 match (main_pred, req) {
+                    // "… without the user asking for a force push": the
+                    // user's words are the consent, not an act.
+                    (Some(x), _) if consent => consent_gate(&mut d, x, !self.proceeds),
                     (Some(x), Some(y)) => {
                         d.when = Some(x);
                         d.require = Some(y);
@@ -1610,7 +1744,11 @@ impl Analysis {
                 }
             } else if let Some(y) = &self.negative_before {
                 let req = clause_info(y, lex).behavior(true);
+                let consent = user_consent(y);
                 match (main_pred, req) {
+                    // "Never force-push unless the user explicitly requested
+                    // a force push": a consent gate on each one.
+                    (Some(x), _) if consent => consent_gate(&mut d, x, !self.proceeds),
                     (Some(x), Some(y)) => {
                         d.when = Some(x);
                         d.require = Some(y);
@@ -1640,7 +1778,7 @@ impl Analysis {
                 // judged only where X happened, by people.
                 d.when = when_actions;
             } else if let Some(x) = main_pred {
-                if self.unseen_condition(lex) {
+                if self.unseen_condition(lex) || self.qualified {
                     // "Never push while a review is pending": whether the
                     // condition held is not visible, the act is — its
                     // trigger, judged by people, never a forbid of every push.
