@@ -90,6 +90,17 @@ pub fn long_form(subcommand: &str, flag: &str) -> String {
 /// Split a predicate's `args` entry into normalised flags: combined short
 /// flags (`-fu`) become one flag each; long flags stay as written.
 pub fn normalize_flags(subcommand: &str, arg: &str) -> Vec<String> {
+    // Shorthands for two options: `git branch -D` is `--delete --force`
+    // (so a rule on deleting a branch sees the forced deletion too).
+    let pair: Option<[&str; 2]> = match (subcommand, arg) {
+        ("branch", "-D") => Some(["--delete", "--force"]),
+        ("branch", "-M") => Some(["--move", "--force"]),
+        ("branch", "-C") => Some(["--copy", "--force"]),
+        _ => None,
+    };
+    if let Some(pair) = pair {
+        return pair.iter().map(|s| s.to_string()).collect();
+    }
     if let Some(rest) = arg.strip_prefix('-') {
         if !rest.starts_with('-')
             && rest.chars().count() > 1
@@ -128,6 +139,8 @@ mod tests {
         assert_eq!(long_form("push", "--force"), "--force");
         assert_eq!(long_form("commit", "-n"), "--no-verify");
         assert_eq!(long_form("branch", "-D"), "-D");
+        assert_eq!(normalize_flags("branch", "-D"), vec!["--delete", "--force"]);
+        assert_eq!(normalize_flags("branch", "-d"), vec!["--delete"]);
         assert_eq!(
             normalize_flags("push", "-fu"),
             vec!["--force", "--set-upstream"]

@@ -138,6 +138,35 @@ fn forced_push_is_violated_in_every_spelling() {
 }
 
 #[test]
+fn a_forced_branch_deletion_is_a_deletion() {
+    let c = constraint(
+        "no-branch-delete",
+        "scope: [shared-repo-state]\nforbid: {git: branch, args: [\"--delete\"]}",
+    );
+    for (line, argv) in [
+        ("git branch -D feature", ["git", "branch", "-D", "feature"]),
+        ("git branch -d feature", ["git", "branch", "-d", "feature"]),
+        (
+            "git branch --delete feature",
+            ["git", "branch", "--delete", "feature"],
+        ),
+    ] {
+        let t = traj(vec![load("s"), shell(line, &[&argv])]);
+        assert_eq!(
+            labels(&[c.clone()], &t, Some(0)),
+            vec![Label::Violated],
+            "{line}"
+        );
+    }
+    let t = traj(vec![
+        load("s"),
+        shell("git branch -M main", &[&["git", "branch", "-M", "main"]]),
+    ]);
+    // A forced rename is no deletion.
+    assert_eq!(labels(&[c], &t, Some(0)), vec![Label::Exercised]);
+}
+
+#[test]
 fn events_before_the_load_are_out_of_scope() {
     let c = constraint("no-force-push", "forbid: {git: push, args: [\"--force\"]}");
     let t = traj(vec![
