@@ -935,3 +935,71 @@ fn unless_the_user_asked_is_a_consent_gate() {
         "{c:#?}"
     );
 }
+
+/// Shapes of real branch-cleanup and release skills
+/// (`fixtures/extract/branch-tidy`, written for these tests).
+fn branch_tidy() -> Vec<Constraint> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract/branch-tidy/SKILL.md");
+    extract(
+        &Skill::read(&path).expect("fixture parses"),
+        &Lexicon::builtin(),
+    )
+}
+
+#[test]
+fn a_labelled_never_item_forbids_deleting_each_branch_it_names() {
+    let cs = branch_tidy();
+    let c = at(&cs, 10).expect("protect rule");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    let f = serde_json::to_string(&c.forbid).unwrap();
+    for name in ["main", "develop", "master"] {
+        assert!(f.contains(&format!("git branch -D {name}")), "{name}: {f}");
+    }
+    assert!(!f.contains("\"branch\""), "not every deletion: {f}");
+}
+
+#[test]
+fn the_current_branch_and_acting_automatically_are_not_forbids_of_every_act() {
+    let cs = branch_tidy();
+    let c = at(&cs, 11).expect("current-branch rule");
+    assert!(c.forbid.is_none() && c.when.is_some(), "{c:#?}");
+    // "Never commit automatically": a commit needs the user's go.
+    let c = at(&cs, 12).expect("automatic-commit rule");
+    assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+}
+
+#[test]
+fn pushing_tags_is_a_push_with_tags_not_a_tag() {
+    let cs = branch_tidy();
+    let c = at(&cs, 13).expect("force-push-tags rule");
+    assert_eq!(
+        c.forbid,
+        Some(p("{git: push, args: ['--force']}")),
+        "{c:#?}"
+    );
+    let c = at(&cs, 14).expect("push order rule");
+    assert_eq!(
+        c.when,
+        Some(p(
+            "{any: [{git: push, args: ['--tags']}, {git: push, args: ['--follow-tags']}]}"
+        )),
+        "{c:#?}"
+    );
+    assert_eq!(c.require, Some(p("{git: push}")), "{c:#?}");
+}
+
+#[test]
+fn trigger_lists_effect_lists_formats_and_recovery_steps_scope_nothing() {
+    let cs = branch_tidy();
+    // A format rule under a PR heading states, it does not act on the PR.
+    let c = at(&cs, 18).expect("title rule");
+    assert!(c.scope.is_empty(), "{c:#?}");
+    // "Invoke this skill when you need to:" and "This will:" lists.
+    for line in [20, 22, 23, 27, 28] {
+        assert!(at(&cs, line).is_none(), "line {line}: {cs:#?}");
+    }
+    // A recovery step under "Push fails" does not push.
+    let c = at(&cs, 34).expect("remote rule");
+    assert!(c.scope.is_empty() && c.require.is_none(), "{c:#?}");
+}

@@ -596,6 +596,7 @@ impl Extractor<'_> {
                 let l = lead_of(&g.text_of(body), self.lex);
                 let bare = (l.condition.is_some() && !l.has_main)
                     || l.items_are_conditions.is_some()
+                    || l.use_conditions
                     || words(&g.full_text).len() <= 3;
                 lead = Some(l);
                 if bare {
@@ -1314,7 +1315,7 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
             }
         }
     }
-    lead.use_conditions = says_when_to_use(&t);
+    lead.use_conditions = says_when_to_use(&t) || describes_effects(&t);
     lead.speech_items = main_verb(&w).is_some_and(|v| lex.is_speech(&v))
         && t.iter()
             .any(|x| matches!(*x, "options" | "choices" | "alternatives"));
@@ -1349,11 +1350,42 @@ fn says_when_to_use(t: &[&str]) -> bool {
             [] | ["it"] | ["this"] | ["this", "skill"] | ["the", "skill"] | ["them"]
         )
     };
+    let calls = |v: &str| {
+        matches!(
+            v,
+            "use" | "invoke" | "trigger" | "activate" | "load" | "apply"
+        )
+    };
     match t.as_slice() {
-        ["when", "to", "use", rest @ ..] => object(rest),
-        ["use", rest @ .., last] => matches!(*last, "when" | "if" | "for") && object(rest),
+        ["when", "to", v, rest @ ..] if calls(v) => object(rest),
+        ["use", rest @ .., last] if matches!(*last, "when" | "if" | "for") && object(rest) => true,
+        // "Invoke this skill when you need to:": what follows is when.
+        [v, rest @ ..] if calls(v) => rest
+            .iter()
+            .position(|x| matches!(*x, "when" | "whenever" | "if"))
+            .is_some_and(|i| i > 0 && object(&rest[..i])),
         _ => false,
     }
+}
+
+/// "This will:", "The script updates:": what follows describes what
+/// something does, not what the agent must do.
+fn describes_effects(t: &[&str]) -> bool {
+    matches!(
+        t,
+        ["this" | "it" | "that", "will" | "does" | "also", ..]
+            | [
+                "the",
+                "script" | "command" | "tool" | "workflow" | "skill" | "hook",
+                "will" | "does" | "updates" | "creates" | "runs" | "also",
+                ..
+            ]
+            | [
+                "this" | "it",
+                "updates" | "creates" | "runs" | "performs" | "handles" | "includes",
+                ..
+            ]
+    )
 }
 
 /// A lead-in whose subject is another agent ("Each agent gets", "The

@@ -206,6 +206,8 @@ pub(super) fn object_qualified(main: &str) -> bool {
                     | "temporary"
                     | "debug"
                     | "commented"
+                    | "current"
+                    | "active"
             )
             || (matches!(t.as_str(), "that" | "which")
                 && i >= 2
@@ -228,6 +230,25 @@ pub(super) fn object_qualified(main: &str) -> bool {
                         )
                 }))
     })
+}
+
+/// "automatically", "silently", "on your own": the act done without the
+/// user asking, which a negative rule forbids (a consent gate).
+pub(super) fn acts_unasked(main: &str) -> bool {
+    let w: Vec<String> = words(&mask(main).0).into_iter().map(|x| x.text).collect();
+    w.iter().any(|t| {
+        matches!(
+            t.as_str(),
+            "automatically"
+                | "silently"
+                | "proactively"
+                | "unprompted"
+                | "unasked"
+                | "unilaterally"
+        )
+    }) || w
+        .windows(3)
+        .any(|p| p[0] == "on" && p[1] == "your" && p[2] == "own")
 }
 
 /// The text with its other arrows written `→`.
@@ -414,8 +435,12 @@ pub(super) fn analyse(
             if tail.trim_end_matches(['*', '_', ' ']).ends_with('?') && imperative(head) {
                 glossed = head.to_string();
                 glossed.as_str()
-            } else if !is_rule_like(head, lex)
-                && imperative(tail)
+            } else if (!is_rule_like(head, lex) && imperative(tail)
+                // "Protect main - Never delete main or dev": the tail has
+                // its own modal, the head names it.
+                || own_modal(&words(&mask(tail).0)).is_some_and(|m| {
+                    matches!(m, Modality::MustNot | Modality::ShouldNot)
+                }))
                 && head.split_whitespace().count() <= 8
             {
                 glossed = tail.to_string();
@@ -1777,6 +1802,9 @@ impl Analysis {
                 // "If X, never Y": `forbid` ignores `when`, so the rule is
                 // judged only where X happened, by people.
                 d.when = when_actions;
+            } else if let Some(x) = main_pred.clone().filter(|_| acts_unasked(&self.main)) {
+                // "Never commit automatically": not without the user's go.
+                consent_gate(&mut d, x, true);
             } else if let Some(x) = main_pred {
                 if self.unseen_condition(lex) || self.qualified {
                     // "Never push while a review is pending": whether the
@@ -1929,7 +1957,28 @@ impl Analysis {
         }
         // A rule that acts, under a heading about a scoped act ("Create the
         // Worktree"), is about that act when its own words name none.
-        if d.scope.is_empty() && !self.speech {
+        // Only a rule that acts visibly: "PR titles must be in English"
+        // under "Create the PR" states a format, it does not act on the PR.
+        let acts = d.when.is_some()
+            || d.require.is_some()
+            || d.forbid.is_some()
+            || main_verb(&words(&mask(&self.main).0)).is_some_and(|v| lex.is_imperative(&v));
+        // Nor under a heading that names a failure ("Push fails",
+        // "Permission denied"): the steps there recover, they do not push.
+        let failure = words(ctx.section.nearest()).iter().any(|w| {
+            [
+                "fail",
+                "error",
+                "troubleshoot",
+                "problem",
+                "denied",
+                "reject",
+                "conflict",
+            ]
+            .iter()
+            .any(|f| w.text.starts_with(f))
+        });
+        if d.scope.is_empty() && !self.speech && acts && !failure {
             d.scope = clause_info(ctx.section.nearest(), lex).scope;
         }
         d

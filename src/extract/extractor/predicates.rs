@@ -207,6 +207,48 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             info.scope.insert(ScopeTag::SharedRepoState);
         }
     }
+    // "Never delete main, develop or master": well-known branch names as
+    // plain words after a deletion verb name the branches deleted.
+    if let Some(i) = w
+        .iter()
+        .position(|x| x.text.starts_with("delet") || x.text.starts_with("remov"))
+    {
+        let rest: Vec<&str> = w[i + 1..]
+            .iter()
+            .filter(|x| !x.barrier)
+            .map(|x| x.text.as_str())
+            .filter(|t| {
+                !matches!(
+                    *t,
+                    "or" | "and" | "the" | "branch" | "branches" | "any" | "nor"
+                )
+            })
+            .collect();
+        let known = |t: &str| {
+            matches!(
+                t,
+                "main" | "master" | "develop" | "dev" | "trunk" | "production" | "staging"
+            )
+        };
+        if !rest.is_empty() && rest.iter().all(|t| known(t)) {
+            let mut named = Vec::new();
+            for n in &rest {
+                named.extend([
+                    Predicate::Command(format!("git branch -d {n}")),
+                    Predicate::Command(format!("git branch -D {n}")),
+                    Predicate::Command(format!("git branch --delete {n}")),
+                    Predicate::Command(format!("git push * --delete {n}")),
+                    Predicate::Command(format!("git push * :{n}")),
+                ]);
+            }
+            info.actions.retain(|(p, _)| {
+                !matches!(p, Predicate::Any(v) if v.iter().any(|q| matches!(q,
+                    Predicate::Git { subcommand, .. } if subcommand == "branch")))
+            });
+            info.actions.push((Predicate::Any(named), true));
+            info.scope.insert(ScopeTag::SharedRepoState);
+        }
+    }
     // "Never commit directly to `main`", "push onto `release/*`": the branch
     // the act is on (a modifier, as the words "main branch" give).
     for name in branch_targets(text) {
