@@ -1003,3 +1003,35 @@ fn trigger_lists_effect_lists_formats_and_recovery_steps_scope_nothing() {
     let c = at(&cs, 34).expect("remote rule");
     assert!(c.scope.is_empty() && c.require.is_none(), "{c:#?}");
 }
+
+#[test]
+fn states_asides_data_merges_and_menus_are_no_acts() {
+    let cs = branch_tidy();
+    // A negated or participle condition is a state, not its act.
+    for line in [38, 38 + 1] {
+        let c = at(&cs, line).expect("state rule");
+        assert!(
+            c.when.is_none() && c.require.is_none(),
+            "line {line}: {c:#?}"
+        );
+    }
+    // A negative aside is not part of what the rule requires.
+    let c = at(&cs, 38 + 2).expect("push rule");
+    assert!(
+        !serde_json::to_string(&c.require).unwrap().contains("main"),
+        "{c:#?}"
+    );
+    // Merging settings, a merge state: no git merge.
+    for line in [38 + 3, 38 + 4] {
+        let c = at(&cs, line).expect("merge wording");
+        assert!(
+            c.require.is_none() && c.scope.is_empty(),
+            "line {line}: {c:#?}"
+        );
+    }
+    // A menu's items are choices, not rules.
+    assert!(
+        at(&cs, 38 + 8).is_none() && at(&cs, 38 + 9).is_none(),
+        "{cs:#?}"
+    );
+}

@@ -1371,6 +1371,13 @@ fn says_when_to_use(t: &[&str]) -> bool {
 /// "This will:", "The script updates:": what follows describes what
 /// something does, not what the agent must do.
 fn describes_effects(t: &[&str]) -> bool {
+    // "Choices:", "Options:": a menu the user picks from.
+    if t.len() <= 3
+        && t.iter()
+            .any(|x| matches!(*x, "choices" | "options" | "menu"))
+    {
+        return true;
+    }
     matches!(
         t,
         ["this" | "it" | "that", "will" | "does" | "also", ..]

@@ -232,6 +232,53 @@ pub(super) fn object_qualified(main: &str) -> bool {
     })
 }
 
+/// The lexicon reads the condition as a failed command ("if NOT
+/// ignored" is `git check-ignore` failing): a visible state.
+pub(super) fn names_a_failure(info: &ClauseInfo) -> bool {
+    fn has(p: &Predicate) -> bool {
+        match p {
+            Predicate::Failed(_) => true,
+            Predicate::All(v) | Predicate::Any(v) => v.iter().any(has),
+            Predicate::Not(q) => has(q),
+            _ => false,
+        }
+    }
+    info.actions.iter().any(|(p, _)| has(p))
+}
+
+/// A condition about a state rather than an act: negated ("if not
+/// merged", "if the tree is not clean") or a bare participle ("if merged").
+pub(super) fn state_condition(c: &str) -> bool {
+    let w: Vec<String> = words(&mask(c).0)
+        .into_iter()
+        .filter(|x| !x.barrier)
+        .map(|x| x.text)
+        .collect();
+    let negated = w.iter().any(|t| {
+        matches!(
+            t.as_str(),
+            "not"
+                | "no"
+                | "never"
+                | "isn't"
+                | "aren't"
+                | "doesn't"
+                | "don't"
+                | "hasn't"
+                | "haven't"
+                | "wasn't"
+                | "weren't"
+                | "didn't"
+                | "cannot"
+                | "can't"
+                | "nothing"
+        )
+    });
+    let rest: Vec<&String> = w.iter().skip_while(|t| is_condition_word(t)).collect();
+    let participle = (1..=2).contains(&rest.len()) && rest[0].ends_with("ed") && rest[0].len() > 4;
+    negated || participle
+}
+
 /// "automatically", "silently", "on your own": the act done without the
 /// user asking, which a negative rule forbids (a consent gate).
 pub(super) fn acts_unasked(main: &str) -> bool {
@@ -770,6 +817,11 @@ pub(super) fn analyse(
         .is_some_and(|v| matches!(v, "prefer" | "use" | "choose" | "favor" | "favour"));
     // "(if configured)", "(when continuing)", "(optional)": a parenthetical
     // condition anywhere in the main part is a condition of the rule.
+    // "Push the feature branch (never push to main)": a negative aside is
+    // a rule of its own, not part of what this one requires.
+    if !negative {
+        main = drop_negative_asides(&main);
+    }
     while let Some((cond, without_it)) = parenthetical_condition(&main) {
         // "Commit it and push to your fork (if configured)": the condition
         // closes the last of two acts; the first is due without it.
@@ -1235,6 +1287,32 @@ fn first_act_before_trailing_condition(s: &str, without: &str, lex: &Lexicon) ->
     (first != second).then(|| a.trim().to_string())
 }
 
+/// The text without parentheticals that open with a negation ("(never
+/// push to main)", "(not the docs)").
+pub(super) fn drop_negative_asides(s: &str) -> String {
+    let mut out = s.to_string();
+    let mut from = 0;
+    while let Some(i) = out[from..].find('(').map(|i| i + from) {
+        let Some(len) = out[i + 1..].find(')') else {
+            break;
+        };
+        let inner = &out[i + 1..i + 1 + len];
+        let first = words(inner)
+            .first()
+            .map(|w| w.text.clone())
+            .unwrap_or_default();
+        if matches!(
+            first.as_str(),
+            "never" | "not" | "don't" | "do" | "no" | "avoid"
+        ) {
+            out.replace_range(i..i + len + 2, "");
+        } else {
+            from = i + 1;
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 pub(super) fn parenthetical_condition(s: &str) -> Option<(String, String)> {
     let mut in_code = false;
     for (i, c) in s.char_indices() {
@@ -1627,7 +1705,8 @@ impl Analysis {
                 return false;
             }
             let info = clause_info(c, lex);
-            info.actions.is_empty() && info.modifiers.is_empty() && !c.trim().is_empty()
+            (info.actions.is_empty() && info.modifiers.is_empty() && !c.trim().is_empty())
+                || (state_condition(c) && !names_a_failure(&info))
         })
     }
 
@@ -1656,7 +1735,12 @@ impl Analysis {
                 cond_actions.push((start, false));
                 continue;
             }
+            // "If not merged", "if `git status` is not clean", "if
+            // merged": a state, not the act it names.
             let info = clause_info(c, lex);
+            if state_condition(c) && !names_a_failure(&info) {
+                continue;
+            }
             if !info.actions.is_empty() && cond_order.is_none() {
                 // "… before claiming the work is done": what is due before
                 // the end is due after the work's changes (`after`), not
