@@ -1035,3 +1035,11 @@ fn states_asides_data_merges_and_menus_are_no_acts() {
         "{cs:#?}"
     );
 }
+
+#[test]
+fn an_activation_line_and_a_rule_under_a_state_heading_scope_nothing() {
+    let cs = branch_tidy();
+    assert!(at(&cs, 49).is_none(), "{cs:#?}");
+    let c = at(&cs, 53).expect("naming rule");
+    assert!(c.scope.is_empty(), "{c:#?}");
+}

@@ -587,6 +587,16 @@ pub(super) fn analyse(
         }
         rest = after;
     }
+    // "Activation: When the user asks to …", "Triggers: …": when the skill
+    // applies, not a rule.
+    if words(&label_text).first().is_some_and(|w| {
+        matches!(
+            w.text.as_str(),
+            "activation" | "activates" | "trigger" | "triggers" | "triggered" | "invocation"
+        )
+    }) {
+        return None;
+    }
     // A leading condition clause: "If X, Y" / "Before X, Y" / "When X: Y".
     let rw = words(&mask(&rest).0);
     if rw.first().is_some_and(|w| is_condition_word(&w.text)) {
@@ -2062,8 +2072,17 @@ impl Analysis {
             .iter()
             .any(|f| w.text.starts_with(f))
         });
-        if d.scope.is_empty() && !self.speech && acts && !failure {
-            d.scope = clause_info(ctx.section.nearest(), lex).scope;
+        // Nor from a heading that states a situation ("Remote branch still
+        // exists after deletion"): a topic or an act it names lends scope.
+        let heading = ctx.section.nearest();
+        let heading_acts = !words(heading).iter().any(|w| {
+            matches!(
+                w.text.as_str(),
+                "is" | "are" | "was" | "were" | "exists" | "exist" | "still" | "already"
+            )
+        });
+        if d.scope.is_empty() && !self.speech && acts && !failure && heading_acts {
+            d.scope = clause_info(heading, lex).scope;
         }
         d
     }
