@@ -1043,3 +1043,9 @@ fn an_activation_line_and_a_rule_under_a_state_heading_scope_nothing() {
     let c = at(&cs, 53).expect("naming rule");
     assert!(c.scope.is_empty(), "{c:#?}");
 }
+
+#[test]
+fn how_to_invoke_this_skill_is_not_a_rule() {
+    let cs = branch_tidy();
+    assert!(at(&cs, 55).is_none(), "{cs:#?}");
+}

@@ -587,6 +587,17 @@ pub(super) fn analyse(
         }
         rest = after;
     }
+    // "Use the `/x` command to invoke this skill": how the skill is loaded,
+    // which the load itself shows, not a rule of the session.
+    if words(&mask(&rest).0).windows(3).any(|p| {
+        matches!(
+            p[0].text.as_str(),
+            "invoke" | "trigger" | "activate" | "load" | "run"
+        ) && p[1].text == "this"
+            && p[2].text == "skill"
+    }) {
+        return None;
+    }
     // "Activation: When the user asks to …", "Triggers: …": when the skill
     // applies, not a rule.
     if words(&label_text).first().is_some_and(|w| {
