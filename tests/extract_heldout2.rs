@@ -53,18 +53,8 @@ fn extraction_against_the_second_heldout_labels() {
     // scope 2/3 and 2/2. They are regression alarms, not targets. Checkable
     // is 5/20 since the regression it revealed was fixed (a later step of a
     // procedure under a conditional heading follows the first step again).
-    let floors = [
-        ("rules found", f.recall(), 0.82),
-        ("extracted rules matching a label", f.precision(), 0.95),
-        ("checkable rules with a predicate", f.checkable(), 0.20),
-        (
-            "behavior predicates on checkable rules",
-            f.behavior_precision(),
-            0.60,
-        ),
-        // Three tagged rows: one pair moves these by a third.
-        ("scope recall", f.scope_recall(), 0.60),
-        ("scope precision", f.scope_precision(), 0.60),
-    ];
-    measure::assert_floors(&floors);
+    // Raised in stop 24, when this set became a tuning set (its miss causes
+    // were fixed: MCP tools, sequences, flags): found 104/113, checkable
+    // 13/20. Three tagged rows: one pair moves the scope figures by a third.
+    measure::assert_figures_at_least(&f, [0.90, 0.95, 0.60, 0.60, 0.60, 0.60]);
 }

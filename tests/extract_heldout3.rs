@@ -66,18 +66,8 @@ fn extraction_against_the_third_heldout_labels() {
     // found 157/179, matching a label 185/199, checkable 20/45, behavior
     // predicates on checkable rules 19/20, scope 3/12 and 3/3. They are
     // regression alarms, not targets.
-    let floors = [
-        ("rules found", f.recall(), 0.85),
-        ("extracted rules matching a label", f.precision(), 0.90),
-        ("checkable rules with a predicate", f.checkable(), 0.40),
-        (
-            "behavior predicates on checkable rules",
-            f.behavior_precision(),
-            0.85,
-        ),
-        // Twelve tagged rows: one pair moves recall by 0.08.
-        ("scope recall", f.scope_recall(), 0.20),
-        ("scope precision", f.scope_precision(), 0.70),
-    ];
-    measure::assert_floors(&floors);
+    // Raised in stop 24, after its cause list was worked on (so it is no
+    // longer blind; key 4 is): found 168/179, checkable 33/45, scope 5/12
+    // and 5/5. Twelve tagged rows: one pair moves recall by 0.08.
+    measure::assert_figures_at_least(&f, [0.90, 0.90, 0.68, 0.85, 0.35, 0.90]);
 }

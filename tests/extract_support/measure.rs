@@ -470,6 +470,24 @@ pub fn measure_with_window(
 }
 
 /// Fail when a figure drops below its floor.
+/// The floors of one label set, in the table's order: rules found,
+/// extracted rules matching a label, checkable rules with a predicate,
+/// behavior predicates on checkable rules, scope recall, scope precision.
+pub fn assert_figures_at_least(f: &Figures, mins: [f64; 6]) {
+    assert_floors(&[
+        ("rules found", f.recall(), mins[0]),
+        ("extracted rules matching a label", f.precision(), mins[1]),
+        ("checkable rules with a predicate", f.checkable(), mins[2]),
+        (
+            "behavior predicates on checkable rules",
+            f.behavior_precision(),
+            mins[3],
+        ),
+        ("scope recall", f.scope_recall(), mins[4]),
+        ("scope precision", f.scope_precision(), mins[5]),
+    ]);
+}
+
 pub fn assert_floors(floors: &[(&str, f64, f64)]) {
     for (what, got, floor) in floors {
         assert!(got >= floor, "{what} fell to {got:.3} (floor {floor})");
