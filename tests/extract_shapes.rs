@@ -1049,3 +1049,15 @@ fn how_to_invoke_this_skill_is_not_a_rule() {
     let cs = branch_tidy();
     assert!(at(&cs, 55).is_none(), "{cs:#?}");
 }
+
+#[test]
+fn discarding_work_and_cleaning_the_tree_are_the_commands_that_do_it() {
+    let cs = branch_tidy();
+    let c = at(&cs, 59).expect("discard rule");
+    let f = serde_json::to_string(&c.forbid).unwrap();
+    assert!(f.contains("--hard") && f.contains("\"clean\""), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+    let c = at(&cs, 59 + 1).expect("clean rule");
+    assert_eq!(c.when, Some(p("{git: clean}")), "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+}

@@ -192,7 +192,15 @@ pub(super) fn object_qualified(main: &str) -> bool {
         .map(|x| x.text)
         .collect();
     w.iter().enumerate().skip(1).any(|(i, t)| {
-        (t.starts_with("un") && t.ends_with("ed") && t.len() > 6)
+        // ("uncommitted", "unstaged", "untracked" name what reset/clean act
+        // on by definition: no qualifier.)
+        (t.starts_with("un")
+            && t.ends_with("ed")
+            && t.len() > 6
+            && !matches!(
+                t.as_str(),
+                "uncommitted" | "unstaged" | "untracked" | "unmerged"
+            ))
             || matches!(
                 t.as_str(),
                 "broken"
