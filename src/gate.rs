@@ -481,31 +481,42 @@ fn prepare(
 
     // Parse every skill and compile its constraints first: a bad skill or
     // lockfile is an input error before any trajectory is read.
-    let mut prepared = Vec::with_capacity(skill_files.len());
-    for path in &skill_files {
-        let skill = Skill::read(path)?;
-        let loaded = extract::load_constraints(&skill, &lexicon)?;
-        let set = CompiledSet::compile_with_scopes(&loaded.constraints, &lexicon.scopes).map_err(
-            |e| GateError::Predicate {
+    // On every thread (32 skills' lockfiles and patterns add up); the first
+    // error in skill order is the one reported.
+    let prepared: Vec<Result<Prepared, GateError>> = skill_files
+        .par_iter()
+        .map(|path| prepare_one(path, &lexicon, options, config))
+        .collect();
+    prepared.into_iter().collect()
+}
+
+fn prepare_one(
+    path: &Path,
+    lexicon: &Lexicon,
+    options: &GateOptions,
+    config: &Config,
+) -> Result<Prepared, GateError> {
+    let skill = Skill::read(path)?;
+    let loaded = extract::load_constraints(&skill, lexicon)?;
+    let set =
+        CompiledSet::compile_with_scopes(&loaded.constraints, &lexicon.scopes).map_err(|e| {
+            GateError::Predicate {
                 path: match &loaded.source {
                     extract::ConstraintSource::Lockfile { path, .. } => path.clone(),
-                    extract::ConstraintSource::Extracted => path.clone(),
+                    extract::ConstraintSource::Extracted => path.to_path_buf(),
                 },
                 message: e.to_string(),
-            },
-        )?;
-        let roots = roots_for(path, options, config);
-        prepared.push(Prepared {
-            name: skill.name(),
-            skill,
-            loaded,
-            set,
-            roots,
-            discard_stale: config.stale == StalePolicy::Discard,
-        });
-    }
-
-    Ok(prepared)
+            }
+        })?;
+    let roots = roots_for(path, options, config);
+    Ok(Prepared {
+        name: skill.name(),
+        skill,
+        loaded,
+        set,
+        roots,
+        discard_stale: config.stale == StalePolicy::Discard,
+    })
 }
 
 fn run(
@@ -630,7 +641,7 @@ fn run(
             &skipped_of,
         )
         .map_err(GateError::Trajectory)?
-        .into_iter()
+        .into_par_iter()
         .zip(&prepared)
         .map(|(acc, p)| acc.finish(p, config, cwd))
         .collect();

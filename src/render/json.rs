@@ -75,10 +75,75 @@ impl Renderer for Json {
         // serde_json writes many small pieces: buffer them here, behind a
         // concrete type, rather than call through `dyn Write` for each.
         let mut w = std::io::BufWriter::with_capacity(1 << 16, out);
-        serde_json::to_writer_pretty(&mut w, &envelope(verdicts))?;
+        if verdicts.len() < 2 {
+            serde_json::to_writer_pretty(&mut w, &envelope(verdicts))?;
+        } else {
+            write_envelope_parallel(&mut w, verdicts)?;
+        }
         w.write_all(b"\n")?;
         w.flush()
     }
+}
+
+/// The envelope byte for byte as `to_writer_pretty` writes it, with the
+/// skills' objects serialized on every thread, a few at a time and written
+/// in order (memory: one object's text per thread). 32 skills' JSON is tens
+/// of megabytes: on one thread it was a fifth of a 32-skill gate's time.
+fn write_envelope_parallel(
+    w: &mut impl std::io::Write,
+    verdicts: &[SkillVerdict],
+) -> std::io::Result<()> {
+    use rayon::prelude::*;
+    let e = envelope(verdicts);
+    write!(
+        w,
+        "{{\n  \"version\": {},\n  \"exit_code\": {},\n  \"skills\": [",
+        e.version, e.exit_code
+    )?;
+    let per = rayon::current_num_threads().max(1);
+    for (c, chunk) in verdicts.chunks(per).enumerate() {
+        let texts: Vec<Vec<u8>> = chunk
+            .par_iter()
+            .map(nested_text)
+            .collect::<Result<_, _>>()?;
+        for (k, t) in texts.iter().enumerate() {
+            w.write_all(if c == 0 && k == 0 {
+                b"\n    "
+            } else {
+                b",\n    "
+            })?;
+            w.write_all(t)?;
+        }
+    }
+    w.write_all(b"\n  ]\n}")
+}
+
+/// One skill's pretty object as it stands two levels deep in the envelope:
+/// serialized alone, every line after the first indented by two more levels
+/// as it is written (pretty JSON has newlines only between tokens; one inside
+/// a string is escaped).
+fn nested_text(v: &SkillVerdict) -> Result<Vec<u8>, serde_json::Error> {
+    struct Nested(Vec<u8>);
+    impl std::io::Write for Nested {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let mut start = 0;
+            for nl in memchr::memchr_iter(b'\n', buf) {
+                self.0.extend_from_slice(&buf[start..=nl]);
+                self.0.extend_from_slice(b"    ");
+                start = nl + 1;
+            }
+            self.0.extend_from_slice(&buf[start..]);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, Nested(Vec::new()));
+    serde_json::to_writer_pretty(&mut out, v)?;
+    out.into_inner()
+        .map(|n| n.0)
+        .map_err(|e| serde_json::Error::io(e.into_error()))
 }
 
 #[cfg(test)]
@@ -90,6 +155,78 @@ mod tests {
         let mut out = Vec::new();
         Json.write_to(&[], &mut out).unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), Json.render(&[]));
+    }
+
+    /// Verdicts of skills named `names`, each over two small trajectories.
+    fn verdicts(names: &[&str]) -> Vec<SkillVerdict> {
+        use crate::label::tests::{constraint, load, shell, traj};
+        use crate::label::{label_all, CompiledSet, ScopeStart};
+        use crate::score::*;
+        let cs = vec![
+            constraint("c1", "forbid: {git: push, args: [\"--force\"]}\n"),
+            constraint(
+                "c2",
+                "when: {git: commit}\nrequire: {command: \"*test*\"}\n",
+            ),
+        ];
+        let push = &["git", "push", "--force"][..];
+        let commit = &["git", "commit", "-m", "x"][..];
+        let trajs = [
+            traj(vec![load("s"), shell("git push --force", &[push])]),
+            traj(vec![load("s"), shell("git commit -m x", &[commit])]),
+        ];
+        let set = CompiledSet::compile(&cs).unwrap();
+        let pairs: Vec<_> = trajs
+            .iter()
+            .map(|t| (t, ScopeStart { load: Some(0) }))
+            .collect();
+        names
+            .iter()
+            .map(|name| {
+                let valid: Vec<std::sync::Arc<str>> = (0..trajs.len())
+                    .map(|i| format!("t{i}\n\"{name}\".jsonl").into())
+                    .collect();
+                score(ScoreInput {
+                    skill: SkillRef {
+                        name: name.to_string(),
+                        path: format!("skills/{name}/SKILL.md"),
+                    },
+                    constraints: &cs,
+                    columns: columns(&valid, label_all(&set, &pairs)),
+                    trajectories: TrajectorySet {
+                        valid,
+                        ..Default::default()
+                    },
+                    source: SourceInfo {
+                        kind: "lockfile".into(),
+                        lockfile: None,
+                        drift: false,
+                    },
+                    waivers: &[],
+                    thresholds: Thresholds::default(),
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn skills_written_in_parallel_are_the_pretty_envelope_byte_for_byte() {
+        for n in [0, 1, 2, 3, 5] {
+            let names: Vec<String> = (0..n).map(|i| format!("skill-{i}")).collect();
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            let v = verdicts(&names);
+            let mut expected = serde_json::to_string_pretty(&envelope(&v)).unwrap();
+            expected.push('\n');
+            let mut out = Vec::new();
+            Json.write_to(&v, &mut out).unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), expected, "{n} skills");
+            assert_eq!(Json.render(&v), expected);
+            if n > 1 {
+                let mut out = Vec::new();
+                write_envelope_parallel(&mut out, &v).unwrap();
+                assert_eq!(String::from_utf8(out).unwrap() + "\n", expected);
+            }
+        }
     }
 
     #[test]
