@@ -100,13 +100,16 @@ fn write_envelope_parallel(
         "{{\n  \"version\": {},\n  \"exit_code\": {},\n  \"skills\": [",
         e.version, e.exit_code
     )?;
+    // One buffer per thread, reused from chunk to chunk: a new buffer per
+    // skill made the kernel clear fresh pages for every skill's text.
     let per = rayon::current_num_threads().max(1);
+    let mut bufs: Vec<Vec<u8>> = vec![Vec::new(); per];
     for (c, chunk) in verdicts.chunks(per).enumerate() {
-        let texts: Vec<Vec<u8>> = chunk
+        chunk
             .par_iter()
-            .map(nested_text)
-            .collect::<Result<_, _>>()?;
-        for (k, t) in texts.iter().enumerate() {
+            .zip(bufs.par_iter_mut())
+            .try_for_each(|(v, buf)| nested_text(v, buf))?;
+        for (k, t) in bufs.iter().take(chunk.len()).enumerate() {
             w.write_all(if c == 0 && k == 0 {
                 b"\n    "
             } else {
@@ -122,9 +125,9 @@ fn write_envelope_parallel(
 /// serialized alone, every line after the first indented by two more levels
 /// as it is written (pretty JSON has newlines only between tokens; one inside
 /// a string is escaped).
-fn nested_text(v: &SkillVerdict) -> Result<Vec<u8>, serde_json::Error> {
-    struct Nested(Vec<u8>);
-    impl std::io::Write for Nested {
+fn nested_text(v: &SkillVerdict, buf: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+    struct Nested<'a>(&'a mut Vec<u8>);
+    impl std::io::Write for Nested<'_> {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
             let mut start = 0;
             for nl in memchr::memchr_iter(b'\n', buf) {
@@ -139,11 +142,10 @@ fn nested_text(v: &SkillVerdict) -> Result<Vec<u8>, serde_json::Error> {
             Ok(())
         }
     }
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, Nested(Vec::new()));
+    buf.clear();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, Nested(buf));
     serde_json::to_writer_pretty(&mut out, v)?;
-    out.into_inner()
-        .map(|n| n.0)
-        .map_err(|e| serde_json::Error::io(e.into_error()))
+    std::io::Write::flush(&mut out).map_err(serde_json::Error::io)
 }
 
 #[cfg(test)]
