@@ -52,17 +52,7 @@ fn main() {
                 total.labelled,
                 per.len()
             );
-            println!("{}", measure::HEADER);
-            for (name, f) in &per {
-                println!("{}", f.row(name));
-            }
-            println!("{}", total.row("**total**"));
-            println!(
-                "behavior predicates on checkable rules: {}/{} = {:.2}",
-                total.with_behavior_on_decidable,
-                total.with_behavior,
-                total.behavior_precision()
-            );
+            measure::print_table(&per, &total);
         }
     }
 }

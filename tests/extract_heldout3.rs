@@ -40,18 +40,7 @@ fn heldout3_labels_are_well_formed() {
         WS_WINDOW.1,
         "the window runs to the end of the file"
     );
-    let ws = measure::load_labels(&label_file())
-        .into_iter()
-        .filter(|l| l.file == WS)
-        .inspect(|l| {
-            assert!(
-                WS_WINDOW.0 as u32 <= l.first && l.last <= WS_WINDOW.1 as u32,
-                "writing-skills row {}-{} outside the labelled window",
-                l.first,
-                l.last
-            )
-        })
-        .count();
+    let ws = measure::rows_in_window(&label_file(), WS, WS_WINDOW);
     assert_eq!(ws, 34, "34 writing-skills rows in the window");
 }
 

@@ -51,19 +51,7 @@ fn heldout4_labels_are_well_formed() {
         lines[WS_WINDOW.0 - 1].starts_with("## ") && lines[WS_WINDOW.1].starts_with("## "),
         "the window is whole `##` sections"
     );
-    let labels = measure::load_labels(&label_file());
-    let ws = labels
-        .iter()
-        .filter(|l| l.file == WS)
-        .inspect(|l| {
-            assert!(
-                WS_WINDOW.0 as u32 <= l.first && l.last <= WS_WINDOW.1 as u32,
-                "writing-skills row {}-{} outside the labelled window",
-                l.first,
-                l.last
-            )
-        })
-        .count();
+    let ws = measure::rows_in_window(&label_file(), WS, WS_WINDOW);
     assert_eq!(ws, 85, "85 writing-skills rows in the window");
     // No skill of this key is in an earlier key (the writing-skills window
     // sits before the third key's 614–679).
@@ -74,7 +62,7 @@ fn heldout4_labels_are_well_formed() {
             &dir.join(format!("{name}-labels.tsv")),
         ));
     }
-    for l in &labels {
+    for l in &measure::load_labels(&label_file()) {
         assert!(
             !earlier
                 .iter()

@@ -399,6 +399,23 @@ pub fn print_table(per: &[(String, Figures)], f: &Figures) {
     );
 }
 
+/// The rows of a label file that label `file`, each asserted to lie inside
+/// `window` (1-based, inclusive): how many.
+pub fn rows_in_window(path: &Path, file: &str, window: (usize, usize)) -> usize {
+    load_labels(path)
+        .iter()
+        .filter(|l| l.file == file)
+        .inspect(|l| {
+            assert!(
+                window.0 as u32 <= l.first && l.last <= window.1 as u32,
+                "{file} row {}-{} outside the labelled window",
+                l.first,
+                l.last
+            )
+        })
+        .count()
+}
+
 /// The lines of a shared file.
 pub fn shared_lines(file: &str) -> Vec<String> {
     std::fs::read_to_string(shared().join(file))
