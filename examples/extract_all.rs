@@ -5,7 +5,12 @@
 //! cargo run --release --example extract_all -- --verbose    # ... and every miss, extra, scope difference
 //! cargo run --release --example extract_all -- --survey DIR # per SKILL.md under DIR: rules, predicates, scope
 //! cargo run --release --example extract_all -- --bench [DIR] # speed over every SKILL.md under DIR
+//! cargo run --release --example extract_all -- --labels FILE --root DIR
+//!                  # figures against any label file whose paths are relative to DIR
 //! ```
+//!
+//! `--labels` measures a key kept outside the repository (real public skills
+//! labelled blind that are not ours to commit): same table, same definitions.
 //!
 //! The dev-set figures compare extraction with the hand-labelled rules of
 //! `../shared/research/extraction-dev-labels.tsv` (definitions in
@@ -31,6 +36,27 @@ fn main() {
                 .map(PathBuf::from)
                 .unwrap_or_else(|| shared.join("realdata/skills")),
         ),
+        Some("--labels") => {
+            let (Some(file), Some("--root"), Some(root)) =
+                (args.get(1), args.get(2).map(String::as_str), args.get(3))
+            else {
+                eprintln!("usage: extract_all --labels FILE --root DIR");
+                std::process::exit(2);
+            };
+            let labels = measure::load_labels(std::path::Path::new(file));
+            let (per, total) = measure::measure_labels(
+                std::path::Path::new(root),
+                &labels,
+                &Lexicon::builtin(),
+                |_| {},
+            );
+            println!(
+                "extraction vs {file} ({} labelled rules, {} skills)",
+                total.labelled,
+                per.len()
+            );
+            measure::print_table(&per, &total);
+        }
         Some("--survey") => survey(
             args.get(1)
                 .map(PathBuf::from)
