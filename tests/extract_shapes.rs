@@ -1061,3 +1061,92 @@ fn discarding_work_and_cleaning_the_tree_are_the_commands_that_do_it() {
     assert_eq!(c.when, Some(p("{git: clean}")), "{c:#?}");
     assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
 }
+
+fn authority() -> Vec<Constraint> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract/authority/SKILL.md");
+    extract(
+        &Skill::read(&path).expect("fixture parses"),
+        &Lexicon::builtin(),
+    )
+}
+
+#[test]
+fn a_mode_or_a_qualified_object_makes_a_negative_rule_a_trigger() {
+    let cs = authority();
+    // "In draft mode, do not … commit": the mode is not visible, the commit
+    // is — a trigger for people, never a forbid of every commit.
+    let c = at(&cs, 10).expect("mode rule");
+    assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
+    assert!(c.forbid.is_none() && c.require.is_none(), "{c:#?}");
+    // "the worktree you're working in": a relative clause with no pronoun.
+    let c = at(&cs, 14).expect("worktree rule");
+    assert!(c.when.is_some() && c.forbid.is_none(), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+}
+
+#[test]
+fn an_automatic_act_waits_for_the_user() {
+    let cs = authority();
+    let c = at(&cs, 12).expect("automatic commit rule");
+    assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
+}
+
+#[test]
+fn one_consent_covers_a_batch_each_act_needs_its_own_otherwise() {
+    let cs = authority();
+    // "prune branches": a list the user confirms once.
+    let c = at(&cs, 16).expect("prune rule");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert!(
+        serde_json::to_string(&c.when).unwrap().contains("--delete"),
+        "{c:#?}"
+    );
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    // "push": each push.
+    let c = at(&cs, 18).expect("push rule");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
+}
+
+#[test]
+fn only_after_makes_the_act_the_trigger() {
+    let cs = authority();
+    // "Push the release tags only after the version commit": the commit is
+    // due before the push, not a push after every commit.
+    let c = at(&cs, 20).expect("tag rule");
+    assert!(
+        serde_json::to_string(&c.when).unwrap().contains("--tags"),
+        "{c:#?}"
+    );
+    assert_eq!(c.require, Some(p("{git: commit}")), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    // "only when the review is finished": no act shows it.
+    let c = at(&cs, 22).expect("PR rule");
+    assert_eq!(c.when, Some(p("{command: 'gh pr create*'}")), "{c:#?}");
+    assert!(c.require.is_none() && c.forbid.is_none(), "{c:#?}");
+}
+
+#[test]
+fn an_authority_table_gates_acts_on_the_users_word() {
+    let cs = authority();
+    // Every column asks for a request or confirmation: a consent gate.
+    for (line, act) in [(28, "merge"), (29, "rebase")] {
+        let c = at(&cs, line).expect("row");
+        assert!(
+            serde_json::to_string(&c.when).unwrap().contains(act),
+            "line {line}: {c:#?}"
+        );
+        assert_eq!(c.require, Some(Predicate::UserTurn), "line {line}: {c:#?}");
+        assert_eq!(c.order, Some(Order::BeforeEach), "line {line}: {c:#?}");
+    }
+    // Situations across the top: which applies is not visible; the act is
+    // a trigger, never required of every session that edits.
+    for (line, act) in [(30, "{git: commit}"), (31, "{git: push}")] {
+        let c = at(&cs, line).expect("row");
+        assert_eq!(c.when, Some(p(act)), "line {line}: {c:#?}");
+        assert!(c.require.is_none(), "line {line}: {c:#?}");
+    }
+}

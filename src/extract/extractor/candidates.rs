@@ -858,6 +858,20 @@ impl Extractor<'_> {
                 if d.when.is_none() && !speech {
                     d.forbid = act.behavior(false);
                 }
+            } else if let Some((x, all)) = (!speech)
+                .then(|| consent_cells(cells, roles, &act))
+                .flatten()
+            {
+                // "Merge | Require a separate explicit request | Perform the
+                // requested merge only": the row's act waits on the user's
+                // word. Where every column says so, a consent gate (SPEC
+                // §4.2); where only some do, which column applies is not
+                // visible: the act is the trigger, judged by people.
+                if all {
+                    consent_gate(&mut d, x, true);
+                } else {
+                    d.when = Some(x);
+                }
             } else if let Some(sub) = (!speech)
                 .then(|| own_condition_rule(&action_text, section, lex))
                 .flatten()
@@ -872,7 +886,19 @@ impl Extractor<'_> {
                 d.scope.extend(sub.scope);
             } else if !speech {
                 let cond_text = get(roles.condition);
-                let unseen = d.when.is_none() && !cond_text.trim().is_empty();
+                // Acts down the side, situations across the top (Action |
+                // Agent-started | User-started): each cell is the act under
+                // its column's situation, which no action shows.
+                let matrix = roles.condition.is_none()
+                    && cells
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, c)| {
+                            Some(*i) != roles.action && c.chars().any(char::is_alphanumeric)
+                        })
+                        .count()
+                        >= 2;
+                let unseen = d.when.is_none() && (!cond_text.trim().is_empty() || matrix);
                 if unseen {
                     // "Abandoned experiment | `git branch -D <name>`": which
                     // row applies is not visible, the act is: judged where it
@@ -916,6 +942,51 @@ impl Extractor<'_> {
         d.lines = [first.0, last.0];
         self.drafts.push(d);
     }
+}
+
+/// The act a row names in its action column, when the other cells make it
+/// wait on the user's request, approval or confirmation: (the act, whether
+/// every other cell does).
+fn consent_cells(
+    cells: &[String],
+    roles: &TableRoles,
+    act: &ClauseInfo,
+) -> Option<(Predicate, bool)> {
+    let others: Vec<String> = cells
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| Some(*i) != roles.action && Some(*i) != roles.condition)
+        .map(|(_, c)| strip_emphasis(c))
+        .filter(|c| c.chars().any(char::is_alphanumeric))
+        .collect();
+    let consenting = others.iter().filter(|c| waits_on_consent(c)).count();
+    if consenting == 0 {
+        return None;
+    }
+    let x = act.behavior(false)?;
+    Some((x, consenting == others.len()))
+}
+
+/// A cell that asks for the user's word: a request, an approval, a
+/// confirmation, consent or permission ("Require a separate explicit
+/// request", "Perform the requested merge only", "Ask first").
+fn waits_on_consent(cell: &str) -> bool {
+    let w = words(&mask(cell).0);
+    w.first().is_some_and(|x| x.text == "ask")
+        || w.iter().any(|x| {
+            let t = x.text.as_str();
+            [
+                "request",
+                "approv",
+                "confirm",
+                "consent",
+                "permission",
+                "authoriz",
+                "authoris",
+            ]
+            .iter()
+            .any(|v| t.starts_with(v))
+        })
 }
 
 /// A table cell holding a rule with its own trailing or leading condition

@@ -9,6 +9,15 @@ use super::*;
 pub(super) fn opening_condition(s: &str) -> Option<(String, Order)> {
     let w = words(&mask(s).0);
     let first = w.first()?;
+    // "In plan mode, …", "In dry-run mode: …": a state of the session.
+    if first.text == "in" {
+        return split_leading_condition(s)
+            .filter(|(c, _)| {
+                let cw = words(c);
+                cw.len() <= 4 && cw.last().is_some_and(|x| x.text == "mode")
+            })
+            .map(|(c, _)| (c, Order::After));
+    }
     if !is_condition_word(&first.text) {
         return None;
     }
@@ -49,6 +58,9 @@ pub(super) struct Analysis {
     pub(super) chooses: bool,
     /// "Only X when the user explicitly asks": X is gated on consent.
     pub(super) only_on_consent: bool,
+    /// "X only after Y" / "X only when Y": X is the trigger, Y is due
+    /// before it.
+    pub(super) only_after: bool,
     /// The rule says "each" / "every": its requirement holds per firing
     /// event (`before-each`).
     pub(super) each: bool,
@@ -216,7 +228,20 @@ pub(super) fn object_qualified(main: &str) -> bool {
                     | "commented"
                     | "current"
                     | "active"
+                    | "hidden"
+                    | "protected"
             )
+            // "… in propose mode", "… in plan mode": a state of the
+            // session, which no action shows.
+            || (t == "mode" && w[..i].iter().rev().take(3).any(|x| x == "in"))
+            // "the branch you're currently on": a relative clause with no
+            // pronoun of its own.
+            || (i >= 2
+                && matches!(
+                    t.as_str(),
+                    "you" | "you're" | "you've" | "we" | "we're" | "they" | "they're"
+                )
+                && matches!(w[i - 2].as_str(), "the" | "a" | "an" | "any"))
             || (matches!(t.as_str(), "that" | "which")
                 && i >= 2
                 && w.get(i + 1).is_some_and(|n| {
@@ -287,6 +312,45 @@ pub(super) fn state_condition(c: &str) -> bool {
     negated || participle
 }
 
+/// The guarded act takes many things at once ("delete branches", "push the
+/// commit and tag"): one consent covers the batch (`before`), as a user
+/// answers one question for a list; "each" / "every" keep `before-each`.
+pub(super) fn batch_object(main: &str) -> bool {
+    let w: Vec<String> = words(&mask(main).0)
+        .into_iter()
+        .filter(|x| !x.barrier)
+        .map(|x| x.text)
+        .collect();
+    if w.iter()
+        .any(|t| matches!(t.as_str(), "each" | "every" | "one" | "single"))
+    {
+        return false;
+    }
+    let things = |t: &str| {
+        matches!(
+            t,
+            "branch" | "tag" | "worktree" | "file" | "commit" | "remote" | "directory" | "folder"
+        )
+    };
+    let plural = |t: &str| {
+        matches!(
+            t,
+            "branches"
+                | "tags"
+                | "worktrees"
+                | "files"
+                | "remotes"
+                | "directories"
+                | "folders"
+                | "commits"
+        )
+    };
+    w.iter().take(8).any(|t| plural(t))
+        || w.windows(3)
+            .take(8)
+            .any(|p| things(&p[0]) && p[1] == "and" && (things(&p[2]) || plural(&p[2])))
+}
+
 /// "automatically", "silently", "on your own": the act done without the
 /// user asking, which a negative rule forbids (a consent gate).
 pub(super) fn acts_unasked(main: &str) -> bool {
@@ -295,6 +359,7 @@ pub(super) fn acts_unasked(main: &str) -> bool {
         matches!(
             t.as_str(),
             "automatically"
+                | "automatic"
                 | "silently"
                 | "proactively"
                 | "unprompted"
@@ -618,7 +683,16 @@ pub(super) fn analyse(
     }
     // A leading condition clause: "If X, Y" / "Before X, Y" / "When X: Y".
     let rw = words(&mask(&rest).0);
-    if rw.first().is_some_and(|w| is_condition_word(&w.text)) {
+    if let Some((cond, main)) = rw
+        .first()
+        .filter(|w| w.text == "in")
+        .and_then(|_| opening_condition(&rest))
+        .and_then(|(c, _)| split_leading_condition(&rest).map(|(_, m)| (c, m)))
+    {
+        // "In plan mode, never commit": a state of the session.
+        conditions.push((cond, Order::After));
+        rest = main;
+    } else if rw.first().is_some_and(|w| is_condition_word(&w.text)) {
         if let Some((cond, main)) = split_leading_condition(&rest) {
             let order = if rw[0].text == "before" {
                 Order::Before
@@ -976,12 +1050,23 @@ pub(super) fn analyse(
         scope_text.extend(negative_before.iter().cloned());
         scope_text.extend(avoided.iter().cloned());
     }
+    // "Push tags only after the release commit", "Open a PR only when the
+    // checks pass": the act is the trigger and the condition is due first.
+    let only_after = !negative
+        && !speech
+        && !conditions.is_empty()
+        && words(&mask(&main).0)
+            .iter()
+            .rev()
+            .find(|x| !x.barrier)
+            .is_some_and(|x| x.text == "only");
     let only_on_consent = !negative
         && !conditions.is_empty()
-        && mw
-            .iter()
-            .find(|x| !x.barrier)
-            .is_some_and(|x| x.text == "only")
+        && (only_after
+            || mw
+                .iter()
+                .find(|x| !x.barrier)
+                .is_some_and(|x| x.text == "only"))
         && conditions.iter().all(|(c, _)| mentions_consent(c));
     let each = words(s)
         .iter()
@@ -999,6 +1084,7 @@ pub(super) fn analyse(
         scope_text.clear();
     }
     Some(Analysis {
+        only_after,
         qualified,
         each,
         proceeds,
@@ -1687,6 +1773,12 @@ impl Analysis {
             .then(|| (work_edits(lex), self.each))
     }
 
+    /// Whether each guarded act needs its own consent: not where the rule
+    /// "proceeds" (what comes next) or takes a batch ([`batch_object`]).
+    fn one_each(&self) -> bool {
+        self.each || !(self.proceeds || batch_object(&self.main))
+    }
+
     fn user_condition_but(&self, lex: &Lexicon, planning: bool) -> bool {
         self.conditions.iter().any(|(c, _)| {
             if planning && planning_milestone(c) {
@@ -1853,7 +1945,7 @@ impl Analysis {
                 match (main_pred, req) {
                     // "… without the user asking for a force push": the
                     // user's words are the consent, not an act.
-                    (Some(x), _) if consent => consent_gate(&mut d, x, !self.proceeds),
+                    (Some(x), _) if consent => consent_gate(&mut d, x, self.one_each()),
                     (Some(x), Some(y)) => {
                         d.when = Some(x);
                         d.require = Some(y);
@@ -1864,7 +1956,7 @@ impl Analysis {
                     // One consent covers a batch that "starts" or "proceeds";
                     // else each guarded act needs its own.
                     (Some(x), None) if mentions_consent(y) => {
-                        consent_gate(&mut d, x, !self.proceeds)
+                        consent_gate(&mut d, x, self.one_each())
                     }
                     // "Don't merge your own PR without a review": what it
                     // needs is not visible, the act is — its trigger, never
@@ -1886,7 +1978,7 @@ impl Analysis {
                 match (main_pred, req) {
                     // "Never force-push unless the user explicitly requested
                     // a force push": a consent gate on each one.
-                    (Some(x), _) if consent => consent_gate(&mut d, x, !self.proceeds),
+                    (Some(x), _) if consent => consent_gate(&mut d, x, self.one_each()),
                     (Some(x), Some(y)) => {
                         d.when = Some(x);
                         d.require = Some(y);
@@ -1896,7 +1988,7 @@ impl Analysis {
                     // conversation; the act is visible, and a user turn must
                     // come before it.
                     (Some(x), None) if mentions_consent(y) => {
-                        consent_gate(&mut d, x, !self.proceeds)
+                        consent_gate(&mut d, x, self.one_each())
                     }
                     (Some(x), None) => d.when = Some(x),
                     // "Do not proceed until the user responds": whatever
@@ -1962,6 +2054,22 @@ impl Analysis {
             } else {
                 Modality::MustNot
             };
+        } else if let Some(x) = self
+            .only_after
+            .then(|| main.behavior_with(&mods, false))
+            .flatten()
+        {
+            // "Push tags only after the release commit": `when` the act,
+            // `require` the condition's act before it; a condition no act
+            // shows ("only when the design is final") leaves the act a
+            // trigger, judged by people.
+            d.when = Some(x);
+            if !self.unseen_condition(lex) {
+                if let Some(y) = when_actions {
+                    d.require = Some(y);
+                    d.order = Some(before(self.each));
+                }
+            }
         } else {
             d.when = when_actions;
             // "Use X for Y" chooses a means: it requires nothing on its own.
