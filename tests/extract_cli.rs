@@ -246,6 +246,8 @@ fn hostile_bodies_do_not_panic_and_finish_fast() {
         .map(|c| c["id"].as_str().unwrap())
         .collect();
     assert_eq!(ids.len(), constraints(&v).len(), "ids are unique");
-    // A hang guard, not a benchmark: quadratic work here would take minutes.
-    assert!(t.elapsed().as_secs() < 30);
+    // A hang guard, not a benchmark: quadratic work here would take many
+    // minutes; a debug build on a loaded 2-core machine takes about 25 s
+    // of wall time for 6 s of CPU.
+    assert!(t.elapsed().as_secs() < 120);
 }

@@ -29,7 +29,7 @@ fn p(s: &str) -> Predicate {
 }
 
 /// The test-runner predicate of the default lexicon.
-const TESTS: &str = r"{command_re: '^(npm (run )?test|npx (jest|vitest|mocha)|yarn test|pnpm test|bun test|cargo (test|nextest)|(uv run )?pytest|python3? -m (pytest|unittest)|go test|make (test|check)|mvn test|gradle test|dotnet test|rspec|bundle exec rspec|phpunit)\b'}";
+const TESTS: &str = r"{command_re: '^(npm (run )?test|npx (jest|vitest|mocha)|yarn test|pnpm test|bun test|cargo (test|nextest)|(uv run )?pytest|python3? -m (pytest|unittest)|go test|make (test|check)|mvn test|gradle test|dotnet test|rspec|bundle exec rspec|phpunit|just (test|check)|task (test|check)|tox|nox|hatch test|pdm (run )?test)\b'}";
 
 #[test]
 fn common_imperative_verbs_open_rules() {

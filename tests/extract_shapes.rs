@@ -1150,3 +1150,71 @@ fn an_authority_table_gates_acts_on_the_users_word() {
         assert!(c.require.is_none(), "line {line}: {c:#?}");
     }
 }
+
+#[test]
+fn files_never_to_commit_forbid_staging_them_not_every_commit() {
+    let cs = authority();
+    let c = at(&cs, 35).expect(".env item");
+    let f = serde_json::to_string(&c.forbid).unwrap();
+    assert!(f.contains("git add *.env*"), "{c:#?}");
+    assert!(!f.contains("{\"git\":\"commit\"}"), "{c:#?}");
+    let c = at(&cs, 36).expect("pem rule");
+    assert!(
+        serde_json::to_string(&c.forbid)
+            .unwrap()
+            .contains("git add **.pem*"),
+        "{c:#?}"
+    );
+    // A clean session commits other files: the staging forbid does not fire.
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+}
+
+#[test]
+fn a_task_runner_in_a_code_span_is_the_command_and_a_test_command() {
+    let cs = authority();
+    let c = at(&cs, 40).expect("just rule");
+    assert_eq!(c.require, Some(p("{command: 'just test*'}")), "{c:#?}");
+    assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
+}
+
+#[test]
+fn the_test_command_proxy_knows_task_runners() {
+    // "Run the tests before pushing": the proxy is a regex on the command.
+    let re = regex::Regex::new(
+        &Lexicon::builtin()
+            .phrases
+            .iter()
+            .find_map(|ph| match &ph.action {
+                Some(Predicate::CommandRe(r)) if r.contains("phpunit") => Some(r.clone()),
+                _ => None,
+            })
+            .expect("the test-command regex"),
+    )
+    .unwrap();
+    for c in [
+        "just test",
+        "just check",
+        "task test",
+        "tox -e py311",
+        "nox",
+        "cargo test",
+    ] {
+        assert!(re.is_match(c), "{c}");
+    }
+    for c in ["justfile", "taskset 1 ls", "toxic"] {
+        assert!(!re.is_match(c), "{c}");
+    }
+}
+
+#[test]
+fn a_means_for_a_purpose_and_an_information_source_require_nothing() {
+    let cs = authority();
+    // "use the `triage` skill for that": for what no act shows.
+    if let Some(c) = at(&cs, 42) {
+        assert!(c.require.is_none() && c.forbid.is_none(), "{c:#?}");
+    }
+    // "based on the test results": where facts come from, not a test run.
+    if let Some(c) = at(&cs, 44) {
+        assert!(c.require.is_none() && c.when.is_none(), "{c:#?}");
+    }
+}

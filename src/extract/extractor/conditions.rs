@@ -61,6 +61,8 @@ pub(super) struct Analysis {
     /// "X only after Y" / "X only when Y": X is the trigger, Y is due
     /// before it.
     pub(super) only_after: bool,
+    /// Paths a negative rule names in code spans (`.env`, `*.pem`).
+    pub(super) named_paths: Vec<String>,
     /// The rule says "each" / "every": its requirement holds per firing
     /// event (`before-each`).
     pub(super) each: bool,
@@ -351,6 +353,55 @@ pub(super) fn batch_object(main: &str) -> bool {
             .any(|p| things(&p[0]) && p[1] == "and" && (things(&p[2]) || plural(&p[2])))
 }
 
+/// Paths in code spans (`.env`, `*.pem`, `config/secrets.json`): one
+/// token with a dot or a slash, not a command.
+pub(super) fn code_paths(text: &str) -> Vec<String> {
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::trim)
+        .filter(|t| {
+            !t.is_empty()
+                && !t.contains(char::is_whitespace)
+                && !t.starts_with('-')
+                && (t.contains('.') || t.contains('/'))
+                && !t.contains("://")
+        })
+        .map(String::from)
+        .collect()
+}
+
+/// "Never commit `.env`", "`*.pem` — never commit": committing those
+/// files is staging them by name, which a command shows; every other
+/// commit is allowed. `None` where the act is not a commit or no path is
+/// named.
+pub(super) fn staging_named(act: &Predicate, paths: &[String]) -> Option<Predicate> {
+    fn commits(p: &Predicate) -> bool {
+        match p {
+            Predicate::Git { subcommand, args } => {
+                matches!(subcommand.as_str(), "commit" | "add") && args.is_empty()
+            }
+            Predicate::Any(v) => !v.is_empty() && v.iter().all(commits),
+            _ => false,
+        }
+    }
+    if paths.is_empty() || !commits(act) {
+        return None;
+    }
+    any_of(
+        paths
+            .iter()
+            .flat_map(|p| {
+                let p = p.trim_start_matches("./");
+                [
+                    Predicate::Command(format!("git add *{p}*")),
+                    Predicate::Command(format!("git commit *{p}*")),
+                ]
+            })
+            .collect(),
+    )
+}
+
 /// "automatically", "silently", "on your own": the act done without the
 /// user asking, which a negative rule forbids (a consent gate).
 pub(super) fn acts_unasked(main: &str) -> bool {
@@ -451,6 +502,7 @@ pub(super) fn analyse(
     if s.is_empty() {
         return None;
     }
+    let whole = s;
     let lower = s.to_lowercase();
     if lower.starts_with("see ") || lower.starts_with("for more") || lower.starts_with("read next")
     {
@@ -971,6 +1023,22 @@ pub(super) fn analyse(
         // "… so it can triage which must be fixed before merge": a purpose
         // or relative clause explains; its words are not the rule's act.
         main = cut_purpose(&main, !negative);
+        // "Use the `x` skill for that", "Use the X skill for commits": the
+        // means holds for its purpose, a condition of the rule (no act
+        // shows "that"; a commit does show "for commits").
+        if chooses && !negative {
+            if let Some(i) = find_outside_code(&main, " for ") {
+                let tail = main[i + " for ".len()..]
+                    .trim()
+                    .trim_end_matches('.')
+                    .to_string();
+                let head = &main[..i];
+                if !tail.is_empty() && head.contains('`') {
+                    conditions.push((tail, Order::Before));
+                    main = head.trim().to_string();
+                }
+            }
+        }
         if let Some((head, kw, tail)) = split_trailing(&main) {
             match kw.as_str() {
                 "without" => {
@@ -1077,6 +1145,11 @@ pub(super) fn analyse(
     // "Never push untested code", "… code that fails to build": the act is
     // forbidden only for some objects, which actions do not show.
     let qualified = qualified || (negative && object_qualified(&main));
+    let named_paths = if negative {
+        code_paths(whole)
+    } else {
+        Vec::new()
+    };
     if check_question {
         // What the check asks about is not an act the rule requires.
         main.clear();
@@ -1084,6 +1157,7 @@ pub(super) fn analyse(
         scope_text.clear();
     }
     Some(Analysis {
+        named_paths,
         only_after,
         qualified,
         each,
@@ -1186,6 +1260,7 @@ pub(super) fn cut_purpose(s: &str, relative_that: bool) -> String {
                     " so the ",
                     " which ",
                     " in order to ",
+                    " based on ",
                 ]
                 .iter()
                 .any(|m| l.starts_with(m))
@@ -2010,6 +2085,12 @@ impl Analysis {
             } else if let Some(x) = main_pred.clone().filter(|_| acts_unasked(&self.main)) {
                 // "Never commit automatically": not without the user's go.
                 consent_gate(&mut d, x, true);
+            } else if let Some(x) = main_pred
+                .as_ref()
+                .and_then(|x| staging_named(x, &self.named_paths))
+            {
+                // "Never commit `.env` files": staging those files by name.
+                d.forbid = Some(x);
             } else if let Some(x) = main_pred {
                 if self.unseen_condition(lex) || self.qualified {
                     // "Never push while a review is pending": whether the
