@@ -1218,3 +1218,68 @@ fn a_means_for_a_purpose_and_an_information_source_require_nothing() {
         assert!(c.require.is_none() && c.when.is_none(), "{c:#?}");
     }
 }
+
+fn workflows() -> Vec<Constraint> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract/workflows/SKILL.md");
+    extract(
+        &Skill::read(&path).expect("fixture parses"),
+        &Lexicon::builtin(),
+    )
+}
+
+#[test]
+fn a_read_over_a_command_block_is_that_command_or_the_read() {
+    let cs = workflows();
+    let c = at(&cs, 8).expect("read rule");
+    assert_eq!(
+        c.require,
+        Some(p(
+            "{any: [{read: '**/VERSION.txt'}, {command: 'cat VERSION.txt*'}]}"
+        )),
+        "{c:#?}"
+    );
+}
+
+#[test]
+fn what_a_passive_lead_in_says_is_verified_is_not_a_rule() {
+    let cs = workflows();
+    assert!(at(&cs, 14).is_none() && at(&cs, 15).is_none(), "{cs:#?}");
+}
+
+#[test]
+fn a_purpose_and_a_labels_condition_keep_a_rule_from_binding_at_the_load() {
+    let cs = workflows();
+    for line in [17, 19] {
+        let c = at(&cs, line).expect("rule");
+        assert!(c.require.is_none(), "line {line}: {c:#?}");
+    }
+}
+
+#[test]
+fn authority_to_act_and_a_contrasted_state_are_not_acts() {
+    let cs = workflows();
+    let c = at(&cs, 21).expect("authority rule");
+    assert!(c.forbid.is_none() && c.scope.is_empty(), "{c:#?}");
+    let c = at(&cs, 31).expect("report rule");
+    assert!(c.require.is_none() && c.when.is_none(), "{c:#?}");
+}
+
+#[test]
+fn steps_of_one_workflow_among_many_bind_only_where_it_is_followed() {
+    let cs = workflows();
+    // The first step of a workflow requires nothing from the load; the
+    // later one follows it.
+    let c = at(&cs, 26).expect("tag step");
+    assert!(c.require.is_none(), "{c:#?}");
+    let c = at(&cs, 27).expect("push step");
+    assert!(c.when.is_some(), "{c:#?}");
+    let c = at(&cs, 30).expect("list step");
+    assert!(c.require.is_none(), "{c:#?}");
+}
+
+#[test]
+fn steps_under_a_failure_heading_hold_only_after_the_failure() {
+    let cs = workflows();
+    let c = at(&cs, 34).expect("recovery step");
+    assert!(c.require.is_none(), "{c:#?}");
+}

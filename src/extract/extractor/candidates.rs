@@ -154,7 +154,30 @@ impl Section {
     /// The section is optional or conditional ("From setup.py", "If …",
     /// "Troubleshooting", "Examples"): its steps are not required on every run.
     pub(super) fn conditional(&self) -> bool {
-        self.headings.iter().any(|(_, t)| heading_conditional(t))
+        self.headings.iter().any(|(_, t)| heading_conditional(t)) || self.one_of_many()
+    }
+
+    /// A section under a heading that lists alternatives ("## Workflows"
+    /// over "### Create", "### Scan", "### Clean up"): which one a session
+    /// follows depends on what it was asked, so its steps bind only where
+    /// that workflow is seen.
+    fn one_of_many(&self) -> bool {
+        let n = self.headings.len();
+        n >= 2
+            && self.headings[..n - 1].iter().any(|(_, t)| {
+                words(t).iter().any(|w| {
+                    matches!(
+                        w.text.as_str(),
+                        "workflows"
+                            | "operations"
+                            | "modes"
+                            | "procedures"
+                            | "recipes"
+                            | "scenarios"
+                            | "playbooks"
+                    )
+                })
+            })
     }
 }
 
@@ -219,6 +242,23 @@ fn heading_conditional(t: &str) -> bool {
             || x.text == "fallback"
             || x.text == "optional"
             || x.text == "faq"
+            // "Push fails", "Permission denied", "Merge conflicts": the
+            // steps there recover from a failure, they hold only after it.
+            // ("Watch It Fail", "Write Failing Test" name steps, not a
+            // failure.)
+            || matches!(
+                x.text.as_str(),
+                "fails"
+                    | "failed"
+                    | "failure"
+                    | "failures"
+                    | "error"
+                    | "errors"
+                    | "denied"
+                    | "rejected"
+                    | "conflict"
+                    | "conflicts"
+            )
     })
 }
 
@@ -552,6 +592,30 @@ impl Extractor<'_> {
         let conditioned = opening_condition(&d.text).is_some()
             || split_trailing(&d.text).is_some()
             || parenthetical_condition(&d.text).is_some();
+        // "Read the current version from `package.json`:" over a command
+        // that reads it: the read is that command, or a read of the file.
+        let read = match &d.require {
+            Some(Predicate::Read(_)) => d.require.clone(),
+            Some(Predicate::Any(v)) if v.iter().all(|p| matches!(p, Predicate::Read(_))) => {
+                d.require.clone()
+            }
+            _ => None,
+        };
+        if read.is_some() && !conditioned && d.when.is_none() && d.forbid.is_none() {
+            let mut alts = match read {
+                Some(Predicate::Any(v)) => v,
+                Some(p) => vec![p],
+                None => Vec::new(),
+            };
+            let n = alts.len();
+            alts.extend(fence_commands(lines, self.lex));
+            if alts.len() > n {
+                if let Some(d) = self.drafts.get_mut(at) {
+                    d.require = any_of(alts);
+                }
+            }
+            return;
+        }
         if !runs
             || conditioned
             || d.require.is_some()
@@ -561,19 +625,7 @@ impl Extractor<'_> {
         {
             return;
         }
-        let mut cmds = Vec::new();
-        for (_, l) in lines {
-            let l = l.trim().trim_start_matches("$ ").trim();
-            let l = l.split(" # ").next().unwrap_or(l).trim();
-            if l.is_empty() || l.starts_with('#') {
-                continue;
-            }
-            cmds.extend(
-                simple_commands(l)
-                    .iter()
-                    .filter_map(|c| command_predicate(c, self.lex)),
-            );
-        }
+        let cmds = fence_commands(lines, self.lex);
         let lex = self.lex;
         if let Some(d) = self.drafts.get_mut(at) {
             d.require = any_of(cmds);
@@ -942,6 +994,25 @@ impl Extractor<'_> {
         d.lines = [first.0, last.0];
         self.drafts.push(d);
     }
+}
+
+/// The commands of a shell block, one predicate per simple command
+/// (prompts, comments and blank lines left out).
+fn fence_commands(lines: &[(u32, String)], lex: &Lexicon) -> Vec<Predicate> {
+    let mut cmds = Vec::new();
+    for (_, l) in lines {
+        let l = l.trim().trim_start_matches("$ ").trim();
+        let l = l.split(" # ").next().unwrap_or(l).trim();
+        if l.is_empty() || l.starts_with('#') {
+            continue;
+        }
+        cmds.extend(
+            simple_commands(l)
+                .iter()
+                .filter_map(|c| command_predicate(c, lex)),
+        );
+    }
+    cmds
 }
 
 /// The act a row names in its action column, when the other cells make it
@@ -1442,6 +1513,18 @@ fn says_when_to_use(t: &[&str]) -> bool {
 /// "This will:", "The script updates:": what follows describes what
 /// something does, not what the agent must do.
 fn describes_effects(t: &[&str]) -> bool {
+    // "On success, the following items are verified:", "These checks are
+    // run:": a passive statement of what happens, not an instruction.
+    // ("After a theme is selected:" is a condition, its items are rules.)
+    if let [first, .., be, done] = t {
+        if !is_condition_word(first)
+            && matches!(*be, "are" | "is" | "get" | "gets")
+            && ((done.len() > 4 && done.ends_with("ed"))
+                || matches!(*done, "done" | "run" | "covered"))
+        {
+            return true;
+        }
+    }
     // "Choices:", "Options:": a menu the user picks from.
     if t.len() <= 3
         && t.iter()
@@ -1453,7 +1536,7 @@ fn describes_effects(t: &[&str]) -> bool {
         t,
         ["this" | "it" | "that", "will" | "does" | "also", ..]
             | [
-                "the",
+                "the" | "this" | "that",
                 "script" | "command" | "tool" | "workflow" | "skill" | "hook",
                 "will" | "does" | "updates" | "creates" | "runs" | "also",
                 ..

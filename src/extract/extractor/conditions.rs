@@ -63,6 +63,8 @@ pub(super) struct Analysis {
     pub(super) only_after: bool,
     /// Paths a negative rule names in code spans (`.env`, `*.pem`).
     pub(super) named_paths: Vec<String>,
+    /// "To invoke an agent, use …": the rule serves a situation.
+    pub(super) purpose: bool,
     /// The rule says "each" / "every": its requirement holds per firing
     /// event (`before-each`).
     pub(super) each: bool,
@@ -402,6 +404,34 @@ pub(super) fn staging_named(act: &Predicate, paths: &[String]) -> Option<Predica
     )
 }
 
+/// A reason rather than a situation: "To keep history clean", "To avoid
+/// conflicts", "To make sure …".
+fn motivation(verb: &str) -> bool {
+    [
+        "avoid",
+        "keep",
+        "ensure",
+        "prevent",
+        "stay",
+        "maintain",
+        "reduce",
+        "minimi",
+        "protect",
+        "guarantee",
+        "help",
+        "save",
+        "improve",
+        "speed",
+        "make",
+        "be",
+        "stop",
+        "catch",
+        "limit",
+    ]
+    .iter()
+    .any(|m| verb.starts_with(m))
+}
+
 /// "automatically", "silently", "on your own": the act done without the
 /// user asking, which a negative rule forbids (a consent gate).
 pub(super) fn acts_unasked(main: &str) -> bool {
@@ -677,6 +707,7 @@ pub(super) fn analyse(
     // A label before a colon: "Core principle: …", "If NOT ignored: …".
     let mut rest = s.to_string();
     let mut label_text = String::new();
+    let mut purpose = false;
     if let Some((label, after)) = split_label(&rest).filter(|(l, after)| {
         // "Add ruff: `uv add ruff`", "Announce at start: \"…\"": the label is the rule's verb.
         // Not where the label opens with a compound name ("Output-Driven:"),
@@ -708,6 +739,11 @@ pub(super) fn analyse(
             };
             conditions.push((label.split_once(' ').map_or("", |x| x.1).to_string(), order));
         } else {
+            // "Tracking document (if used): …": the label's condition holds
+            // for the rule after it.
+            if let Some((cond, _)) = parenthetical_condition(&label) {
+                conditions.push((cond, Order::After));
+            }
             label_text = label;
         }
         rest = after;
@@ -743,6 +779,22 @@ pub(super) fn analyse(
     {
         // "In plan mode, never commit": a state of the session.
         conditions.push((cond, Order::After));
+        rest = main;
+    } else if let Some(main) = rw
+        .get(1)
+        .filter(|v| rw[0].text == "to" && !motivation(&v.text))
+        .and_then(|_| split_leading_condition(&rest))
+        .map(|(_, m)| m)
+        .filter(|m| {
+            words(&mask(m).0)
+                .first()
+                .is_some_and(|w| lex.is_imperative(&w.text))
+        })
+    {
+        // "To invoke an agent, use the Task tool": the situation the means
+        // serves, which the session may never be in — a condition no action
+        // shows ("To keep history clean, …" is a reason, not a situation).
+        purpose = true;
         rest = main;
     } else if rw.first().is_some_and(|w| is_condition_word(&w.text)) {
         if let Some((cond, main)) = split_leading_condition(&rest) {
@@ -1157,6 +1209,7 @@ pub(super) fn analyse(
         scope_text.clear();
     }
     Some(Analysis {
+        purpose,
         named_paths,
         only_after,
         qualified,
@@ -2164,7 +2217,7 @@ impl Analysis {
             // design is validated", a step after the user's answer) keeps
             // the rule from binding from the load: without a visible
             // condition beside it, it stays unverifiable, never a `require`.
-            let unseen = self.unseen_condition(lex) || ctx.after_user;
+            let unseen = self.unseen_condition(lex) || ctx.after_user || self.purpose;
             // A step of the planning phase ("after the design is validated",
             // a step after the one that gets the plan approved, a section
             // "After the Design"): the phase ends where the work starts, so
