@@ -1283,3 +1283,31 @@ fn steps_under_a_failure_heading_hold_only_after_the_failure() {
     let c = at(&cs, 34).expect("recovery step");
     assert!(c.require.is_none(), "{c:#?}");
 }
+
+#[test]
+fn in_a_skill_about_writing_skills_a_test_run_may_be_a_subagent_run() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract/skill-author/SKILL.md");
+    let cs = extract(
+        &Skill::read(&path).expect("fixture parses"),
+        &Lexicon::builtin(),
+    );
+    for line in [8, 12] {
+        let c = at(&cs, line).expect("rule");
+        let r = serde_json::to_string(&c.require).unwrap();
+        assert!(
+            r.contains("pytest") && r.contains("\"subagent\":\"*\""),
+            "line {line}: {c:#?}"
+        );
+        assert_eq!(
+            c.scope,
+            vec![ScopeTag::SelfModification],
+            "line {line}: {c:#?}"
+        );
+    }
+    // Elsewhere a test run stays a test-runner command.
+    let cs = authority();
+    let c = at(&cs, 40).expect("just rule");
+    assert!(!serde_json::to_string(&c.require)
+        .unwrap()
+        .contains("subagent"));
+}

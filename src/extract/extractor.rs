@@ -62,7 +62,15 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
         subject: subject_acts(description, lexicon),
     };
     ex.run(&blocks);
+    let authors_skills = authors_skills(description, &ex.subject);
     let mut drafts = ex.drafts;
+    if authors_skills {
+        for d in &mut drafts {
+            for p in [&mut d.when, &mut d.require].into_iter().flatten() {
+                test_runs_include_subagents(p);
+            }
+        }
+    }
     skill_anaphora(&mut drafts);
     for d in &mut drafts {
         judged_where_work_was_done(d);

@@ -84,6 +84,25 @@ impl ClauseInfo {
     }
 }
 
+/// A skill is tested by running an agent on it, not by a test runner: in a
+/// skill about writing skills, "run the tests" / "a failing test" is a
+/// test-runner command or a subagent run.
+pub(super) fn test_runs_include_subagents(p: &mut Predicate) {
+    let is_test_run = |p: &Predicate| {
+        matches!(p, Predicate::CommandRe(r) if r.contains("pytest"))
+            || matches!(p, Predicate::All(v) if v.iter().any(|q| matches!(q, Predicate::CommandRe(r) if r.contains("pytest"))))
+    };
+    if is_test_run(p) {
+        let run = std::mem::replace(p, Predicate::Any(Vec::new()));
+        *p = Predicate::Any(vec![run, Predicate::Subagent("*".into())]);
+        return;
+    }
+    match p {
+        Predicate::Any(v) | Predicate::All(v) => v.iter_mut().for_each(test_runs_include_subagents),
+        _ => {}
+    }
+}
+
 pub(super) fn dedup(v: &mut Vec<Predicate>) {
     let mut seen = Vec::new();
     v.retain(|p| {

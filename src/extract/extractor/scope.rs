@@ -72,6 +72,18 @@ pub(super) fn subject_acts(description: &str, lex: &Lexicon) -> Vec<SubjectAct> 
     out
 }
 
+/// The skill is about writing skills: its description names skills and one
+/// of its acts changes the agent's own configuration ("Use when creating
+/// new skills, editing existing skills …").
+pub(super) fn authors_skills(description: &str, subject: &[SubjectAct]) -> bool {
+    words(description)
+        .iter()
+        .any(|w| matches!(w.text.as_str(), "skill" | "skills"))
+        && subject
+            .iter()
+            .any(|a| a.scope.contains(&ScopeTag::SelfModification))
+}
+
 /// Scope of a main clause whose verb is one of the subject's acts with its
 /// object left out: followed by nothing, a preposition or a pronoun
 /// ("Install from the curated list", "help users install those").
