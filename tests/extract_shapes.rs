@@ -1311,3 +1311,19 @@ fn in_a_skill_about_writing_skills_a_test_run_may_be_a_subagent_run() {
         .unwrap()
         .contains("subagent"));
 }
+
+#[test]
+fn a_paragraphs_opening_condition_stops_at_the_next_case() {
+    let cs = workflows();
+    let rules: Vec<&Constraint> = cs.iter().filter(|c| c.lines == [38, 38]).collect();
+    assert_eq!(rules.len(), 3, "{rules:#?}");
+    assert_eq!(
+        rules[0].when,
+        Some(p("{command: 'gh pr create*'}")),
+        "{rules:#?}"
+    );
+    // "Never invent results" comes after "If one exists, …": no PR trigger,
+    // no scope.
+    let last = rules[2];
+    assert!(last.when.is_none() && last.scope.is_empty(), "{last:#?}");
+}

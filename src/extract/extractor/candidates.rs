@@ -638,8 +638,20 @@ impl Extractor<'_> {
         let groups = sentence_groups(body, self.lex);
         let mut lead = None;
         let last = groups.len().saturating_sub(1);
-        let shared = groups.first().and_then(|g| opening_condition(&g.full_text));
+        let mut shared = groups.first().and_then(|g| opening_condition(&g.full_text));
         for (i, g) in groups.iter().enumerate() {
+            // "Before creating a PR, look it up. If one exists, reuse it. …
+            // Never fabricate results.": a sentence with a condition of its
+            // own ("If …", "Otherwise …", "Without one, …") opens another
+            // case; the opening condition no longer carries past it.
+            if i > 0
+                && (opening_condition(&g.full_text).is_some()
+                    || words(&g.full_text).first().is_some_and(|w| {
+                        matches!(w.text.as_str(), "otherwise" | "without" | "else")
+                    }))
+            {
+                shared = None;
+            }
             let ctx = Ctx {
                 para_condition: if i > 0 { shared.clone() } else { None },
                 ..Ctx::plain(section)
