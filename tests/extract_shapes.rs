@@ -1304,6 +1304,12 @@ fn in_a_skill_about_writing_skills_a_test_run_may_be_a_subagent_run() {
             "line {line}: {c:#?}"
         );
     }
+    // Ordering the writing around its verification gates a change to the
+    // agent's own configuration; a rule on the skill's wording does not.
+    let c = at(&cs, 14).expect("verify rule");
+    assert_eq!(c.scope, vec![ScopeTag::SelfModification], "{c:#?}");
+    let c = at(&cs, 16).expect("style rule");
+    assert!(c.scope.is_empty(), "{c:#?}");
     // Elsewhere a test run stays a test-runner command.
     let cs = authority();
     let c = at(&cs, 40).expect("just rule");

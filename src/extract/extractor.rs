@@ -69,6 +69,9 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
             for p in [&mut d.when, &mut d.require].into_iter().flatten() {
                 test_runs_include_subagents(p);
             }
+            if gates_skill_writing(d) {
+                d.scope.insert(ScopeTag::SelfModification);
+            }
         }
     }
     skill_anaphora(&mut drafts);

@@ -84,6 +84,41 @@ pub(super) fn authors_skills(description: &str, subject: &[SubjectAct]) -> bool 
             .any(|a| a.scope.contains(&ScopeTag::SelfModification))
 }
 
+/// In a skill about writing skills, a rule that orders testing or deploying
+/// around the writing ("Run scenarios WITH the skill", "Re-test until
+/// bulletproof", "Move to the next skill before this one is verified")
+/// gates a change to the agent's own configuration (SPEC §4): its test or
+/// subagent runs, or its words for testing or deploying beside "skill".
+/// Rules on the skill's content ("Description in third person") are not.
+pub(super) fn gates_skill_writing(d: &Draft) -> bool {
+    fn runs_tests(p: &Predicate) -> bool {
+        match p {
+            Predicate::Subagent(_) => true,
+            Predicate::CommandRe(r) => r.contains("pytest"),
+            Predicate::Any(v) | Predicate::All(v) => v.iter().any(runs_tests),
+            _ => false,
+        }
+    }
+    if [&d.when, &d.require, &d.forbid]
+        .into_iter()
+        .flatten()
+        .any(runs_tests)
+    {
+        return true;
+    }
+    let w = words(&mask(&d.text).0);
+    let skill = w
+        .iter()
+        .any(|x| matches!(x.text.as_str(), "skill" | "skills"));
+    let tests = w.iter().any(|x| {
+        let t = x.text.as_str();
+        ["test", "retest", "re-test", "verif", "deploy", "scenario"]
+            .iter()
+            .any(|v| t.starts_with(v))
+    });
+    skill && tests
+}
+
 /// Scope of a main clause whose verb is one of the subject's acts with its
 /// object left out: followed by nothing, a preposition or a pronoun
 /// ("Install from the curated list", "help users install those").
