@@ -1333,3 +1333,24 @@ fn a_paragraphs_opening_condition_stops_at_the_next_case() {
     let last = rules[2];
     assert!(last.when.is_none() && last.scope.is_empty(), "{last:#?}");
 }
+
+#[test]
+fn a_step_asking_once_for_a_batch_sets_the_order_of_the_summary_gate() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract/batch-consent/SKILL.md");
+    let cs = extract(
+        &Skill::read(&path).expect("fixture parses"),
+        &Lexicon::builtin(),
+    );
+    // "Ask the user if they want to push the commit and the tag": a consent
+    // gate on the push, one answer for both pushes, scoped.
+    let c = at(&cs, 11).expect("ask step");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+    // "Always ask for confirmation before pushing": the same consent.
+    let c = at(&cs, 15).expect("summary rule");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+}

@@ -75,10 +75,49 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
         }
     }
     skill_anaphora(&mut drafts);
+    one_question_per_batch(&mut drafts);
     for d in &mut drafts {
         judged_where_work_was_done(d);
     }
     assign_ids(drafts)
+}
+
+/// "Ask the user if they want to push the commit and tag" (one question
+/// for the batch) and "Always ask before pushing": the skill's own step
+/// says how consent is taken, so the summary's gate on the same git act
+/// takes one consent per batch too (`before`, not `before-each`).
+fn one_question_per_batch(drafts: &mut [Draft]) {
+    fn git_subcommands(p: &Predicate, out: &mut BTreeSet<String>) {
+        match p {
+            Predicate::Git { subcommand, .. } => {
+                out.insert(subcommand.clone());
+            }
+            Predicate::Any(v) | Predicate::All(v) => v.iter().for_each(|q| git_subcommands(q, out)),
+            _ => {}
+        }
+    }
+    let gate = |d: &Draft| d.require == Some(Predicate::UserTurn);
+    let mut batched = BTreeSet::new();
+    for d in drafts
+        .iter()
+        .filter(|d| gate(d) && d.order == Some(Order::Before))
+    {
+        if let Some(w) = &d.when {
+            git_subcommands(w, &mut batched);
+        }
+    }
+    for d in drafts
+        .iter_mut()
+        .filter(|d| gate(d) && d.order == Some(Order::BeforeEach))
+    {
+        let mut subs = BTreeSet::new();
+        if let Some(w) = &d.when {
+            git_subcommands(w, &mut subs);
+        }
+        if !subs.is_empty() && subs.is_subset(&batched) {
+            d.order = Some(Order::Before);
+        }
+    }
 }
 
 /// A scope-tagged `require` with no `when` would fire at the skill load, so

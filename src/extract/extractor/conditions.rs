@@ -349,10 +349,12 @@ pub(super) fn batch_object(main: &str) -> bool {
                 | "commits"
         )
     };
+    let det = |t: &str| matches!(t, "the" | "its" | "their" | "a" | "an" | "any" | "all");
     w.iter().take(8).any(|t| plural(t))
-        || w.windows(3)
-            .take(8)
-            .any(|p| things(&p[0]) && p[1] == "and" && (things(&p[2]) || plural(&p[2])))
+        || (1..w.len().min(10)).any(|i| {
+            let next = w[i + 1..].iter().find(|t| !det(t));
+            w[i] == "and" && things(&w[i - 1]) && next.is_some_and(|n| things(n) || plural(n))
+        })
 }
 
 /// Paths in code spans (`.env`, `*.pem`, `config/secrets.json`): one
@@ -2027,8 +2029,22 @@ impl Analysis {
                 .find(|w| !w.barrier && !is_filler(&w.text))
                 .is_some_and(|w| matches!(w.text.as_str(), "ask" | "confirm"));
             let before = self.conditions.iter().any(|(_, o)| *o == Order::Before);
+            // "Ask the user if they want to push the commit and tag": the
+            // question seeks consent for the act it names.
+            let wants = self.conditions.iter().find(|(c, _)| {
+                words(&mask(c).0).iter().any(|w| {
+                    matches!(
+                        w.text.as_str(),
+                        "want" | "wants" | "wish" | "wishes" | "like" | "prefer" | "prefers"
+                    )
+                })
+            });
             if let Some(guarded) = d.when.clone().filter(|_| asks && before && !self.negative) {
                 consent_gate(&mut d, guarded, true);
+            } else if let Some(((c, _), guarded)) =
+                wants.zip(d.when.clone()).filter(|_| asks && !self.negative)
+            {
+                consent_gate(&mut d, guarded, !batch_object(c));
             }
         } else if self.negative {
             let main_pred = main
@@ -2290,7 +2306,8 @@ impl Analysis {
             }
         }
         let before = self.conditions.iter().any(|(_, o)| *o == Order::Before);
-        if !self.speech || before {
+        // A question that gates an act guards that act's scope.
+        if !self.speech || before || d.require == Some(Predicate::UserTurn) {
             let when = d.when.clone();
             // The step before (a procedure's start) is done: it lends no scope.
             if after_started
