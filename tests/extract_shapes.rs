@@ -1354,3 +1354,16 @@ fn a_step_asking_once_for_a_batch_sets_the_order_of_the_summary_gate() {
     assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
     assert_eq!(c.order, Some(Order::Before), "{c:#?}");
 }
+
+#[test]
+fn a_look_up_heading_and_a_wording_heading_lend_no_scope() {
+    let cs = workflows();
+    // "Determine the last released version": the steps read.
+    let c = at(&cs, 42).expect("tag look-up");
+    assert!(c.scope.is_empty(), "{c:#?}");
+    // "Writing good skills" over a rule on wording: nothing the gate sees.
+    let c = at(&cs, 46).expect("wording rule");
+    assert!(c.scope.is_empty(), "{c:#?}");
+    // "Use this skill to …" says what the skill is for.
+    assert!(at(&cs, 48).is_none(), "{cs:#?}");
+}

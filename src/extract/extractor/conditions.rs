@@ -755,7 +755,7 @@ pub(super) fn analyse(
     if words(&mask(&rest).0).windows(3).any(|p| {
         matches!(
             p[0].text.as_str(),
-            "invoke" | "trigger" | "activate" | "load" | "run"
+            "invoke" | "trigger" | "activate" | "load" | "run" | "use"
         ) && p[1].text == "this"
             && p[2].text == "skill"
     }) {
@@ -2359,8 +2359,48 @@ impl Analysis {
                 "is" | "are" | "was" | "were" | "exists" | "exist" | "still" | "already"
             )
         });
+        // A heading lends the scope of what it does ("Create the
+        // Worktree", "Native Worktree Tools"), not of a word a look-up
+        // mentions ("Determine last released version" reads).
+        let heading_info = clause_info(heading, lex);
+        let hw = words(heading);
+        let looks_up = hw
+            .iter()
+            .find(|w| {
+                !w.text.chars().all(|c| c.is_ascii_digit() || c == '.')
+                    && !matches!(w.text.as_str(), "step" | "phase" | "stage" | "part")
+            })
+            .is_some_and(|w| {
+                [
+                    "determin",
+                    "identif",
+                    "find",
+                    "collect",
+                    "gather",
+                    "list",
+                    "analy",
+                    "review",
+                    "inspect",
+                    "read",
+                    "check",
+                    "look",
+                    "examin",
+                    "understand",
+                    "assess",
+                ]
+                .iter()
+                .any(|v| w.text.starts_with(v))
+            });
+        let heading_acts = heading_acts && (!looks_up || !heading_info.actions.is_empty());
         if d.scope.is_empty() && !self.speech && acts && !failure && heading_acts {
-            d.scope = clause_info(heading, lex).scope;
+            d.scope = heading_info.scope;
+            // "### Writing Effective Skills" over "Write for Claude, not
+            // humans": how to word a skill is not a change the gate can
+            // see; only a rule with a visible act takes that heading's
+            // self-modification.
+            if d.when.is_none() && d.require.is_none() && d.forbid.is_none() {
+                d.scope.remove(&ScopeTag::SelfModification);
+            }
         }
         d
     }
