@@ -1310,6 +1310,19 @@ fn in_a_skill_about_writing_skills_a_test_run_may_be_a_subagent_run() {
     assert_eq!(c.scope, vec![ScopeTag::SelfModification], "{c:#?}");
     let c = at(&cs, 16).expect("style rule");
     assert!(c.scope.is_empty(), "{c:#?}");
+    // Tests of a skill are subagent runs ordered around its write: a
+    // baseline before, a re-test after, and never the next write untested.
+    let write = p("{any: [{write: '**/SKILL.md'}, {edit: '**/SKILL.md'}]}");
+    for (line, order) in [
+        (14, Order::BeforeEach),
+        (18, Order::Before),
+        (20, Order::After),
+    ] {
+        let c = at(&cs, line).expect("test rule");
+        assert_eq!(c.when.as_ref(), Some(&write), "line {line}: {c:#?}");
+        assert_eq!(c.require, Some(p("{subagent: '*'}")), "line {line}: {c:#?}");
+        assert_eq!(c.order, Some(order), "line {line}: {c:#?}");
+    }
     // Elsewhere a test run stays a test-runner command.
     let cs = authority();
     let c = at(&cs, 40).expect("just rule");

@@ -69,6 +69,7 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
             for p in [&mut d.when, &mut d.require].into_iter().flatten() {
                 test_runs_include_subagents(p);
             }
+            skill_tests_around_writes(d);
             if gates_skill_writing(d) {
                 d.scope.insert(ScopeTag::SelfModification);
             }

@@ -1290,6 +1290,8 @@ pub(super) fn main_verb(w: &[Word]) -> Option<String> {
     let i = w.iter().position(|x| !is_filler(&x.text))?;
     let t = w[i].text.as_str();
     match w.get(i + 1) {
+        // "Re-test" is a verb, though "test" alone often is a noun.
+        Some(n) if t == "re" && n.text == "test" => Some("retest".to_string()),
         Some(n) if matches!(t, "re" | "force" | "double" | "cross") => Some(n.text.clone()),
         _ => Some(t.to_string()),
     }

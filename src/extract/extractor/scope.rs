@@ -119,6 +119,50 @@ pub(super) fn gates_skill_writing(d: &Draft) -> bool {
     skill && tests
 }
 
+/// In a skill about writing skills, a rule that runs scenarios or tests a
+/// skill with no act of its own: the test is a subagent run, ordered around
+/// the write of the skill — before it for a baseline ("Run scenarios
+/// WITHOUT the skill", "… first"), after it otherwise ("Run scenarios WITH
+/// the skill", "Re-test until bulletproof"), and before each write where a
+/// negative rule forbids going on untested ("Never move to the next skill
+/// before this one is verified").
+pub(super) fn skill_tests_around_writes(d: &mut Draft) {
+    let subagent = Predicate::Subagent("*".into());
+    if d.when.is_some() || d.forbid.is_some() || d.require.as_ref().is_some_and(|r| *r != subagent)
+    {
+        return;
+    }
+    let w: Vec<String> = words(&mask(&d.text).0)
+        .into_iter()
+        .map(|x| x.text)
+        .collect();
+    let has = |x: &str| w.iter().any(|t| t == x);
+    let negative = matches!(d.modality, Modality::MustNot | Modality::ShouldNot);
+    let runs = (has("run") || has("rerun"))
+        && w.iter()
+            .any(|t| t.starts_with("scenario") || t.starts_with("test"))
+        || has("retest")
+        || w.windows(2).any(|p| p[0] == "re" && p[1] == "test");
+    let untested = negative
+        && w.iter()
+            .any(|t| matches!(t.as_str(), "testing" | "tested" | "verified" | "test"));
+    if !(runs || untested) {
+        return;
+    }
+    d.when = Some(Predicate::Any(vec![
+        Predicate::Write("**/SKILL.md".into()),
+        Predicate::Edit("**/SKILL.md".into()),
+    ]));
+    d.require = Some(subagent);
+    d.order = Some(if untested {
+        Order::BeforeEach
+    } else if has("without") || has("baseline") || has("first") || has("before") {
+        Order::Before
+    } else {
+        Order::After
+    });
+}
+
 /// Scope of a main clause whose verb is one of the subject's acts with its
 /// object left out: followed by nothing, a preposition or a pronoun
 /// ("Install from the curated list", "help users install those").
