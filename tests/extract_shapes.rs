@@ -1380,3 +1380,14 @@ fn a_look_up_heading_and_a_wording_heading_lend_no_scope() {
     // "Use this skill to …" says what the skill is for.
     assert!(at(&cs, 48).is_none(), "{cs:#?}");
 }
+
+#[test]
+fn rows_of_a_text_to_fill_in_are_not_acts() {
+    let cs = workflows();
+    if let Some(c) = at(&cs, 56) {
+        assert!(
+            c.when.is_none() && c.require.is_none() && c.forbid.is_none(),
+            "{c:#?}"
+        );
+    }
+}

@@ -547,6 +547,17 @@ impl Extractor<'_> {
         }
         let lex = self.lex;
         let mut d = Draft::new(text, [line, line], Modality::Must);
+        // "Fill each item based on the results:" over Item | Criteria: the
+        // rows are fields of a text to fill in, not acts.
+        if main_verb(&words(&mask(lead).0)).is_some_and(|v| {
+            matches!(
+                v.as_str(),
+                "fill" | "mark" | "tick" | "note" | "record" | "document" | "populate"
+            )
+        }) {
+            self.drafts.push(d);
+            return;
+        }
         let cond = clause_info(&strip_emphasis(first), lex);
         let act = clause_info(&format!("{lead} {}", rest.join(" ")), lex);
         d.scope.extend(cond.scope.iter().copied());
