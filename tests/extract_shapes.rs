@@ -9,9 +9,19 @@ use skillgate::parse::Skill;
 use std::path::Path;
 
 fn constraints() -> Vec<Constraint> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract/why-shapes/SKILL.md");
-    let skill = Skill::read(&path).expect("fixture parses");
-    extract(&skill, &Lexicon::builtin())
+    fixture("why-shapes")
+}
+
+/// The constraints of `fixtures/extract/NAME/SKILL.md`.
+fn fixture(name: &str) -> Vec<Constraint> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/extract")
+        .join(name)
+        .join("SKILL.md");
+    extract(
+        &Skill::read(&path).expect("fixture parses"),
+        &Lexicon::builtin(),
+    )
 }
 
 fn at(cs: &[Constraint], line: u32) -> Option<&Constraint> {
@@ -284,10 +294,7 @@ fn telling_the_user_after_a_scoped_act_carries_no_scope() {
 
 /// Scope the words leave implicit (`fixtures/extract/implicit-scope`).
 fn implicit() -> Vec<Constraint> {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract/implicit-scope/SKILL.md");
-    let skill = Skill::read(&path).expect("fixture parses");
-    extract(&skill, &Lexicon::builtin())
+    fixture("implicit-scope")
 }
 
 #[test]
@@ -337,10 +344,7 @@ fn an_act_after_a_finished_merge_is_not_scoped_by_the_merge() {
 /// Shapes of structure (`fixtures/extract/structure-shapes`, written for
 /// these tests): what makes an item a rule, or not.
 fn structure() -> Vec<Constraint> {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract/structure-shapes/SKILL.md");
-    let skill = Skill::read(&path).expect("fixture parses");
-    extract(&skill, &Lexicon::builtin())
+    fixture("structure-shapes")
 }
 
 #[test]
@@ -865,12 +869,7 @@ fn a_labelled_yes_no_check_or_a_modal_question_is_an_unverifiable_rule() {
 
 #[test]
 fn a_use_when_description_names_the_subject_act_by_its_gerund() {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract/gerund-subject/SKILL.md");
-    let cs = extract(
-        &Skill::read(&path).expect("fixture parses"),
-        &Lexicon::builtin(),
-    );
+    let cs = fixture("gerund-subject");
     let c = at(&cs, 8).expect("install rule");
     assert_eq!(c.scope, vec![ScopeTag::SelfModification], "{c:#?}");
     let c = at(&cs, 9).expect("read rule");
@@ -880,11 +879,7 @@ fn a_use_when_description_names_the_subject_act_by_its_gerund() {
 /// The shapes of a real push-guard skill that blocked every push or commit
 /// (`fixtures/extract/push-guard`, written for these tests).
 fn push_guard() -> Vec<Constraint> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract/push-guard/SKILL.md");
-    extract(
-        &Skill::read(&path).expect("fixture parses"),
-        &Lexicon::builtin(),
-    )
+    fixture("push-guard")
 }
 
 #[test]
@@ -939,11 +934,7 @@ fn unless_the_user_asked_is_a_consent_gate() {
 /// Shapes of real branch-cleanup and release skills
 /// (`fixtures/extract/branch-tidy`, written for these tests).
 fn branch_tidy() -> Vec<Constraint> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract/branch-tidy/SKILL.md");
-    extract(
-        &Skill::read(&path).expect("fixture parses"),
-        &Lexicon::builtin(),
-    )
+    fixture("branch-tidy")
 }
 
 #[test]
@@ -1063,11 +1054,7 @@ fn discarding_work_and_cleaning_the_tree_are_the_commands_that_do_it() {
 }
 
 fn authority() -> Vec<Constraint> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract/authority/SKILL.md");
-    extract(
-        &Skill::read(&path).expect("fixture parses"),
-        &Lexicon::builtin(),
-    )
+    fixture("authority")
 }
 
 #[test]
@@ -1220,11 +1207,7 @@ fn a_means_for_a_purpose_and_an_information_source_require_nothing() {
 }
 
 fn workflows() -> Vec<Constraint> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract/workflows/SKILL.md");
-    extract(
-        &Skill::read(&path).expect("fixture parses"),
-        &Lexicon::builtin(),
-    )
+    fixture("workflows")
 }
 
 #[test]
@@ -1286,11 +1269,7 @@ fn steps_under_a_failure_heading_hold_only_after_the_failure() {
 
 #[test]
 fn in_a_skill_about_writing_skills_a_test_run_may_be_a_subagent_run() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract/skill-author/SKILL.md");
-    let cs = extract(
-        &Skill::read(&path).expect("fixture parses"),
-        &Lexicon::builtin(),
-    );
+    let cs = fixture("skill-author");
     for line in [8, 12] {
         let c = at(&cs, line).expect("rule");
         let r = serde_json::to_string(&c.require).unwrap();
@@ -1349,12 +1328,7 @@ fn a_paragraphs_opening_condition_stops_at_the_next_case() {
 
 #[test]
 fn a_step_asking_once_for_a_batch_sets_the_order_of_the_summary_gate() {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract/batch-consent/SKILL.md");
-    let cs = extract(
-        &Skill::read(&path).expect("fixture parses"),
-        &Lexicon::builtin(),
-    );
+    let cs = fixture("batch-consent");
     // "Ask the user if they want to push the commit and the tag": a consent
     // gate on the push, one answer for both pushes, scoped.
     let c = at(&cs, 11).expect("ask step");

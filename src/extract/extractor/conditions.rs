@@ -197,16 +197,21 @@ pub(super) fn noun_verb_with_object(mw: &[Word]) -> bool {
     })
 }
 
+/// The words of a text outside code spans and quotes, lowercase.
+pub(super) fn plain_words(text: &str) -> Vec<String> {
+    words(&mask(text).0)
+        .into_iter()
+        .filter(|x| !x.barrier)
+        .map(|x| x.text)
+        .collect()
+}
+
 /// The object of a negative rule's act names a kind of it actions do not
 /// show: an un-participle ("untested", "unreviewed"), a content word
 /// ("secrets", "large", "unrelated"), or a relative clause ("code that fails
 /// to build").
 pub(super) fn object_qualified(main: &str) -> bool {
-    let w: Vec<String> = words(&mask(main).0)
-        .into_iter()
-        .filter(|x| !x.barrier)
-        .map(|x| x.text)
-        .collect();
+    let w = plain_words(main);
     w.iter().enumerate().skip(1).any(|(i, t)| {
         // ("uncommitted", "unstaged", "untracked" name what reset/clean act
         // on by definition: no qualifier.)
@@ -286,11 +291,7 @@ pub(super) fn names_a_failure(info: &ClauseInfo) -> bool {
 /// A condition about a state rather than an act: negated ("if not
 /// merged", "if the tree is not clean") or a bare participle ("if merged").
 pub(super) fn state_condition(c: &str) -> bool {
-    let w: Vec<String> = words(&mask(c).0)
-        .into_iter()
-        .filter(|x| !x.barrier)
-        .map(|x| x.text)
-        .collect();
+    let w = plain_words(c);
     let negated = w.iter().any(|t| {
         matches!(
             t.as_str(),
@@ -320,11 +321,7 @@ pub(super) fn state_condition(c: &str) -> bool {
 /// commit and tag"): one consent covers the batch (`before`), as a user
 /// answers one question for a list; "each" / "every" keep `before-each`.
 pub(super) fn batch_object(main: &str) -> bool {
-    let w: Vec<String> = words(&mask(main).0)
-        .into_iter()
-        .filter(|x| !x.barrier)
-        .map(|x| x.text)
-        .collect();
+    let w = plain_words(main);
     if w.iter()
         .any(|t| matches!(t.as_str(), "each" | "every" | "one" | "single"))
     {
