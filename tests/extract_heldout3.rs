@@ -58,5 +58,10 @@ fn extraction_against_the_third_heldout_labels() {
     // Raised in stop 24, after its cause list was worked on (so it is no
     // longer blind; key 4 is): found 168/179, checkable 33/45, scope 5/12
     // and 5/5. Twelve tagged rows: one pair moves recall by 0.08.
-    measure::assert_figures_at_least(&f, [0.90, 0.90, 0.68, 0.85, 0.35, 0.90]);
+    // Stop 25 (skills about writing skills: tests are subagent runs ordered
+    // around the skill's write, and such rules are self-modification):
+    // checkable 37/45, scope 10/12 recall and 10/11 precision — one more
+    // tag than before is wrong (a micro-test of a skill's wording), so the
+    // precision floor follows the recall gain down to 0.80.
+    measure::assert_figures_at_least(&f, [0.90, 0.90, 0.75, 0.85, 0.70, 0.80]);
 }

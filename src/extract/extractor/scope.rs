@@ -112,7 +112,7 @@ pub(super) fn gates_skill_writing(d: &Draft) -> bool {
         .any(|x| matches!(x.text.as_str(), "skill" | "skills"));
     let tests = w.iter().any(|x| {
         let t = x.text.as_str();
-        ["test", "retest", "re-test", "verif", "deploy", "scenario"]
+        ["test", "retest", "re-test", "verif", "deploy"]
             .iter()
             .any(|v| t.starts_with(v))
     });
