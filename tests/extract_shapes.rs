@@ -1289,6 +1289,9 @@ fn in_a_skill_about_writing_skills_a_test_run_may_be_a_subagent_run() {
     assert_eq!(c.scope, vec![ScopeTag::SelfModification], "{c:#?}");
     let c = at(&cs, 16).expect("style rule");
     assert!(c.scope.is_empty(), "{c:#?}");
+    // "test-driven-development" names a skill to read, not a test.
+    let c = at(&cs, 22).expect("background rule");
+    assert!(c.scope.is_empty(), "{c:#?}");
     // Tests of a skill are subagent runs ordered around its write: a
     // baseline before, a re-test after, and never the next write untested.
     let write = p("{any: [{write: '**/SKILL.md'}, {edit: '**/SKILL.md'}]}");

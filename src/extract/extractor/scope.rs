@@ -110,11 +110,13 @@ pub(super) fn gates_skill_writing(d: &Draft) -> bool {
     let skill = w
         .iter()
         .any(|x| matches!(x.text.as_str(), "skill" | "skills"));
-    let tests = w.iter().any(|x| {
+    // ("test-driven-development" names a skill, not a test.)
+    let tests = w.iter().enumerate().any(|(i, x)| {
         let t = x.text.as_str();
         ["test", "retest", "re-test", "verif", "deploy"]
             .iter()
             .any(|v| t.starts_with(v))
+            && w.get(i + 1).is_none_or(|n| n.text != "driven")
     });
     skill && tests
 }
