@@ -1292,6 +1292,8 @@ fn in_a_skill_about_writing_skills_a_test_run_may_be_a_subagent_run() {
     // "test-driven-development" names a skill to read, not a test.
     let c = at(&cs, 22).expect("background rule");
     assert!(c.scope.is_empty(), "{c:#?}");
+    // A remark about testing is no rule on the writing.
+    assert!(at(&cs, 24).is_none_or(|c| c.scope.is_empty()), "{cs:#?}");
     // Tests of a skill are subagent runs ordered around its write: a
     // baseline before, a re-test after, and never the next write untested.
     let write = p("{any: [{write: '**/SKILL.md'}, {edit: '**/SKILL.md'}]}");

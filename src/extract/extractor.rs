@@ -70,7 +70,7 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
                 test_runs_include_subagents(p);
             }
             skill_tests_around_writes(d);
-            if gates_skill_writing(d) {
+            if gates_skill_writing(d, lexicon) {
                 d.scope.insert(ScopeTag::SelfModification);
             }
         }

@@ -90,7 +90,7 @@ pub(super) fn authors_skills(description: &str, subject: &[SubjectAct]) -> bool 
 /// gates a change to the agent's own configuration (SPEC §4): its test or
 /// subagent runs, or its words for testing or deploying beside "skill".
 /// Rules on the skill's content ("Description in third person") are not.
-pub(super) fn gates_skill_writing(d: &Draft) -> bool {
+pub(super) fn gates_skill_writing(d: &Draft, lex: &Lexicon) -> bool {
     fn runs_tests(p: &Predicate) -> bool {
         match p {
             Predicate::Subagent(_) => true,
@@ -118,7 +118,20 @@ pub(super) fn gates_skill_writing(d: &Draft) -> bool {
             .any(|v| t.starts_with(v))
             && w.get(i + 1).is_none_or(|n| n.text != "driven")
     });
-    skill && tests
+    // A rule, not a remark ("Untested skills have issues"): it opens with
+    // a verb, forbids, or says it is required.
+    let directs = w
+        .iter()
+        .find(|x| !x.barrier)
+        .is_some_and(|x| lex.is_imperative(&x.text))
+        || matches!(d.modality, Modality::MustNot | Modality::ShouldNot)
+        || w.iter().any(|x| {
+            matches!(
+                x.text.as_str(),
+                "must" | "mandatory" | "required" | "always" | "never"
+            )
+        });
+    skill && tests && directs
 }
 
 /// In a skill about writing skills, a rule that runs scenarios or tests a
