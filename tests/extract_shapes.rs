@@ -1370,3 +1370,10 @@ fn rows_of_a_text_to_fill_in_are_not_acts() {
         );
     }
 }
+
+#[test]
+fn a_look_up_that_names_a_scoped_act_is_not_scoped() {
+    let cs = workflows();
+    let c = at(&cs, 60).expect("permissions rule");
+    assert!(c.scope.is_empty() && c.behavior().is_none(), "{c:#?}");
+}

@@ -2389,7 +2389,47 @@ impl Analysis {
                 .any(|v| w.text.starts_with(v))
             });
         let heading_acts = heading_acts && (!looks_up || !heading_info.actions.is_empty());
-        if d.scope.is_empty() && !self.speech && acts && !failure && heading_acts {
+        // "Check the permissions for branch deletion": a look-up that
+        // names a scoped act is no act on that scope (nothing the gate can
+        // see either).
+        // (Forbidding a read — "never read the keychain" — guards secrets.)
+        let look_up = !self.negative
+            && main_verb(&words(&mask(&self.main).0)).is_some_and(|v| {
+                [
+                    "check",
+                    "verify",
+                    "inspect",
+                    "review",
+                    "look",
+                    "read",
+                    "examine",
+                    "find",
+                    "identify",
+                    "determine",
+                    "list",
+                    "analy",
+                    "understand",
+                    "investigate",
+                ]
+                .iter()
+                .any(|l| v.starts_with(l))
+            });
+        // What a look-up names in words ("permissions for branch
+        // deletion", "whether it was merged") is not required of the
+        // session; a command it names in code (`git status`) is the look-up.
+        if look_up
+            && d.when.is_none()
+            && d.forbid.is_none()
+            && !d.scope.is_empty()
+            && !self.main.contains('`')
+        {
+            d.require = None;
+            d.order = None;
+        }
+        if look_up && d.when.is_none() && d.require.is_none() && d.forbid.is_none() {
+            d.scope.clear();
+        }
+        if d.scope.is_empty() && !self.speech && acts && !failure && heading_acts && !look_up {
             d.scope = heading_info.scope;
             // "### Writing Effective Skills" over "Write for Claude, not
             // humans": how to word a skill is not a change the gate can
