@@ -1377,3 +1377,66 @@ fn a_look_up_that_names_a_scoped_act_is_not_scoped() {
     let c = at(&cs, 60).expect("permissions rule");
     assert!(c.scope.is_empty() && c.behavior().is_none(), "{c:#?}");
 }
+
+#[test]
+fn commands_listed_under_an_approval_heading_wait_for_the_user() {
+    let cs = fixture("guard-lists");
+    for (line, act) in [
+        (9, "{git: commit}"),
+        (10, "{git: push}"),
+        (11, "{git: tag}"),
+    ] {
+        let c = at(&cs, line).expect("listed command");
+        assert_eq!(c.when, Some(p(act)), "line {line}: {c:#?}");
+        assert_eq!(c.require, Some(Predicate::UserTurn), "line {line}: {c:#?}");
+        assert_eq!(c.order, Some(Order::BeforeEach), "line {line}: {c:#?}");
+        assert_eq!(
+            c.scope,
+            vec![ScopeTag::SharedRepoState],
+            "line {line}: {c:#?}"
+        );
+    }
+}
+
+#[test]
+fn consent_in_the_users_own_voice_and_a_partial_act() {
+    let cs = fixture("guard-lists");
+    // "Push only if I explicitly say …": the skill's "I" is the user.
+    let c = at(&cs, 16).expect("push rule");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    // "Do not commit as part of finishing the task": some commits only.
+    let c = at(&cs, 25).expect("commit rule");
+    assert!(c.forbid.is_none(), "{c:#?}");
+    assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
+}
+
+#[test]
+fn a_negative_act_onto_listed_branches_forbids_it_there_only() {
+    let cs = fixture("guard-lists");
+    // The lead-in "NEVER force push to:" forbids nothing by itself.
+    assert!(at(&cs, 33).is_none(), "{cs:#?}");
+    let c = at(&cs, 34).expect("branch item");
+    let f = serde_json::to_string(&c.forbid).unwrap();
+    assert!(
+        f.contains("\"branch\":\"main\"")
+            && f.contains("\"branch\":\"master\"")
+            && f.contains("--force"),
+        "{c:#?}"
+    );
+    // Every conjunct keeps the force push: a plain push to main is allowed.
+    match c.forbid.as_ref().unwrap() {
+        Predicate::Any(v) => {
+            for q in v {
+                assert!(
+                    serde_json::to_string(q).unwrap().contains("--force"),
+                    "{q:#?}"
+                );
+            }
+        }
+        other => panic!("{other:#?}"),
+    }
+    // "any shared branch": the force push is a trigger for people.
+    let c = at(&cs, 35).expect("shared item");
+    assert!(c.forbid.is_none() && c.when.is_some(), "{c:#?}");
+}

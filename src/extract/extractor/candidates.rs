@@ -36,6 +36,12 @@ pub(super) struct Lead {
     /// "Each agent gets:" / "The reviewer checks:": the items are another
     /// agent's brief, not acts of the agent the skill steers.
     pub(super) other_actor: bool,
+    /// "Requires confirmation, including:": the items are acts that wait
+    /// on the user's word.
+    pub(super) approval: bool,
+    /// "NEVER force push to:": a negative act whose objects are the items
+    /// (branch names); the act itself.
+    pub(super) act_on_items: Option<Predicate>,
 }
 
 /// The heading context of a block.
@@ -672,6 +678,7 @@ impl Extractor<'_> {
                 let bare = (l.condition.is_some() && !l.has_main)
                     || l.items_are_conditions.is_some()
                     || l.use_conditions
+                    || l.act_on_items.is_some()
                     || words(&g.full_text).len() <= 3;
                 lead = Some(l);
                 if bare {
@@ -706,7 +713,36 @@ impl Extractor<'_> {
             l.branches && matches!(l.modality, Some(Modality::MustNot | Modality::ShouldNot))
         }) {
             if let Some(branch) = branch_name(&body.text) {
-                self.protected_branch(body, &branch, l);
+                self.protected_branch(body, &[branch], l);
+                return None;
+            }
+            // "`main` or `master`": each name.
+            let names: Option<Vec<String>> = strip_emphasis(&body.text)
+                .split([','])
+                .flat_map(|p| p.split(" or "))
+                .flat_map(|p| p.split(" and "))
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+                .map(|p| branch_name(p).filter(|_| p.starts_with('`')))
+                .collect();
+            if let Some(names) = names.filter(|n| n.len() > 1) {
+                self.protected_branch(body, &names, l);
+                return None;
+            }
+            // "any shared branch": which branches those are is not
+            // visible; the act is the trigger, judged by people.
+            if let Some(act) = &l.act_on_items {
+                let mut d = Draft::new(
+                    strip_emphasis(&body.text),
+                    [
+                        body.line_at(0),
+                        body.line_at(body.text.len().saturating_sub(1)),
+                    ],
+                    l.modality.unwrap_or(Modality::MustNot),
+                );
+                d.when = Some(act.clone());
+                add_predicate_scopes(&mut d, self.lex);
+                self.drafts.push(d);
                 return None;
             }
         }
@@ -714,6 +750,25 @@ impl Extractor<'_> {
             l.use_conditions || l.speech_items || (l.short_conditional && section.when_to())
         }) {
             return None;
+        }
+        // "## requires_approval" / "Needs confirmation:" over bare commands
+        // ("- git push *", "- `git tag`"): each command waits on the user's
+        // word, a consent gate (SPEC §4.2).
+        if lead.map_or_else(|| asks_approval(section.nearest()), |l| l.approval) {
+            if let Some(cmd) = bare_command(&body.text, self.lex) {
+                let mut d = Draft::new(
+                    strip_emphasis(&body.text),
+                    [
+                        body.line_at(0),
+                        body.line_at(body.text.len().saturating_sub(1)),
+                    ],
+                    Modality::Must,
+                );
+                consent_gate(&mut d, cmd, true);
+                add_predicate_scopes(&mut d, self.lex);
+                self.drafts.push(d);
+                return None;
+            }
         }
         let groups = sentence_groups(body, self.lex);
         let shared = groups.first().and_then(|g| opening_condition(&g.full_text));
@@ -824,7 +879,7 @@ impl Extractor<'_> {
 
     /// An item of a protected-branch list ("Never touch these branches:"
     /// `- main`): no git state change on it, no deletion or push of it.
-    pub(super) fn protected_branch(&mut self, body: &Lined, branch: &str, lead: &Lead) {
+    pub(super) fn protected_branch(&mut self, body: &Lined, branches: &[String], lead: &Lead) {
         let git_change = Predicate::Any(
             ["commit", "push", "merge", "rebase", "reset", "cherry-pick"]
                 .iter()
@@ -834,14 +889,34 @@ impl Extractor<'_> {
                 })
                 .collect(),
         );
-        let glob = globset::escape(branch).replace("[*]", "*");
-        let forbid = Predicate::Any(vec![
-            Predicate::All(vec![git_change, Predicate::Branch(glob.clone())]),
-            Predicate::Command(format!("git branch -d {glob}*")),
-            Predicate::Command(format!("git branch -D {glob}*")),
-            Predicate::Command(format!("git push * --delete {glob}*")),
-            Predicate::Command(format!("git push * {glob}*")),
-        ]);
+        let mut alts = Vec::new();
+        for branch in branches {
+            let glob = globset::escape(branch).replace("[*]", "*");
+            match &lead.act_on_items {
+                // "NEVER force push to: `main`": that act on that branch
+                // (the session's branch, or the branch a push names).
+                Some(act) => {
+                    alts.push(Predicate::All(vec![
+                        act.clone(),
+                        Predicate::Branch(glob.clone()),
+                    ]));
+                    if is_push(act) {
+                        alts.push(Predicate::All(vec![
+                            act.clone(),
+                            Predicate::Command(format!("git push * {glob}*")),
+                        ]));
+                    }
+                }
+                None => alts.extend([
+                    Predicate::All(vec![git_change.clone(), Predicate::Branch(glob.clone())]),
+                    Predicate::Command(format!("git branch -d {glob}*")),
+                    Predicate::Command(format!("git branch -D {glob}*")),
+                    Predicate::Command(format!("git push * --delete {glob}*")),
+                    Predicate::Command(format!("git push * {glob}*")),
+                ]),
+            }
+        }
+        let forbid = Predicate::Any(alts);
         let mut scope = BTreeSet::new();
         scope.insert(ScopeTag::SharedRepoState);
         self.drafts.push(Draft {
@@ -1017,6 +1092,45 @@ impl Extractor<'_> {
         d.lines = [first.0, last.0];
         self.drafts.push(d);
     }
+}
+
+/// A push, plain or with flags.
+fn is_push(p: &Predicate) -> bool {
+    match p {
+        Predicate::Git { subcommand, .. } => subcommand == "push",
+        Predicate::Any(v) => !v.is_empty() && v.iter().all(is_push),
+        _ => false,
+    }
+}
+
+/// Words that ask for the user's approval: "approval", "confirm",
+/// "consent", "permission" (also inside `requires_approval`).
+pub(super) fn asks_approval(text: &str) -> bool {
+    let t = text.to_lowercase();
+    ["approv", "confirm", "consent", "permission"]
+        .iter()
+        .any(|w| t.contains(w))
+}
+
+/// An item that is one command and nothing else: `git push`, or a bare
+/// `git tag *` starting with a known command word.
+fn bare_command(text: &str, lex: &Lexicon) -> Option<Predicate> {
+    let t = strip_emphasis(text);
+    let t = t.trim().trim_end_matches(['.', ',', ';']).trim();
+    let inner = t
+        .strip_prefix('`')
+        .and_then(|x| x.strip_suffix('`'))
+        .unwrap_or(t);
+    if inner.contains('`') || inner.contains(['(', ':']) {
+        return None;
+    }
+    let first = inner.split_whitespace().next()?.to_lowercase();
+    if !lex.is_command_word(&first) {
+        return None;
+    }
+    // A lone `*` stands for any arguments ("git push *").
+    let cmd: Vec<&str> = inner.split_whitespace().filter(|t| *t != "*").collect();
+    command_predicate(&cmd.join(" "), lex)
 }
 
 /// The commands of a shell block, one predicate per simple command
@@ -1419,8 +1533,17 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
     let mut lead = Lead {
         modality: own_modal(&w),
         branches: w.iter().any(|x| x.text == "branch" || x.text == "branches"),
+        approval: asks_approval(body),
         ..Lead::default()
     };
+    // "NEVER force push to:", "Never commit directly on:": the items name
+    // where the act is forbidden.
+    if matches!(lead.modality, Some(Modality::MustNot | Modality::ShouldNot))
+        && t.last().is_some_and(|x| matches!(*x, "to" | "into" | "on"))
+    {
+        lead.act_on_items = clause_info(body, lex).behavior(false);
+        lead.branches |= lead.act_on_items.is_some();
+    }
     if t.iter().any(|x| matches!(*x, "avoid")) {
         lead.modality = Some(Modality::ShouldNot);
     }

@@ -240,6 +240,8 @@ pub(super) fn object_qualified(main: &str) -> bool {
                     | "hidden"
                     | "protected"
             )
+            // "… as part of finishing the task": only some such acts.
+            || (t == "part" && i >= 1 && w[i - 1] == "as" && w.get(i + 1).is_some_and(|n| n == "of"))
             // "… in propose mode", "… in plan mode": a state of the
             // session, which no action shows.
             || (t == "mode" && w[..i].iter().rev().take(3).any(|x| x == "in"))
@@ -1743,10 +1745,11 @@ pub(super) fn positive_clauses(s: &str) -> String {
 /// given in the conversation, whatever act it names.
 pub(super) fn user_consent(text: &str) -> bool {
     let w = words(&mask(text).0);
+    // ("Push only if I say so": a skill written in the user's own voice.)
     let who = w.iter().any(|x| {
         matches!(
             x.text.as_str(),
-            "user" | "users" | "partner" | "human" | "they"
+            "user" | "users" | "partner" | "human" | "they" | "i" | "me"
         )
     });
     who && w.iter().any(|x| {
@@ -1776,6 +1779,7 @@ pub(super) fn mentions_consent(text: &str) -> bool {
                     | "confirmed"
                     | "confirmation"
                     | "says"
+                    | "explicitly"
                     | "responds"
                     | "replies"
                     | "answers"
