@@ -37,7 +37,7 @@ impl ScopeTag {
 }
 
 /// Where a `require` looks for its matching event, relative to the firing event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Order {
     /// Between the skill load and each firing event.

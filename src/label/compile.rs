@@ -22,7 +22,7 @@ pub struct CompileError {
 }
 
 /// Which file operations a file predicate accepts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct OpMask {
     pub read: bool,
     pub write: bool,
@@ -33,7 +33,7 @@ pub(crate) struct OpMask {
 }
 
 /// A compiled predicate: leaves refer to glob / regex ids.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum CPred {
     Tool(usize),
     Command(usize),
@@ -64,7 +64,7 @@ pub(crate) enum CPred {
 }
 
 /// How a constraint is judged (SPEC §6).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum Kind {
     /// Neither `when` nor a behavior predicate.
     Unverifiable,
@@ -83,7 +83,10 @@ pub(crate) enum Kind {
     },
 }
 
-#[derive(Debug, Clone)]
+/// Two constraints of sets with the same [`CompiledSet::matcher_key`] that
+/// compare equal are judged alike in every trajectory for the same scope
+/// ([`super::label_many`] judges them once).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct CConstraint {
     pub kind: Kind,
     pub scoped: bool,

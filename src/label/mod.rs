@@ -19,7 +19,7 @@ use compile::{CConstraint, Kind};
 use facts::Tri;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// At most this many events are cited per constraint and trajectory; the
 /// count of all of them is kept beside.
@@ -324,9 +324,11 @@ pub fn label_trajectory(
     label_many(&[(set, scope)], traj).pop().unwrap_or_default()
 }
 
-/// One skill's pass through a trajectory.
+/// One pass through a trajectory for the skills of one scope (the same load
+/// event): the events they see, and per distinct constraint where its
+/// predicates matched.
 struct Member<'s, 't> {
-    set: &'s CompiledSet,
+    constraints: Vec<&'s CConstraint>,
     scope: ScopeStart,
     start: usize,
     /// Subagents already running before the load never saw the skill.
@@ -336,7 +338,7 @@ struct Member<'s, 't> {
 }
 
 impl<'s, 't> Member<'s, 't> {
-    fn new(set: &'s CompiledSet, scope: ScopeStart, traj: &'t Trajectory) -> Self {
+    fn new(constraints: Vec<&'s CConstraint>, scope: ScopeStart, traj: &'t Trajectory) -> Self {
         let start = scope.load.map_or(0, |l| l + 1);
         let load_agent = scope
             .load
@@ -351,18 +353,18 @@ impl<'s, 't> Member<'s, 't> {
             }
         }
         Member {
-            set,
+            states: vec![State::default(); constraints.len()],
+            constraints,
             scope,
             start,
             before,
-            states: vec![State::default(); set.constraints.len()],
             last_in_scope: None,
         }
     }
 
     /// Record where each constraint's predicates match the event at `pos`.
     fn step(&mut self, f: &facts::Facts<'_>, tf: &facts::TrajFacts, pos: usize) {
-        for (c, st) in self.set.constraints.iter().zip(self.states.iter_mut()) {
+        for (&c, st) in self.constraints.iter().zip(self.states.iter_mut()) {
             let (when, behavior, kind) = match &c.kind {
                 Kind::Unverifiable => {
                     if c.scoped && c.scope.iter().any(|t| f.scopes.contains(t)) {
@@ -402,11 +404,10 @@ impl<'s, 't> Member<'s, 't> {
             hidden: &hidden,
             last: self.last_in_scope,
         };
-        self.set
-            .constraints
+        self.constraints
             .iter()
             .zip(self.states)
-            .map(|(c, st)| finish(c, &st, &ctx))
+            .map(|(&c, st)| finish(c, &st, &ctx))
             .collect()
     }
 }
@@ -436,10 +437,38 @@ pub fn label_many(
     for g in groups {
         let lead = sets[g[0]].0;
         let tf = lead.traj_facts(traj.git_branch.as_deref());
-        let mut members: Vec<Member<'_, '_>> = g
-            .iter()
-            .map(|&i| Member::new(sets[i].0, sets[i].1, traj))
-            .collect();
+        // Skills whose scope starts at the same event see the same events,
+        // and of their constraints those compiled alike (same predicates over
+        // the same pattern ids) get the same label: each distinct constraint
+        // of a scope is judged once, and its label copied to every skill.
+        let mut members: Vec<Member<'_, '_>> = Vec::new();
+        // Per entry of `g`: its member, and per constraint its slot there.
+        let mut slots: Vec<(usize, Vec<usize>)> = Vec::with_capacity(g.len());
+        let mut index: Vec<(ScopeStart, HashMap<&CConstraint, usize>)> = Vec::new();
+        for &i in &g {
+            let (set, scope) = sets[i];
+            let m = match index.iter().position(|(s, _)| *s == scope) {
+                Some(m) => m,
+                None => {
+                    members.push(Member::new(Vec::new(), scope, traj));
+                    index.push((scope, HashMap::new()));
+                    members.len() - 1
+                }
+            };
+            let (member, seen) = (&mut members[m], &mut index[m].1);
+            let mine = set
+                .constraints
+                .iter()
+                .map(|c| {
+                    *seen.entry(c).or_insert_with(|| {
+                        member.constraints.push(c);
+                        member.states.push(State::default());
+                        member.constraints.len() - 1
+                    })
+                })
+                .collect();
+            slots.push((m, mine));
+        }
         let from = members.iter().map(|m| m.start).min().unwrap_or(0);
         for (pos, e) in traj.events.iter().enumerate().skip(from) {
             let mut f = None;
@@ -457,8 +486,10 @@ pub fn label_many(
                 m.step(f, &tf, pos);
             }
         }
-        for (m, &i) in members.into_iter().zip(&g) {
-            out[i] = m.finish(traj);
+        let judged: Vec<Vec<TrajectoryLabel>> =
+            members.into_iter().map(|m| m.finish(traj)).collect();
+        for ((m, mine), &i) in slots.into_iter().zip(&g) {
+            out[i] = mine.into_iter().map(|k| judged[m][k].clone()).collect();
         }
     }
     out
