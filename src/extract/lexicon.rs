@@ -465,7 +465,31 @@ impl Lexicon {
     }
 
     /// The built-in lexicon extended (or replaced) by a configured one.
+    /// Compiled once per process for the same configuration (the gate and
+    /// its proposals both ask; compiling costs ~75 M instructions).
     pub fn with_overrides(file: &LexiconFile) -> Result<Self, String> {
+        use std::sync::{Mutex, OnceLock};
+        type Cache = Mutex<Vec<(LexiconFile, Result<Lexicon, String>)>>;
+        static CACHE: OnceLock<Cache> = OnceLock::new();
+        let cache = CACHE.get_or_init(Default::default);
+        if let Some((_, l)) = cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .find(|(f, _)| f == file)
+        {
+            return l.clone();
+        }
+        let l = Self::with_overrides_uncached(file);
+        let mut v = cache.lock().unwrap_or_else(|e| e.into_inner());
+        if v.len() >= 8 {
+            v.drain(..1);
+        }
+        v.push((file.clone(), l.clone()));
+        l
+    }
+
+    fn with_overrides_uncached(file: &LexiconFile) -> Result<Self, String> {
         // Validate the configured entries alone first, so an error names
         // the entry's index in the configuration, not in the merged list.
         let own = Lexicon::compile(file)?;

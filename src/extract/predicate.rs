@@ -212,6 +212,33 @@ impl Serialize for Predicate {
     }
 }
 
+/// A `command_re` pattern compiled (size limit 1 MiB), once per process:
+/// validation, the gate's compiled sets and the proposals of every skill ask
+/// for the same few patterns, and building a regex's DFA costs ~1 M
+/// instructions. Cloning a `Regex` shares the compiled program.
+pub fn command_regex(pattern: &str) -> Result<regex::Regex, regex::Error> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    type Cache = Mutex<HashMap<String, Result<regex::Regex, regex::Error>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(r) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(pattern) {
+        return r.clone();
+    }
+    // Compiled outside the lock (two threads may both compile a new pattern; one wins).
+    let r = regex::RegexBuilder::new(pattern)
+        .size_limit(1 << 20)
+        .build();
+    let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
+    // Bounded: patterns come from lockfiles, but a long-lived caller (tests,
+    // a server) should not grow without end.
+    if map.len() >= 4096 {
+        map.clear();
+    }
+    map.insert(pattern.to_string(), r.clone());
+    r
+}
+
 impl Predicate {
     /// Check what serde cannot: globs and regexes compile, lists are not
     /// empty, `git` names a subcommand and its `args` are flags, and the
@@ -235,16 +262,12 @@ impl Predicate {
         match self {
             Predicate::Tool(g) => glob("tool", g),
             Predicate::Command(g) => glob("command", g),
-            Predicate::CommandRe(r) => regex::RegexBuilder::new(r)
-                .size_limit(1 << 20)
-                .build()
-                .map(|_| ())
-                .map_err(|e| {
-                    format!(
-                        "`command_re: {r:?}` is not a valid regex: {}",
-                        first_line(&e.to_string())
-                    )
-                }),
+            Predicate::CommandRe(r) => command_regex(r).map(|_| ()).map_err(|e| {
+                format!(
+                    "`command_re: {r:?}` is not a valid regex: {}",
+                    first_line(&e.to_string())
+                )
+            }),
             Predicate::Git { subcommand, args } => {
                 if subcommand.is_empty()
                     || !subcommand

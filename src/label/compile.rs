@@ -117,6 +117,31 @@ pub struct CompiledSet {
     pub(crate) matcher_key: String,
 }
 
+/// A glob set built from `globs`, once per process for the same list: the
+/// skills of one run mostly share their patterns, and building a set (its
+/// regexes' DFAs) costs ~3 M instructions. Cloning a `GlobSet` shares the
+/// compiled regexes.
+fn glob_set(globs: &[globset::Glob]) -> Result<GlobSet, globset::Error> {
+    use std::sync::{Mutex, OnceLock};
+    type Cache = Mutex<HashMap<Vec<globset::Glob>, GlobSet>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(s) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(globs) {
+        return Ok(s.clone());
+    }
+    let mut sb = GlobSetBuilder::new();
+    for g in globs {
+        sb.add(g.clone());
+    }
+    let set = sb.build()?;
+    let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if map.len() >= 1024 {
+        map.clear();
+    }
+    map.insert(globs.to_vec(), set.clone());
+    Ok(set)
+}
+
 /// The built-in lexicon's scopes, compiled once.
 fn builtin_scopes() -> &'static [Scope] {
     static SCOPES: std::sync::OnceLock<Vec<Scope>> = std::sync::OnceLock::new();
@@ -256,13 +281,7 @@ impl CompiledSet {
                 consent: !c.is_manual() && c.require == Some(Predicate::UserTurn),
             });
         }
-        let build = |globs: &[globset::Glob]| {
-            let mut sb = GlobSetBuilder::new();
-            for g in globs {
-                sb.add(g.clone());
-            }
-            sb.build()
-        };
+        let build = glob_set;
         let path_globs = build(&b.path_globs).map_err(|e| CompileError {
             constraint: String::new(),
             kind: "glob",
@@ -370,9 +389,7 @@ impl Builder {
         if let Some(&id) = self.regex_ids.get(pat) {
             return Ok(id);
         }
-        let r = regex::RegexBuilder::new(pat)
-            .size_limit(1 << 20)
-            .build()
+        let r = crate::extract::predicate::command_regex(pat)
             .map_err(|e| self.err("regex", pat, e.to_string()))?;
         let id = self.regexes.len();
         self.regexes.push(r);

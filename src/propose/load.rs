@@ -81,36 +81,45 @@ pub fn attach(
 ) -> Result<(), ProposeError> {
     let lexicon = Lexicon::with_overrides(&config.lexicon)
         .map_err(|m| err(Path::new("<lexicon>"), format!("invalid lexicon: {m}")))?;
-    for v in verdicts.iter_mut() {
-        let skill_path = absolute(Path::new(&v.skill.path), cwd);
-        let skill_text = read_text(&skill_path)?;
-        let skill = Skill::parse_bytes(&skill_path, skill_text.as_bytes())
-            .map_err(|e| err(&skill_path, e.to_string()))?;
-        let loaded = extract::load_constraints(&skill, &lexicon)
-            .map_err(|e| err(&e.path.clone(), e.to_string()))?;
-        let lock_path = extract::lockfile_path(&skill);
-        let lock_text = if crate::fsutil::entry_exists(&lock_path) {
-            Some(read_text(&lock_path)?)
-        } else {
-            None
-        };
-        let skill_diff = diff_path(&skill_path, cwd);
-        let lock_diff = diff_path(&lock_path, cwd);
-        let lock_shown = display_path(&lock_path, cwd);
-        let inputs = Inputs {
-            verdict: v,
-            skill_text: &skill_text,
-            skill_sha256: &skill.sha256,
-            skill_diff_path: &skill_diff,
-            skill_shown: &v.skill.path,
-            lockfile_text: lock_text.as_deref(),
-            lockfile_diff_path: &lock_diff,
-            lockfile_shown: &lock_shown,
-            constraints: &loaded.constraints,
-        };
-        let made = proposals(&inputs);
-        v.proposals = made;
-    }
+    // On every thread (each skill's files are read and its lockfile parsed
+    // again); the first error in skill order is the one reported.
+    use rayon::prelude::*;
+    let done: Vec<Result<(), ProposeError>> = verdicts
+        .par_iter_mut()
+        .map(|v| attach_one(v, cwd, &lexicon))
+        .collect();
+    done.into_iter().collect()
+}
+
+fn attach_one(v: &mut SkillVerdict, cwd: &Path, lexicon: &Lexicon) -> Result<(), ProposeError> {
+    let skill_path = absolute(Path::new(&v.skill.path), cwd);
+    let skill_text = read_text(&skill_path)?;
+    let skill = Skill::parse_bytes(&skill_path, skill_text.as_bytes())
+        .map_err(|e| err(&skill_path, e.to_string()))?;
+    let loaded = extract::load_constraints(&skill, lexicon)
+        .map_err(|e| err(&e.path.clone(), e.to_string()))?;
+    let lock_path = extract::lockfile_path(&skill);
+    let lock_text = if crate::fsutil::entry_exists(&lock_path) {
+        Some(read_text(&lock_path)?)
+    } else {
+        None
+    };
+    let skill_diff = diff_path(&skill_path, cwd);
+    let lock_diff = diff_path(&lock_path, cwd);
+    let lock_shown = display_path(&lock_path, cwd);
+    let inputs = Inputs {
+        verdict: v,
+        skill_text: &skill_text,
+        skill_sha256: &skill.sha256,
+        skill_diff_path: &skill_diff,
+        skill_shown: &v.skill.path,
+        lockfile_text: lock_text.as_deref(),
+        lockfile_diff_path: &lock_diff,
+        lockfile_shown: &lock_shown,
+        constraints: &loaded.constraints,
+    };
+    let made = proposals(&inputs);
+    v.proposals = made;
     Ok(())
 }
 
