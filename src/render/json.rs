@@ -76,7 +76,12 @@ impl Renderer for Json {
         // concrete type, rather than call through `dyn Write` for each.
         let mut w = std::io::BufWriter::with_capacity(1 << 16, out);
         if verdicts.len() < 2 {
-            serde_json::to_writer_pretty(&mut w, &envelope(verdicts))?;
+            envelope(verdicts)
+                .serialize(&mut serde_json::Serializer::with_formatter(
+                    &mut w,
+                    Pretty::at_level(0),
+                ))
+                .map_err(std::io::Error::from)?;
         } else {
             write_envelope_parallel(&mut w, verdicts)?;
         }
@@ -121,31 +126,103 @@ fn write_envelope_parallel(
     w.write_all(b"\n  ]\n}")
 }
 
-/// One skill's pretty object as it stands two levels deep in the envelope:
-/// serialized alone, every line after the first indented by two more levels
-/// as it is written (pretty JSON has newlines only between tokens; one inside
-/// a string is escaped).
+/// One skill's pretty object as it stands two levels deep in the envelope
+/// (every line after the first indented by two more levels).
 fn nested_text(v: &SkillVerdict, buf: &mut Vec<u8>) -> Result<(), serde_json::Error> {
-    struct Nested<'a>(&'a mut Vec<u8>);
-    impl std::io::Write for Nested<'_> {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            let mut start = 0;
-            for nl in memchr::memchr_iter(b'\n', buf) {
-                self.0.extend_from_slice(&buf[start..=nl]);
-                self.0.extend_from_slice(b"    ");
-                start = nl + 1;
-            }
-            self.0.extend_from_slice(&buf[start..]);
-            Ok(buf.len())
+    buf.clear();
+    v.serialize(&mut serde_json::Serializer::with_formatter(
+        buf,
+        Pretty::at_level(2),
+    ))
+}
+
+/// `serde_json::ser::PrettyFormatter` with a two-space indent, byte for byte,
+/// starting at any depth, and writing each line break and its indentation
+/// in one piece (the pretty formatter writes the indent a level at a time:
+/// tens of millions of small writes for 32 skills' JSON).
+pub(crate) struct Pretty {
+    level: usize,
+    has_value: bool,
+}
+
+impl Pretty {
+    pub(crate) fn at_level(level: usize) -> Pretty {
+        Pretty {
+            level,
+            has_value: false,
         }
-        fn flush(&mut self) -> std::io::Result<()> {
+    }
+
+    /// A line break (after a comma when not `first`) and the indentation.
+    fn line<W: ?Sized + std::io::Write>(&self, w: &mut W, comma: bool) -> std::io::Result<()> {
+        const LINE: &[u8] = b",\n                                                                ";
+        let start = usize::from(!comma);
+        let want = 2 + 2 * self.level;
+        if want <= LINE.len() {
+            w.write_all(&LINE[start..want])
+        } else {
+            w.write_all(&LINE[start..2])?;
+            for _ in 0..self.level {
+                w.write_all(b"  ")?;
+            }
             Ok(())
         }
     }
-    buf.clear();
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, Nested(buf));
-    serde_json::to_writer_pretty(&mut out, v)?;
-    std::io::Write::flush(&mut out).map_err(serde_json::Error::io)
+}
+
+impl serde_json::ser::Formatter for Pretty {
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        w.write_all(b"[")
+    }
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.level -= 1;
+        if self.has_value {
+            self.line(w, false)?;
+        }
+        w.write_all(b"]")
+    }
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.line(w, !first)
+    }
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        w.write_all(b"{")
+    }
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.level -= 1;
+        if self.has_value {
+            self.line(w, false)?;
+        }
+        w.write_all(b"}")
+    }
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.line(w, !first)
+    }
+    fn begin_object_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+    ) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -229,6 +306,22 @@ mod tests {
                 assert_eq!(String::from_utf8(out).unwrap() + "\n", expected);
             }
         }
+    }
+
+    #[test]
+    fn the_fast_pretty_formatter_is_serde_jsons_at_any_depth() {
+        let mut deep = serde_json::json!({"a": [1, {"b": "x\ny"}, [], {}], "c": null});
+        for i in 0..40 {
+            deep = serde_json::json!({ format!("k{i}"): [deep, i, "s"] });
+        }
+        let expected = serde_json::to_string_pretty(&deep).unwrap();
+        let mut out = Vec::new();
+        deep.serialize(&mut serde_json::Serializer::with_formatter(
+            &mut out,
+            Pretty::at_level(0),
+        ))
+        .unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), expected);
     }
 
     #[test]
