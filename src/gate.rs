@@ -284,14 +284,14 @@ fn judge_all(
         .zip(&loads)
         .filter_map(|(&si, l)| l.as_ref().ok().map(|(_, s)| (&prepared[si].set, *s)))
         .collect();
-    let labels: Vec<Vec<label::TrajectoryLabel>> = if parallel && pairs.len() > 1 {
+    let labels: Vec<label::compact::Labels> = if parallel && pairs.len() > 1 {
         let per = pairs.len().div_ceil(rayon::current_num_threads().max(1));
         pairs
             .par_chunks(per)
-            .flat_map_iter(|c| label::label_many(c, t))
+            .flat_map_iter(|c| label::label_many_compact(c, t))
             .collect()
     } else {
-        label::label_many(&pairs, t)
+        label::label_many_compact(&pairs, t)
     };
     let mut labels = labels.into_iter();
     loads
@@ -301,7 +301,7 @@ fn judge_all(
             Ok((load, _)) => Judged::Valid {
                 path: load.path.to_string(),
                 load,
-                labels: labels.next().unwrap_or_default().into(),
+                labels: labels.next().unwrap_or_default(),
             },
         })
         .collect()

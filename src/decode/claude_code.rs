@@ -1326,7 +1326,9 @@ fn is_rejection(text: &str) -> bool {
 
 /// Skill names match exactly or up to a `plugin:` prefix on either side.
 pub fn names_match(a: &str, b: &str) -> bool {
-    let short = |s: &str| s.rsplit(':').next().unwrap_or(s).to_string();
+    fn short(s: &str) -> &str {
+        s.rsplit(':').next().unwrap_or(s)
+    }
     !a.is_empty() && !b.is_empty() && (a == b || short(a) == short(b))
 }
 

@@ -342,8 +342,9 @@ impl Labels {
     }
 }
 
-impl From<&[TrajectoryLabel]> for Labels {
-    fn from(v: &[TrajectoryLabel]) -> Labels {
+impl Labels {
+    /// The labels in order, compact (as `Labels::from` a list of them).
+    pub fn from_refs<'a>(v: impl ExactSizeIterator<Item = &'a TrajectoryLabel>) -> Labels {
         let mut out = Labels {
             rows: Vec::with_capacity(v.len()),
             cites: CiteStore::default(),
@@ -355,6 +356,12 @@ impl From<&[TrajectoryLabel]> for Labels {
         out.cites.rows.shrink_to_fit();
         out.cites.arena.shrink_to_fit();
         out
+    }
+}
+
+impl From<&[TrajectoryLabel]> for Labels {
+    fn from(v: &[TrajectoryLabel]) -> Labels {
+        Labels::from_refs(v.iter())
     }
 }
 

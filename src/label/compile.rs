@@ -100,6 +100,10 @@ pub(crate) struct CConstraint {
 #[derive(Debug, Clone)]
 pub struct CompiledSet {
     pub(crate) constraints: Vec<CConstraint>,
+    /// A hash of each constraint (equal constraints, equal hashes), so that
+    /// [`super::label_many`] finds alike constraints without hashing them
+    /// again for every trajectory.
+    pub(crate) fingerprints: Vec<u64>,
     pub(crate) path_globs: GlobSet,
     pub(crate) text_globs: GlobSet,
     pub(crate) regexes: Vec<Regex>,
@@ -306,7 +310,17 @@ impl CompiledSet {
         for r in &b.regexes {
             matcher_key.push_str(&format!("\nre:{}", r.as_str()));
         }
+        let fingerprints = out
+            .iter()
+            .map(|c| {
+                use std::hash::{Hash, Hasher};
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                c.hash(&mut h);
+                h.finish()
+            })
+            .collect();
         Ok(CompiledSet {
+            fingerprints,
             matcher_key,
             needs_scopes,
             scopes: if needs_scopes {

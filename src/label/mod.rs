@@ -422,7 +422,47 @@ pub fn label_many(
     sets: &[(&CompiledSet, ScopeStart)],
     traj: &Trajectory,
 ) -> Vec<Vec<TrajectoryLabel>> {
-    let mut out: Vec<Vec<TrajectoryLabel>> = vec![Vec::new(); sets.len()];
+    let j = judge_many(sets, traj);
+    j.of.iter()
+        .map(|(m, slots)| slots.iter().map(|&k| j.labels[*m][k].clone()).collect())
+        .collect()
+}
+
+/// [`label_many`], each skill's labels compact (`Labels::from` of its
+/// list); skills whose constraints were all judged alike (identical rules,
+/// the same scope) share one compaction, copied.
+pub fn label_many_compact(
+    sets: &[(&CompiledSet, ScopeStart)],
+    traj: &Trajectory,
+) -> Vec<compact::Labels> {
+    let j = judge_many(sets, traj);
+    let mut out: Vec<compact::Labels> = Vec::with_capacity(j.of.len());
+    let mut first: HashMap<(usize, &[usize]), usize> = HashMap::new();
+    for (i, (m, slots)) in j.of.iter().enumerate() {
+        match first.entry((*m, slots.as_slice())) {
+            std::collections::hash_map::Entry::Occupied(e) => out.push(out[*e.get()].clone()),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(i);
+                out.push(compact::Labels::from_refs(
+                    slots.iter().map(|&k| &j.labels[*m][k]),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// What [`judge_many`] found: the labels of each distinct constraint per
+/// scope, and per entry of `sets` where its constraints' labels are.
+struct Judged {
+    labels: Vec<Vec<TrajectoryLabel>>,
+    /// Per entry: index into `labels`, and per constraint its position there.
+    of: Vec<(usize, Vec<usize>)>,
+}
+
+fn judge_many(sets: &[(&CompiledSet, ScopeStart)], traj: &Trajectory) -> Judged {
+    let mut judged: Vec<Vec<TrajectoryLabel>> = Vec::new();
+    let mut out: Vec<(usize, Vec<usize>)> = vec![(0, Vec::new()); sets.len()];
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for (i, (set, _)) in sets.iter().enumerate() {
         match groups
@@ -444,7 +484,9 @@ pub fn label_many(
         let mut members: Vec<Member<'_, '_>> = Vec::new();
         // Per entry of `g`: its member, and per constraint its slot there.
         let mut slots: Vec<(usize, Vec<usize>)> = Vec::with_capacity(g.len());
-        let mut index: Vec<(ScopeStart, HashMap<&CConstraint, usize>)> = Vec::new();
+        // Per scope: its member, and per constraint fingerprint the slots
+        // holding constraints with that fingerprint.
+        let mut index: Vec<(ScopeStart, HashMap<u64, Vec<usize>>)> = Vec::new();
         for &i in &g {
             let (set, scope) = sets[i];
             let m = match index.iter().position(|(s, _)| *s == scope) {
@@ -459,12 +501,18 @@ pub fn label_many(
             let mine = set
                 .constraints
                 .iter()
-                .map(|c| {
-                    *seen.entry(c).or_insert_with(|| {
-                        member.constraints.push(c);
-                        member.states.push(State::default());
-                        member.constraints.len() - 1
-                    })
+                .zip(&set.fingerprints)
+                .map(|(c, &fp)| {
+                    let alike = seen.entry(fp).or_default();
+                    match alike.iter().find(|&&k| member.constraints[k] == c) {
+                        Some(&k) => k,
+                        None => {
+                            member.constraints.push(c);
+                            member.states.push(State::default());
+                            alike.push(member.constraints.len() - 1);
+                            member.constraints.len() - 1
+                        }
+                    }
                 })
                 .collect();
             slots.push((m, mine));
@@ -486,13 +534,13 @@ pub fn label_many(
                 m.step(f, &tf, pos);
             }
         }
-        let judged: Vec<Vec<TrajectoryLabel>> =
-            members.into_iter().map(|m| m.finish(traj)).collect();
+        let base = judged.len();
+        judged.extend(members.into_iter().map(|m| m.finish(traj)));
         for ((m, mine), &i) in slots.into_iter().zip(&g) {
-            out[i] = mine.into_iter().map(|k| judged[m][k].clone()).collect();
+            out[i] = (base + m, mine);
         }
     }
-    out
+    Judged { labels: judged, of: out }
 }
 
 /// Undecodable records that may lie in scope (not provably before the load).
