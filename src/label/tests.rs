@@ -832,18 +832,33 @@ fn label_many_is_label_trajectory_per_skill() {
         shell("cargo test", &[&["cargo", "test"]]),
     ]);
     t.events[4].agent = AgentPath::Subagent("agent-1".into());
-    // Same patterns with different scope starts, and another skill between them.
+    // The same rule twice in one skill, and its rules in another order: the
+    // same patterns in another order make another matcher key.
+    let c = vec![a[1].clone(), a[0].clone(), a[1].clone()];
+    let sc = CompiledSet::compile(&c).unwrap();
+    // Same patterns with different scope starts, and another skill between
+    // them; skills with the same scope share their alike constraints' labels.
     let sets = [
         (&sa, ScopeStart { load: Some(1) }),
         (&sb, ScopeStart { load: None }),
         (&sa2, ScopeStart { load: Some(3) }),
         (&sa, ScopeStart { load: None }),
+        (&sa2, ScopeStart { load: Some(1) }),
+        (&sc, ScopeStart { load: Some(1) }),
+        (&sc, ScopeStart { load: None }),
+        (&sa, ScopeStart { load: Some(1) }),
     ];
     let many = label_many(&sets, &t);
+    let compact = label_many_compact(&sets, &t);
     assert_eq!(many.len(), sets.len());
-    for ((set, scope), got) in sets.iter().zip(&many) {
-        assert_eq!(*got, label_trajectory(set, &t, *scope));
+    assert_eq!(compact.len(), sets.len());
+    for (((set, scope), got), small) in sets.iter().zip(&many).zip(&compact) {
+        let alone = label_trajectory(set, &t, *scope);
+        assert_eq!(*got, alone);
+        assert_eq!(*small, compact::Labels::from(alone));
     }
+    assert_eq!(many[5][1], many[0][0]);
+    assert_eq!(many[5][0], many[5][2]);
     assert_eq!(many[0][0].label, Label::Violated);
     assert_eq!(many[2][1].label, Label::Untested);
 }
