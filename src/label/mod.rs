@@ -540,7 +540,10 @@ fn judge_many(sets: &[(&CompiledSet, ScopeStart)], traj: &Trajectory) -> Judged 
             out[i] = (base + m, mine);
         }
     }
-    Judged { labels: judged, of: out }
+    Judged {
+        labels: judged,
+        of: out,
+    }
 }
 
 /// Undecodable records that may lie in scope (not provably before the load).
