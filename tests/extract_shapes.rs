@@ -1381,15 +1381,19 @@ fn a_look_up_that_names_a_scoped_act_is_not_scoped() {
 #[test]
 fn commands_listed_under_an_approval_heading_wait_for_the_user() {
     let cs = fixture("guard-lists");
+    // One confirmation covers the run (`before`); listing tags is no tag.
     for (line, act) in [
         (9, "{git: commit}"),
         (10, "{git: push}"),
-        (11, "{git: tag}"),
+        (
+            11,
+            "{all: [{git: tag}, {not: {git: tag, args: ['--list']}}]}",
+        ),
     ] {
         let c = at(&cs, line).expect("listed command");
         assert_eq!(c.when, Some(p(act)), "line {line}: {c:#?}");
         assert_eq!(c.require, Some(Predicate::UserTurn), "line {line}: {c:#?}");
-        assert_eq!(c.order, Some(Order::BeforeEach), "line {line}: {c:#?}");
+        assert_eq!(c.order, Some(Order::Before), "line {line}: {c:#?}");
         assert_eq!(
             c.scope,
             vec![ScopeTag::SharedRepoState],

@@ -764,7 +764,10 @@ impl Extractor<'_> {
                     ],
                     Modality::Must,
                 );
-                consent_gate(&mut d, cmd, true);
+                // One confirmation covers the listed acts of a run (a
+                // release's commit, tag, push and `push --tags` after one
+                // "go ahead"): `before`, not `before-each`.
+                consent_gate(&mut d, not_a_listing(cmd), false);
                 add_predicate_scopes(&mut d, self.lex);
                 self.drafts.push(d);
                 return None;
@@ -1091,6 +1094,25 @@ impl Extractor<'_> {
         d.text = text;
         d.lines = [first.0, last.0];
         self.drafts.push(d);
+    }
+}
+
+/// `git tag` / `git branch` with no flags also list (`git tag -l`): the
+/// gate is on the ones that change something.
+fn not_a_listing(p: Predicate) -> Predicate {
+    match &p {
+        Predicate::Git { subcommand, args }
+            if args.is_empty() && matches!(subcommand.as_str(), "tag" | "branch") =>
+        {
+            Predicate::All(vec![
+                p.clone(),
+                Predicate::Not(Box::new(Predicate::Git {
+                    subcommand: subcommand.clone(),
+                    args: vec!["--list".into()],
+                })),
+            ])
+        }
+        _ => p,
     }
 }
 
