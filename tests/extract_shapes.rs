@@ -1444,3 +1444,13 @@ fn a_negative_act_onto_listed_branches_forbids_it_there_only() {
     let c = at(&cs, 35).expect("shared item");
     assert!(c.forbid.is_none() && c.when.is_some(), "{c:#?}");
 }
+
+#[test]
+fn a_prohibition_after_a_semicolon_is_a_rule_of_its_own() {
+    let cs = fixture("guard-lists");
+    let on_line: Vec<&Constraint> = cs.iter().filter(|c| c.lines == [37, 37]).collect();
+    assert_eq!(on_line.len(), 2, "{on_line:#?}");
+    let c = on_line[1];
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+}

@@ -117,6 +117,18 @@ pub(super) fn split_sentences(text: &str) -> Vec<(usize, usize)> {
             in_code = !in_code;
         } else if c == b'"' && !in_code {
             in_quote = !in_quote;
+        } else if !in_code && !in_quote && c == b';' {
+            // "Default to edits only; do not run `git push` without
+            // confirmation": a prohibition after a semicolon is a rule of
+            // its own.
+            let next = text[i + 1..].trim_start().to_lowercase();
+            if ["do not ", "don't ", "never ", "must not ", "avoid "]
+                .iter()
+                .any(|p| next.starts_with(p))
+            {
+                out.push((start, i + 1));
+                start = i + 1;
+            }
         } else if !in_code && !in_quote && matches!(c, b'.' | b'!' | b'?') {
             // Closers that belong to this sentence.
             let mut j = i + 1;
