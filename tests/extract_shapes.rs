@@ -1454,3 +1454,29 @@ fn a_prohibition_after_a_semicolon_is_a_rule_of_its_own() {
     assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
     assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
 }
+
+#[test]
+fn branch_hygiene_rules_read_as_their_acts() {
+    let cs = fixture("guard-lists");
+    // "before making any changes": before the first write or edit.
+    let c = at(&cs, 41).expect("branch rule");
+    assert_eq!(
+        c.when,
+        Some(p("{any: [{write: '**'}, {edit: '**'}]}")),
+        "{c:#?}"
+    );
+    assert!(
+        serde_json::to_string(&c.require)
+            .unwrap()
+            .contains("git checkout -b"),
+        "{c:#?}"
+    );
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    // "Rebase on main": onto main, from the feature branch (no `branch:
+    // main` modifier, which would mean the session sat on main).
+    let c = at(&cs, 42).expect("rebase rule");
+    assert_eq!(c.require, Some(p("{git: rebase}")), "{c:#?}");
+    // "on shared branches": which are shared is not visible.
+    let c = at(&cs, 43).expect("history rule");
+    assert!(c.forbid.is_none() && c.when.is_some(), "{c:#?}");
+}
