@@ -1480,3 +1480,17 @@ fn branch_hygiene_rules_read_as_their_acts() {
     let c = at(&cs, 43).expect("history rule");
     assert!(c.forbid.is_none() && c.when.is_some(), "{c:#?}");
 }
+
+#[test]
+fn when_to_use_items_and_what_the_user_wants_are_no_acts() {
+    let cs = fixture("guard-lists");
+    // "Use this skill only when the user explicitly asks for:" lists when.
+    assert!(at(&cs, 48).is_none() && at(&cs, 49).is_none(), "{cs:#?}");
+    // "If the user only wants commit and push": the user's wish, not the
+    // session's commit; no trigger, no scope, nothing required at the load.
+    let c = at(&cs, 51).expect("routing rule");
+    assert!(
+        c.when.is_none() && c.require.is_none() && c.scope.is_empty(),
+        "{c:#?}"
+    );
+}

@@ -1651,10 +1651,12 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
 /// The words of a lead-in that says when the skill applies: "use when",
 /// "don't use this skill if", "when to use", "when not to use it".
 fn says_when_to_use(t: &[&str]) -> bool {
+    // ("Use this skill only when the user asks for:": "only" changes
+    // nothing.)
     let t: Vec<&str> = t
         .iter()
         .copied()
-        .filter(|x| !matches!(*x, "do" | "don't" | "not" | "never"))
+        .filter(|x| !matches!(*x, "do" | "don't" | "not" | "never" | "only"))
         .collect();
     let object = |rest: &[&str]| {
         matches!(

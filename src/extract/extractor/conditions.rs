@@ -1143,6 +1143,7 @@ pub(super) fn analyse(
     // merge: a completed trigger lends the rule no scope.
     let mut scope_text: Vec<String> = conditions
         .iter()
+        .filter(|(c, _)| !user_wants(c))
         .filter(|(c, o)| *o == Order::Before || (!speech && !completed(c, *o)))
         .map(|(c, _)| c.clone())
         .collect();
@@ -1749,6 +1750,20 @@ pub(super) fn positive_clauses(s: &str) -> String {
     out.join(" ; ")
 }
 
+/// "If the user only wants commit and push": what the user wants, whatever
+/// act it names, is no act of the session.
+pub(super) fn user_wants(c: &str) -> bool {
+    let w = plain_words(c);
+    w.iter()
+        .any(|x| matches!(x.as_str(), "user" | "users" | "partner" | "human"))
+        && w.iter().any(|x| {
+            matches!(
+                x.as_str(),
+                "wants" | "want" | "prefers" | "needs" | "wishes" | "chooses" | "picks"
+            )
+        })
+}
+
 /// Words of consent or approval by a person.
 /// The user (or partner) asks, requests, approves or confirms: consent
 /// given in the conversation, whatever act it names.
@@ -1925,27 +1940,28 @@ impl Analysis {
                 return false;
             }
             let w = words(&mask(c).0);
-            clause_info(c, lex).actions.is_empty()
-                && w.iter().any(|x| {
-                    matches!(
-                        x.text.as_str(),
-                        "user"
-                            | "users"
-                            | "partner"
-                            | "human"
-                            | "asks"
-                            | "asked"
-                            | "requests"
-                            | "requested"
-                            | "wants"
-                            | "prefers"
-                            | "declines"
-                            | "approves"
-                            | "approved"
-                            | "says"
-                            | "explicitly"
-                    )
-                })
+            user_wants(c)
+                || clause_info(c, lex).actions.is_empty()
+                    && w.iter().any(|x| {
+                        matches!(
+                            x.text.as_str(),
+                            "user"
+                                | "users"
+                                | "partner"
+                                | "human"
+                                | "asks"
+                                | "asked"
+                                | "requests"
+                                | "requested"
+                                | "wants"
+                                | "prefers"
+                                | "declines"
+                                | "approves"
+                                | "approved"
+                                | "says"
+                                | "explicitly"
+                        )
+                    })
         })
     }
 
@@ -1997,9 +2013,10 @@ impl Analysis {
                 continue;
             }
             // "If not merged", "if `git status` is not clean", "if
-            // merged": a state, not the act it names.
+            // merged": a state, not the act it names; nor is what the user
+            // wants.
             let info = clause_info(c, lex);
-            if state_condition(c) && !names_a_failure(&info) {
+            if (state_condition(c) && !names_a_failure(&info)) || user_wants(c) {
                 continue;
             }
             if !info.actions.is_empty() && cond_order.is_none() {
