@@ -240,15 +240,6 @@ pub(super) fn object_qualified(main: &str) -> bool {
                     | "hidden"
                     | "protected"
             )
-            // "… on shared branches": which branches are shared is not
-            // visible ("a shared terminal" is a place, not the object).
-            || (matches!(t.as_str(), "shared" | "public")
-                && w.get(i + 1).is_some_and(|n| {
-                    matches!(
-                        n.as_str(),
-                        "branch" | "branches" | "history" | "repo" | "repos" | "repository" | "remote"
-                    )
-                }))
             // "… as part of finishing the task": only some such acts.
             || (t == "part" && i >= 1 && w[i - 1] == "as" && w.get(i + 1).is_some_and(|n| n == "of"))
             // "… in propose mode", "… in plan mode": a state of the
