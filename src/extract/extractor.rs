@@ -89,13 +89,11 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
 /// takes one consent per batch too (`before`, not `before-each`).
 fn one_question_per_batch(drafts: &mut [Draft]) {
     fn git_subcommands(p: &Predicate, out: &mut BTreeSet<String>) {
-        match p {
-            Predicate::Git { subcommand, .. } => {
+        p.for_each_node(&mut |q| {
+            if let Predicate::Git { subcommand, .. } = q {
                 out.insert(subcommand.clone());
             }
-            Predicate::Any(v) | Predicate::All(v) => v.iter().for_each(|q| git_subcommands(q, out)),
-            _ => {}
-        }
+        });
     }
     let gate = |d: &Draft| d.require == Some(Predicate::UserTurn);
     let mut batched = BTreeSet::new();

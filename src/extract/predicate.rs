@@ -330,6 +330,27 @@ impl Predicate {
         }
     }
 
+    /// Whether `f` holds for this predicate or any predicate inside it
+    /// (through `any`, `all` and `not`).
+    pub fn any_node(&self, f: &impl Fn(&Predicate) -> bool) -> bool {
+        f(self)
+            || match self {
+                Predicate::Any(v) | Predicate::All(v) => v.iter().any(|q| q.any_node(f)),
+                Predicate::Not(q) => q.any_node(f),
+                _ => false,
+            }
+    }
+
+    /// `f` on this predicate and every predicate inside it, outermost first.
+    pub fn for_each_node(&self, f: &mut impl FnMut(&Predicate)) {
+        f(self);
+        match self {
+            Predicate::Any(v) | Predicate::All(v) => v.iter().for_each(|q| q.for_each_node(f)),
+            Predicate::Not(q) => q.for_each_node(f),
+            _ => {}
+        }
+    }
+
     /// True when the predicate (or a part of it) is a modifier only
     /// (`failed` / `branch`), which matches no action by itself.
     pub fn is_modifier(&self) -> bool {
@@ -387,6 +408,20 @@ fn first_line(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn any_node_and_for_each_node_reach_inside_any_all_and_not() {
+        let p: Predicate = yaml_serde::from_str(
+            r#"{all: [{git: push}, {not: {any: [{skill: "x"}, {failed: true}]}}]}"#,
+        )
+        .unwrap();
+        assert!(p.any_node(&|q| matches!(q, Predicate::Skill(_))));
+        assert!(p.any_node(&|q| matches!(q, Predicate::Failed(_))));
+        assert!(!p.any_node(&|q| matches!(q, Predicate::Subagent(_))));
+        let mut n = 0;
+        p.for_each_node(&mut |_| n += 1);
+        assert_eq!(n, 6, "all, push, not, any, skill, failed");
+    }
 
     #[test]
     fn round_trips_the_spec_examples() {

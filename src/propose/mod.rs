@@ -61,14 +61,7 @@ pub struct Inputs<'a> {
 /// A rule whose own predicate fired can be made explicit from it: a `when`,
 /// or a `forbid`. Not a `require` fired by the load, nor one naming a skill.
 fn explicit_allowed(c: &Constraint) -> bool {
-    fn names_skill(p: &Predicate) -> bool {
-        match p {
-            Predicate::Skill(_) => true,
-            Predicate::Any(v) | Predicate::All(v) => v.iter().any(names_skill),
-            Predicate::Not(p) => names_skill(p),
-            _ => false,
-        }
-    }
+    let names_skill = |p: &Predicate| p.any_node(&|q| matches!(q, Predicate::Skill(_)));
     let fired_by_own = c.when.is_some() || c.forbid.is_some();
     let skill = [&c.when, &c.require, &c.forbid]
         .iter()

@@ -279,15 +279,9 @@ pub(super) fn object_qualified(main: &str) -> bool {
 /// The lexicon reads the condition as a failed command ("if NOT
 /// ignored" is `git check-ignore` failing): a visible state.
 pub(super) fn names_a_failure(info: &ClauseInfo) -> bool {
-    fn has(p: &Predicate) -> bool {
-        match p {
-            Predicate::Failed(_) => true,
-            Predicate::All(v) | Predicate::Any(v) => v.iter().any(has),
-            Predicate::Not(q) => has(q),
-            _ => false,
-        }
-    }
-    info.actions.iter().any(|(p, _)| has(p))
+    info.actions
+        .iter()
+        .any(|(p, _)| p.any_node(&|q| matches!(q, Predicate::Failed(_))))
 }
 
 /// A condition about a state rather than an act: negated ("if not

@@ -91,14 +91,13 @@ pub(super) fn authors_skills(description: &str, subject: &[SubjectAct]) -> bool 
 /// subagent runs, or its words for testing or deploying beside "skill".
 /// Rules on the skill's content ("Description in third person") are not.
 pub(super) fn gates_skill_writing(d: &Draft, lex: &Lexicon) -> bool {
-    fn runs_tests(p: &Predicate) -> bool {
-        match p {
+    let runs_tests = |p: &Predicate| {
+        p.any_node(&|q| match q {
             Predicate::Subagent(_) => true,
             Predicate::CommandRe(r) => r.contains("pytest"),
-            Predicate::Any(v) | Predicate::All(v) => v.iter().any(runs_tests),
             _ => false,
-        }
-    }
+        })
+    };
     if [&d.when, &d.require, &d.forbid]
         .into_iter()
         .flatten()
