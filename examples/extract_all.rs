@@ -5,7 +5,7 @@
 //! cargo run --release --example extract_all -- --verbose    # ... and every miss, extra, scope difference
 //! cargo run --release --example extract_all -- --survey DIR # per SKILL.md under DIR: rules, predicates, scope
 //! cargo run --release --example extract_all -- --bench [DIR] # speed over every SKILL.md under DIR
-//! cargo run --release --example extract_all -- --labels FILE --root DIR
+//! cargo run --release --example extract_all -- --labels FILE --root DIR [--verbose]
 //!                  # figures against any label file whose paths are relative to DIR
 //! ```
 //!
@@ -43,12 +43,17 @@ fn main() {
                 eprintln!("usage: extract_all --labels FILE --root DIR");
                 std::process::exit(2);
             };
+            let verbose = args.get(4).map(String::as_str) == Some("--verbose");
             let labels = measure::load_labels(std::path::Path::new(file));
             let (per, total) = measure::measure_labels(
                 std::path::Path::new(root),
                 &labels,
                 &Lexicon::builtin(),
-                |_| {},
+                |l| {
+                    if verbose {
+                        println!("{l}");
+                    }
+                },
             );
             println!(
                 "extraction vs {file} ({} labelled rules, {} skills)",

@@ -1495,3 +1495,30 @@ fn when_to_use_items_and_what_the_user_wants_are_no_acts() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn what_to_tell_the_user_is_content_not_acts() {
+    let cs = fixture("release-steps");
+    // "Tell the maintainer, in a single reply:" lists what to say: the
+    // items name a commit and a push, but none of them is one.
+    assert!(at(&cs, 13).is_some(), "{cs:#?}");
+    for line in 14..=16 {
+        assert!(at(&cs, line).is_none(), "line {line}: {cs:#?}");
+    }
+}
+
+#[test]
+fn waiting_for_approval_gates_the_scoped_commands_that_follow() {
+    let cs = fixture("release-steps");
+    let c = at(&cs, 18).expect("wait rule");
+    // The steps after it commit, tag and push: one consent covers them;
+    // the recovery section's tag deletion is not among them.
+    assert_eq!(
+        c.when,
+        Some(p("{any: [{git: commit}, {git: tag}, {git: push}]}")),
+        "{c:#?}"
+    );
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+}

@@ -75,12 +75,78 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
             }
         }
     }
+    gate_following_acts(&mut drafts, &blocks, lexicon);
     skill_anaphora(&mut drafts);
     one_question_per_batch(&mut drafts);
     for d in &mut drafts {
         judged_where_work_was_done(d);
     }
     assign_ids(drafts)
+}
+
+/// "Wait for approval or edits." then "## Bump, commit, tag" over a shell
+/// block: the consent covers the scoped commands the following steps run
+/// (`git commit`, `git tag`, `git push`), up to the next such gate or a
+/// section that only holds on a condition ("When it goes wrong"). One
+/// consent covers the batch (`before`). With no scoped command after it,
+/// the gate stays on the work's edits.
+fn gate_following_acts(drafts: &mut [Draft], blocks: &[Block], lex: &Lexicon) {
+    let gates: Vec<usize> = (0..drafts.len()).filter(|&i| drafts[i].awaits).collect();
+    for (k, &i) in gates.iter().enumerate() {
+        let from = drafts[i].lines[1];
+        let until = gates.get(k + 1).map_or(u32::MAX, |&j| drafts[j].lines[0]);
+        let mut acts: Vec<Predicate> = Vec::new();
+        for b in blocks {
+            match b {
+                Block::Heading { line, text, .. } if *line > from && heading_conditional(text) => {
+                    break
+                }
+                Block::Fence { start, lines, .. } if *start > from && *start < until => {
+                    for p in fence_commands(lines, lex) {
+                        let p = generic_act(p);
+                        if !predicate_scopes(&p, lex).is_empty() && !acts.contains(&p) {
+                            acts.push(p);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        if acts.is_empty() {
+            continue;
+        }
+        let d = &mut drafts[i];
+        for p in &acts {
+            d.scope.extend(predicate_scopes(p, lex));
+        }
+        let guarded = if acts.len() == 1 {
+            acts.remove(0)
+        } else {
+            Predicate::Any(acts)
+        };
+        consent_gate(d, guarded, false);
+    }
+}
+
+/// The act a written-out command performs, whatever its arguments:
+/// `git commit -am "release $V"` is a commit, `gh release create v1 …` a
+/// release.
+fn generic_act(p: Predicate) -> Predicate {
+    let Predicate::Command(c) = &p else {
+        return p;
+    };
+    let w: Vec<&str> = c.split_whitespace().collect();
+    let plain = |s: &&str| s.chars().all(|c| c.is_ascii_lowercase() || c == '-');
+    match w.as_slice() {
+        ["git", sub, ..] if plain(sub) => Predicate::Git {
+            subcommand: sub.to_string(),
+            args: Vec::new(),
+        },
+        [tool @ ("gh" | "glab"), noun, verb, ..] if plain(noun) && plain(verb) => {
+            Predicate::Command(format!("{tool} {noun} {verb}*"))
+        }
+        _ => p,
+    }
 }
 
 /// "Ask the user if they want to push the commit and tag" (one question
@@ -145,6 +211,10 @@ struct Draft {
     require: Option<Predicate>,
     forbid: Option<Predicate>,
     order: Option<Order>,
+    /// A consent gate on "what comes next" ("Wait for approval."): its
+    /// `when` is the work's edits until the document pass finds the scoped
+    /// commands the following steps run ([`gate_following_acts`]).
+    awaits: bool,
 }
 
 impl Draft {
@@ -159,6 +229,7 @@ impl Draft {
             require: None,
             forbid: None,
             order: None,
+            awaits: false,
         }
     }
 }

@@ -222,7 +222,7 @@ fn heading_number(w: &[Word]) -> usize {
         .count()
 }
 
-fn heading_conditional(t: &str) -> bool {
+pub(super) fn heading_conditional(t: &str) -> bool {
     let w = words(t);
     let w = &w[heading_number(&w)..];
     w.first().is_some_and(|f| {
@@ -934,6 +934,7 @@ impl Extractor<'_> {
             require: None,
             forbid: Some(forbid),
             order: None,
+            awaits: false,
         });
     }
 
@@ -1157,7 +1158,7 @@ fn bare_command(text: &str, lex: &Lexicon) -> Option<Predicate> {
 
 /// The commands of a shell block, one predicate per simple command
 /// (prompts, comments and blank lines left out).
-fn fence_commands(lines: &[(u32, String)], lex: &Lexicon) -> Vec<Predicate> {
+pub(super) fn fence_commands(lines: &[(u32, String)], lex: &Lexicon) -> Vec<Predicate> {
     let mut cmds = Vec::new();
     for (_, l) in lines {
         let l = l.trim().trim_start_matches("$ ").trim();
@@ -1432,6 +1433,21 @@ pub(super) fn is_filler(w: &str) -> bool {
 
 /// The first word of a clause that is not a modal, adverb or pronoun.
 /// "Re-run", "force-delete": the verb after a hyphenated prefix.
+/// "Show the user, in one message:", "Tell your human partner:": a lead-in
+/// addressed to the user lists what to say; its items are content, not acts.
+fn tells_the_user(t: &[&str], lex: &Lexicon) -> bool {
+    let Some(i) = t.iter().position(|x| !is_filler(x)) else {
+        return false;
+    };
+    let verb = t[i];
+    let addressee = t[i + 1..]
+        .iter()
+        .filter(|x| !matches!(**x, "the" | "your" | "to"))
+        .take(2)
+        .any(|x| matches!(*x, "user" | "users" | "human" | "partner" | "maintainer"));
+    (lex.is_speech(verb) || matches!(verb, "show" | "give" | "send" | "present")) && addressee
+}
+
 pub(super) fn main_verb(w: &[Word]) -> Option<String> {
     let w: Vec<&Word> = w.iter().filter(|x| !x.barrier).collect();
     let i = w.iter().position(|x| !is_filler(&x.text))?;
@@ -1630,7 +1646,8 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
     lead.use_conditions = says_when_to_use(&t) || describes_effects(&t);
     lead.speech_items = main_verb(&w).is_some_and(|v| lex.is_speech(&v))
         && t.iter()
-            .any(|x| matches!(*x, "options" | "choices" | "alternatives"));
+            .any(|x| matches!(*x, "options" | "choices" | "alternatives"))
+        || tells_the_user(&t, lex);
     lead.short_conditional = t.len() <= 4
         && t.last()
             .is_some_and(|l| matches!(*l, "when" | "if" | "for" | "whenever"));

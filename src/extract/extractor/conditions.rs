@@ -70,6 +70,9 @@ pub(super) struct Analysis {
     pub(super) each: bool,
     /// The main verb is "proceed" / "continue" (what comes next).
     pub(super) proceeds: bool,
+    /// "Wait for approval or edits": the steps that follow wait on the
+    /// user's word; which acts they are, the document says ([`Draft::awaits`]).
+    pub(super) awaits: bool,
     /// A negative rule whose object is qualified ("untested code", "no
     /// credentials", "files that fail to build"): the act is its trigger,
     /// never a forbid of every such act.
@@ -1190,6 +1193,18 @@ pub(super) fn analyse(
     let proceeds = verb
         .as_deref()
         .is_some_and(|v| matches!(v, "proceed" | "continue" | "move" | "start" | "begin"));
+    let awaits = verb.as_deref() == Some("wait")
+        && conditions.is_empty()
+        && !negative
+        && words(&mask(&main).0).iter().any(|x| {
+            x.text.starts_with("approv")
+                || x.text.starts_with("consent")
+                || x.text.starts_with("confirm")
+                || matches!(
+                    x.text.as_str(),
+                    "answer" | "answers" | "response" | "reply" | "go-ahead" | "decision" | "ok"
+                )
+        });
     // "Never push untested code", "… code that fails to build": the act is
     // forbidden only for some objects, which actions do not show.
     let qualified = qualified || (negative && object_qualified(&main));
@@ -1211,6 +1226,7 @@ pub(super) fn analyse(
         qualified,
         each,
         proceeds,
+        awaits,
         only_via,
         only_on_consent,
         modality,
@@ -2453,6 +2469,10 @@ impl Analysis {
             if d.when.is_none() && d.require.is_none() && d.forbid.is_none() {
                 d.scope.remove(&ScopeTag::SelfModification);
             }
+        }
+        if self.awaits && d.when.is_none() && d.require.is_none() && d.forbid.is_none() {
+            consent_gate(&mut d, work_edits(lex), false);
+            d.awaits = true;
         }
         d
     }
