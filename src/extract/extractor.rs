@@ -76,6 +76,7 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
         }
     }
     gate_following_acts(&mut drafts, &blocks, lexicon);
+    look_ups_before_the_next_act(&mut drafts, &blocks, lexicon);
     skill_anaphora(&mut drafts);
     one_question_per_batch(&mut drafts);
     for d in &mut drafts {
@@ -126,6 +127,92 @@ fn gate_following_acts(drafts: &mut [Draft], blocks: &[Block], lex: &Lexicon) {
         };
         consent_gate(d, guarded, false);
     }
+}
+
+/// A step of a numbered procedure that only looks at the repository ("Check
+/// for uncommitted changes" under "### 1. Verify state", "Inspect the staged
+/// changes" under "### 3. Commit") is due before the first scoped act its
+/// own step or a later sibling step names ("### 3. Commit", "### 4. Push"):
+/// `when` that act, `order: before`, and the act's scope — a look that
+/// guards a commit. Steps with a trigger of their own keep it.
+fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block], lex: &Lexicon) {
+    let headings: Vec<(u32, usize, &str)> = blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Heading { line, level, text } => Some((*line, *level, text.as_str())),
+            _ => None,
+        })
+        .collect();
+    let scoped_act = |text: &str| {
+        clause_info(text, lex)
+            .behavior(true)
+            .filter(|p| !predicate_scopes(p, lex).is_empty())
+    };
+    // Where a rule of the step already acts ("Push the branch", then "View
+    // the pull request"), the look-ups after it check its result.
+    let acting: Vec<u32> = drafts
+        .iter()
+        .filter(|d| d.when.is_none() && d.require.is_some() && !d.scope.is_empty())
+        .map(|d| d.lines[0])
+        .collect();
+    for d in drafts.iter_mut() {
+        let looks = d.when.is_none()
+            && d.forbid.is_none()
+            && d.require.as_ref().is_some_and(only_looks_at_the_repository);
+        if !looks {
+            continue;
+        }
+        let Some(own) = headings.iter().rposition(|(l, _, _)| *l < d.lines[0]) else {
+            continue;
+        };
+        let start = headings[own].0;
+        if acting.iter().any(|l| start < *l && *l < d.lines[0]) {
+            continue;
+        }
+        let level = headings[own].1;
+        let act = std::iter::once(&headings[own])
+            .chain(
+                headings[own + 1..]
+                    .iter()
+                    .take_while(|(_, l, _)| *l >= level)
+                    .filter(|(_, l, _)| *l == level),
+            )
+            .find_map(|(_, _, text)| scoped_act(text));
+        if let Some(act) = act {
+            d.scope.extend(predicate_scopes(&act, lex));
+            d.when = Some(act);
+            d.order = Some(Order::Before);
+        }
+    }
+}
+
+/// Reads of the repository and its host: status, diffs, logs, the branch,
+/// the pull request and its checks.
+fn only_looks_at_the_repository(p: &Predicate) -> bool {
+    let mut leaves = 0;
+    let mut looks = true;
+    p.for_each_node(&mut |q| match q {
+        Predicate::Any(_) => {}
+        Predicate::Git { subcommand, args } => {
+            leaves += 1;
+            looks &= matches!(
+                subcommand.as_str(),
+                "status" | "diff" | "log" | "show" | "blame" | "rev-parse" | "fetch"
+            ) || (subcommand == "branch" && args.is_empty());
+        }
+        Predicate::CommandRe(c) | Predicate::Command(c) => {
+            leaves += 1;
+            let c = c.trim_start_matches('^');
+            looks &= ["gh pr view", "gh (pr checks", "git (rev-parse", "git check-ignore"]
+                .iter()
+                .any(|l| c.starts_with(l));
+        }
+        _ => {
+            leaves += 1;
+            looks = false;
+        }
+    });
+    looks && leaves > 0
 }
 
 /// The act a written-out command performs, whatever its arguments:

@@ -393,7 +393,14 @@ impl Extractor<'_> {
                     items.clear();
                     user_gate = None;
                     procedure = None;
-                    para_lead = self.paragraph(body, &section);
+                    para_lead = match remedies(body) {
+                        Some(parts) => parts
+                            .iter()
+                            .map(|part| self.paragraph(part, &section))
+                            .last()
+                            .flatten(),
+                        None => self.paragraph(body, &section),
+                    };
                     if body.text.trim_end().ends_with(':') && self.drafts.len() > drafts_before {
                         colon_rule = Some(self.drafts.len() - 1);
                     }
@@ -1775,6 +1782,57 @@ pub(super) fn is_caps_rule(s: &str) -> bool {
         .filter(|w| w.chars().any(|c| c.is_alphabetic()))
         .collect();
     ws.len() >= 4 && ws.iter().all(|w| !w.chars().any(|c| c.is_lowercase()))
+}
+
+/// "**Problem**: committing on main / **Fix**: create a branch first": a
+/// paragraph of labelled lines that pairs what goes wrong with what to do.
+/// The problem describes; each remedy, its label dropped, is the rule.
+/// `None` where the paragraph is not such a pair.
+fn remedies(body: &Lined) -> Option<Vec<Lined>> {
+    const PROBLEM: &[&str] = &[
+        "problem", "symptom", "issue", "mistake", "cause", "error", "bad", "wrong", "why",
+        "pitfall", "trap", "anti-pattern",
+    ];
+    const REMEDY: &[&str] = &[
+        "fix", "solution", "instead", "remedy", "do", "correct", "good", "better", "resolution",
+        "workaround",
+    ];
+    let mut parts: Vec<(Option<bool>, Lined)> = Vec::new();
+    let ends = body
+        .starts
+        .iter()
+        .skip(1)
+        .map(|(o, _)| *o)
+        .chain([body.text.len()]);
+    for (&(start, line), end) in body.starts.iter().zip(ends) {
+        let text = body.text[start..end].trim();
+        let label = text.split_once(':').and_then(|(head, rest)| {
+            let head = strip_emphasis(head).trim().to_lowercase();
+            let head = head.trim_matches(|c: char| !c.is_alphanumeric());
+            (head.split_whitespace().count() <= 2 && !head.is_empty())
+                .then(|| (head.to_string(), rest.trim_start_matches(['*', ' '])))
+        });
+        match label {
+            Some((head, rest)) if PROBLEM.contains(&head.as_str()) => {
+                parts.push((Some(false), Lined::default()));
+                parts.last_mut()?.1.push_line(line, rest);
+            }
+            Some((head, rest)) if REMEDY.contains(&head.as_str()) => {
+                parts.push((Some(true), Lined::default()));
+                parts.last_mut()?.1.push_line(line, rest);
+            }
+            // A wrapped line continues the part above it.
+            _ => parts.last_mut()?.1.push_line(line, text),
+        }
+    }
+    let has = |kind: bool| parts.iter().any(|(k, _)| *k == Some(kind));
+    (has(false) && has(true)).then(|| {
+        parts
+            .into_iter()
+            .filter(|(k, _)| *k == Some(true))
+            .map(|(_, l)| l)
+            .collect()
+    })
 }
 
 /// Table column roles from the header.

@@ -1397,6 +1397,32 @@ pub(super) fn names_completion(c: &str) -> bool {
 }
 
 /// "proceeding", "continuing", "moving on": going on to the next step.
+/// "before the first commit", "after each commit": a condition that names
+/// the commit alone names the act of committing (elsewhere "the commit" is
+/// a thing: "the commit message").
+fn commit_as_act(c: &str) -> std::borrow::Cow<'_, str> {
+    let w = words(&mask(c).0);
+    let t: Vec<&str> = w
+        .iter()
+        .filter(|x| !x.barrier)
+        .map(|x| x.text.as_str())
+        .collect();
+    let noun = match t.as_slice() {
+        [n] => Some(*n),
+        [d, n] | [d, _, n] if matches!(*d, "the" | "a" | "each" | "every" | "any" | "your") => {
+            Some(*n)
+        }
+        _ => None,
+    };
+    if t.len() == 3 && !matches!(t[1], "first" | "next" | "final" | "last" | "new") {
+        return c.into();
+    }
+    match noun {
+        Some("commit" | "commits") => "committing".into(),
+        _ => c.into(),
+    }
+}
+
 pub(super) fn names_going_on(c: &str) -> bool {
     let w = words(&mask(c).0);
     !w.is_empty()
@@ -1979,10 +2005,12 @@ impl Analysis {
             if planning && planning_milestone(c) {
                 return false;
             }
-            if *o == Order::Before && names_the_start_of_work(c) {
+            // "… before proceeding": the next step, whatever it is; the
+            // rule holds as a step of its own.
+            if *o == Order::Before && (names_the_start_of_work(c) || names_going_on(c)) {
                 return false;
             }
-            let info = clause_info(c, lex);
+            let info = clause_info(&commit_as_act(c), lex);
             (info.actions.is_empty() && info.modifiers.is_empty() && !c.trim().is_empty())
                 || (state_condition(c) && !names_a_failure(&info))
         })
@@ -2002,6 +2030,9 @@ impl Analysis {
         // commit does not make the rule about repo state.
         let mut proxy = None;
         for (c, o) in &self.conditions {
+            if *o == Order::Before && names_going_on(c) {
+                continue;
+            }
             if *o == Order::Before && names_the_start_of_work(c) {
                 // "… before starting": before the work's first visible step.
                 if cond_order.is_none() {
@@ -2016,7 +2047,7 @@ impl Analysis {
             // "If not merged", "if `git status` is not clean", "if
             // merged": a state, not the act it names; nor is what the user
             // wants.
-            let info = clause_info(c, lex);
+            let info = clause_info(&commit_as_act(c), lex);
             if (state_condition(c) && !names_a_failure(&info)) || user_wants(c) {
                 continue;
             }
@@ -2441,6 +2472,9 @@ impl Analysis {
                     "analy",
                     "understand",
                     "investigate",
+                    "view",
+                    "watch",
+                    "monitor",
                 ]
                 .iter()
                 .any(|l| v.starts_with(l))
