@@ -1533,9 +1533,16 @@ fn look_ups_of_the_repository_are_reads_due_before_the_next_scoped_step() {
         let c = at(&cs, line).expect("look-up");
         assert_eq!(c.when.as_ref(), Some(&commit), "line {line}: {c:#?}");
         assert_eq!(c.order, Some(Order::Before), "line {line}: {c:#?}");
-        assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "line {line}: {c:#?}");
+        assert_eq!(
+            c.scope,
+            vec![ScopeTag::SharedRepoState],
+            "line {line}: {c:#?}"
+        );
         let r = serde_json::to_string(&c.require).unwrap();
-        assert!(r.contains("status") || r.contains("branch"), "line {line}: {r}");
+        assert!(
+            r.contains("status") || r.contains("branch"),
+            "line {line}: {r}"
+        );
     }
     // "before proceeding" is the next step, whatever it is: the tests are
     // required as a step of their own, not dropped for an unseen condition.
@@ -1554,12 +1561,19 @@ fn look_ups_of_the_repository_are_reads_due_before_the_next_scoped_step() {
     assert_eq!(c.when, Some(p("{command: 'gh pr create*'}")), "{c:#?}");
     // "before amending" is the amend.
     let c = at(&cs, 20).expect("authorship");
-    assert_eq!(c.when, Some(p("{git: commit, args: ['--amend']}")), "{c:#?}");
+    assert_eq!(
+        c.when,
+        Some(p("{git: commit, args: ['--amend']}")),
+        "{c:#?}"
+    );
     // Look-ups after the step's own push check its result: no trigger.
     for line in [24, 25] {
         let c = at(&cs, line).expect("after-push look-up");
         assert!(c.require.is_some(), "line {line}: {c:#?}");
-        assert!(c.when.is_none() && c.scope.is_empty(), "line {line}: {c:#?}");
+        assert!(
+            c.when.is_none() && c.scope.is_empty(),
+            "line {line}: {c:#?}"
+        );
     }
 }
 
@@ -1567,7 +1581,10 @@ fn look_ups_of_the_repository_are_reads_due_before_the_next_scoped_step() {
 fn a_problem_and_fix_pair_gives_the_fix_as_the_rule() {
     let cs = fixture("pr-workflow");
     // The problem lines describe; no rule starts on them.
-    assert!(cs.iter().all(|c| c.lines[0] != 29 && c.lines[0] != 32), "{cs:#?}");
+    assert!(
+        cs.iter().all(|c| c.lines[0] != 29 && c.lines[0] != 32),
+        "{cs:#?}"
+    );
     // "Create a topic branch before the first commit": the commit is the act.
     let c = at(&cs, 30).expect("fix rule");
     assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");

@@ -203,9 +203,14 @@ fn only_looks_at_the_repository(p: &Predicate) -> bool {
         Predicate::CommandRe(c) | Predicate::Command(c) => {
             leaves += 1;
             let c = c.trim_start_matches('^');
-            looks &= ["gh pr view", "gh (pr checks", "git (rev-parse", "git check-ignore"]
-                .iter()
-                .any(|l| c.starts_with(l));
+            looks &= [
+                "gh pr view",
+                "gh (pr checks",
+                "git (rev-parse",
+                "git check-ignore",
+            ]
+            .iter()
+            .any(|l| c.starts_with(l));
         }
         _ => {
             leaves += 1;

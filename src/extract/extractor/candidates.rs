@@ -1790,11 +1790,29 @@ pub(super) fn is_caps_rule(s: &str) -> bool {
 /// `None` where the paragraph is not such a pair.
 fn remedies(body: &Lined) -> Option<Vec<Lined>> {
     const PROBLEM: &[&str] = &[
-        "problem", "symptom", "issue", "mistake", "cause", "error", "bad", "wrong", "why",
-        "pitfall", "trap", "anti-pattern",
+        "problem",
+        "symptom",
+        "issue",
+        "mistake",
+        "cause",
+        "error",
+        "bad",
+        "wrong",
+        "why",
+        "pitfall",
+        "trap",
+        "anti-pattern",
     ];
     const REMEDY: &[&str] = &[
-        "fix", "solution", "instead", "remedy", "do", "correct", "good", "better", "resolution",
+        "fix",
+        "solution",
+        "instead",
+        "remedy",
+        "do",
+        "correct",
+        "good",
+        "better",
+        "resolution",
         "workaround",
     ];
     let mut parts: Vec<(Option<bool>, Lined)> = Vec::new();
