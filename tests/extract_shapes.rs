@@ -1592,3 +1592,30 @@ fn a_problem_and_fix_pair_gives_the_fix_as_the_rule() {
     let c = at(&cs, 33).expect("fix rule");
     assert_eq!(c.require, Some(p("{subagent: '*'}")), "{c:#?}");
 }
+
+#[test]
+fn numbered_steps_order_look_ups_and_name_secret_sweeps_and_visibility() {
+    let cs = fixture("pr-workflow");
+    // "1. **Survey.** Inspect the staged changes and sweep them for
+    // secrets.": a read of the index and a secret scan, due before the
+    // commit step 2 names.
+    let c = at(&cs, 37).expect("survey step");
+    assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    let r = serde_json::to_string(&c.require).unwrap();
+    assert!(r.contains("gitleaks") && r.contains("status"), "{r}");
+    assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
+    // Making the repository public waits on an explicit confirm.
+    let c = cs
+        .iter()
+        .find(|c| c.lines[0] == 39 && c.require.is_some())
+        .expect("visibility gate");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert!(
+        serde_json::to_string(&c.when)
+            .unwrap()
+            .contains("--visibility"),
+        "{c:#?}"
+    );
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+}

@@ -158,8 +158,16 @@ fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block], lex: &Le
     for d in drafts.iter_mut() {
         let looks = d.when.is_none()
             && d.forbid.is_none()
-            && d.require.as_ref().is_some_and(only_looks_at_the_repository);
+            && d.require
+                .as_ref()
+                .is_some_and(|r| looks_at_the_repository(r, false));
         if !looks {
+            continue;
+        }
+        if let Some(act) = next_step_act(blocks, d.lines[0], &scoped_act) {
+            d.scope.extend(predicate_scopes(&act, lex));
+            d.when = Some(act);
+            d.order = Some(Order::Before);
             continue;
         }
         let Some(own) = headings.iter().rposition(|(l, _, _)| *l < d.lines[0]) else {
@@ -186,9 +194,53 @@ fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block], lex: &Le
     }
 }
 
-/// Reads of the repository and its host: status, diffs, logs, the branch,
-/// the pull request and its checks.
-fn only_looks_at_the_repository(p: &Predicate) -> bool {
+/// Where `line` is in a numbered step ("1. **Establish repo state.** `git
+/// status` …"), the scoped act the first later step names in its opening
+/// sentence ("5. **Commit + push.** …").
+fn next_step_act(
+    blocks: &[Block],
+    line: u32,
+    scoped_act: &impl Fn(&str) -> Option<Predicate>,
+) -> Option<Predicate> {
+    let at = blocks.iter().position(|b| {
+        matches!(b, Block::Item { body, ordered: true, .. }
+            if body.first_line() <= line && line <= body.last_line())
+    })?;
+    let Block::Item { indent: own, .. } = &blocks[at] else {
+        return None;
+    };
+    for b in &blocks[at + 1..] {
+        match b {
+            Block::Item {
+                body,
+                indent,
+                ordered,
+                ..
+            } if indent == own => {
+                if !ordered {
+                    return None;
+                }
+                // Its title and first sentence ("**Record.** Commit the
+                // staged changes.").
+                let opening = strip_emphasis(&body.text);
+                let opening: Vec<&str> = opening.split(". ").take(2).collect();
+                if let Some(act) = scoped_act(&opening.join(". ")) {
+                    return Some(act);
+                }
+            }
+            Block::Item { indent, .. } if indent > own => {}
+            Block::Heading { .. } => return None,
+            Block::Item { .. } => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Reads of the repository and its host: status, diffs, the branch, the
+/// pull request and its checks, a sweep for secrets, and with `history` the
+/// log ("recent commits" explore the project; they guard no commit).
+fn looks_at_the_repository(p: &Predicate, history: bool) -> bool {
     let mut leaves = 0;
     let mut looks = true;
     p.for_each_node(&mut |q| match q {
@@ -197,8 +249,9 @@ fn only_looks_at_the_repository(p: &Predicate) -> bool {
             leaves += 1;
             looks &= matches!(
                 subcommand.as_str(),
-                "status" | "diff" | "log" | "show" | "blame" | "rev-parse" | "fetch"
-            ) || (subcommand == "branch" && args.is_empty());
+                "status" | "diff" | "rev-parse" | "fetch"
+            ) || (history && matches!(subcommand.as_str(), "log" | "show" | "blame"))
+                || (subcommand == "branch" && args.is_empty());
         }
         Predicate::CommandRe(c) | Predicate::Command(c) => {
             leaves += 1;
@@ -208,6 +261,7 @@ fn only_looks_at_the_repository(p: &Predicate) -> bool {
                 "gh (pr checks",
                 "git (rev-parse",
                 "git check-ignore",
+                "(git grep|grep|rg",
             ]
             .iter()
             .any(|l| c.starts_with(l));

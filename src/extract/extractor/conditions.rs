@@ -1826,6 +1826,7 @@ pub(super) fn mentions_consent(text: &str) -> bool {
                     | "users"
                     | "partner"
                     | "human"
+                    | "confirm"
                     | "confirms"
                     | "confirmed"
                     | "confirmation"
@@ -2482,11 +2483,17 @@ impl Analysis {
         // What a look-up names in words ("permissions for branch
         // deletion", "whether it was merged") is not required of the
         // session; a command it names in code (`git status`) is the look-up.
+        // A look at the repository or a sweep for secrets is the act itself.
+        let reads = d
+            .require
+            .as_ref()
+            .is_some_and(|r| super::looks_at_the_repository(r, true));
         if look_up
             && d.when.is_none()
             && d.forbid.is_none()
             && !d.scope.is_empty()
             && !self.main.contains('`')
+            && !reads
         {
             d.require = None;
             d.order = None;
