@@ -1619,3 +1619,27 @@ fn numbered_steps_order_look_ups_and_name_secret_sweeps_and_visibility() {
     );
     assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
 }
+
+#[test]
+fn an_act_then_so_ask_first_is_a_consent_gate_on_the_act() {
+    let cs = fixture("release-steps");
+    // "Removing a published tag is visible to everyone, so ask the
+    // maintainer first": the statement names the act, the imperative after
+    // ", so" gates it.
+    let c = at(&cs, 37).expect("tag removal gate");
+    assert_eq!(c.when, Some(p("{git: tag}")), "{c:#?}");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+}
+
+#[test]
+fn commits_as_things_in_wording_rules_carry_no_scope() {
+    let cs = fixture("release-steps");
+    // "related commits", "the conventional commit format": what the notes
+    // say about commits, not a commit.
+    for line in [41, 42] {
+        let c = at(&cs, line).expect("notes rule");
+        assert!(c.scope.is_empty(), "line {line}: {c:#?}");
+        assert!(c.behavior().is_none(), "line {line}: {c:#?}");
+    }
+}

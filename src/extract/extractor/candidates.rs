@@ -874,6 +874,8 @@ impl Extractor<'_> {
         ctx: &Ctx,
         first: bool,
     ) -> Option<Draft> {
+        let reasoned = act_then_so(s, self.lex);
+        let s = reasoned.as_deref().unwrap_or(s);
         let a = analyse(s, question, ctx, first, self.lex)?;
         let elided = if a.speech {
             BTreeSet::new()
@@ -1782,6 +1784,36 @@ pub(super) fn is_caps_rule(s: &str) -> bool {
         .filter(|w| w.chars().any(|c| c.is_alphabetic()))
         .collect();
     ws.len() >= 4 && ws.iter().all(|w| !w.chars().any(|c| c.is_lowercase()))
+}
+
+/// "Deleting a pushed tag is outward-facing, so ask the user first": a
+/// statement about an act (a gerund subject) whose consequence is an
+/// imperative after ", so" reads "Before deleting a pushed tag, ask the
+/// user first" — the act is the trigger, the imperative the rule.
+fn act_then_so(s: &str, lex: &Lexicon) -> Option<String> {
+    let (head, rest) = s.split_once(", so ")?;
+    let verb = rest.split_whitespace().next()?.to_lowercase();
+    if !lex.is_imperative(&verb) {
+        return None;
+    }
+    let first = head.split_whitespace().next()?.to_lowercase();
+    let first = first.trim_matches(|c: char| !c.is_alphanumeric());
+    if !first.ends_with("ing") || first.len() < 5 {
+        return None;
+    }
+    let subject = [
+        " is ", " are ", " can ", " will ", " would ", " may ", " has ", " could ",
+    ]
+    .iter()
+    .filter_map(|v| head.find(v))
+    .min()
+    .map(|i| &head[..i])?;
+    let mut cs = subject.chars();
+    let subject: String = cs
+        .next()
+        .map(|c| c.to_lowercase().chain(cs).collect())
+        .unwrap_or_default();
+    Some(format!("Before {subject}, {rest}"))
 }
 
 /// "**Problem**: committing on main / **Fix**: create a branch first": a
