@@ -1643,3 +1643,38 @@ fn commits_as_things_in_wording_rules_carry_no_scope() {
         assert!(c.behavior().is_none(), "line {line}: {c:#?}");
     }
 }
+
+#[test]
+fn signal_lists_are_rules_and_plan_approval_gates_the_start_of_work() {
+    let cs = fixture("plan-gates");
+    let edits = p("{all: [{any: [{write: '**'}, {edit: '**'}]}, {not: {any: [{touch: '**/test/**'}, {touch: '**/tests/**'}, {touch: '**/__tests__/**'}, {touch: '**/spec/**'}, {touch: '**/test_*'}, {touch: '**/*_test.*'}, {touch: '**/*.test.*'}, {touch: '**/*.spec.*'}, {touch: '**/*.md'}]}}]}");
+    // "## Warning signs" items are must-not rules; "## Finished when"
+    // items are rules.
+    assert_eq!(
+        at(&cs, 9).expect("warning sign").modality,
+        Modality::MustNot
+    );
+    for line in [14, 15] {
+        let c = at(&cs, line).expect("finished-when item");
+        // What a plan's tasks list or follow is the document's content:
+        // "commit" named as a step of each task is no commit.
+        assert!(
+            c.behavior().is_none() && c.when.is_none() && c.scope.is_empty(),
+            "line {line}: {c:#?}"
+        );
+    }
+    // Moving on without sign-off, the partner's approval before execution,
+    // "show the plan and wait for the user's approval", execution not
+    // beginning until approved: one consent before the work's first edit.
+    for line in [10, 16, 21, 25] {
+        let c = at(&cs, line).expect("approval gate");
+        assert_eq!(c.when.as_ref(), Some(&edits), "line {line}: {c:#?}");
+        assert_eq!(
+            c.require,
+            Some(p("{user_turn: true}")),
+            "line {line}: {c:#?}"
+        );
+        assert_eq!(c.order, Some(Order::Before), "line {line}: {c:#?}");
+        assert!(c.scope.is_empty(), "line {line}: {c:#?}");
+    }
+}

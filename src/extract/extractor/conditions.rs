@@ -1190,10 +1190,23 @@ pub(super) fn analyse(
     let each = words(s)
         .iter()
         .any(|x| matches!(x.text.as_str(), "each" | "every"));
+    // ("Implementation must not start": the start is one act, however
+    // the sentence opens.)
     let proceeds = verb
         .as_deref()
-        .is_some_and(|v| matches!(v, "proceed" | "continue" | "move" | "start" | "begin"));
-    let awaits = verb.as_deref() == Some("wait")
+        .is_some_and(|v| matches!(v, "proceed" | "continue" | "move" | "start" | "begin"))
+        || negative
+            && mw.iter().any(|x| {
+                matches!(
+                    x.text.as_str(),
+                    "start" | "starts" | "begin" | "begins" | "proceeding" | "proceed" | "moving"
+                )
+            });
+    // "Wait for approval", "Present the plan and wait for user approval".
+    let waits = verb.as_deref() == Some("wait")
+        || mw.iter().any(|x| x.text == "wait")
+            && mw.iter().any(|x| matches!(x.text.as_str(), "and" | "then"));
+    let awaits = waits
         && conditions.is_empty()
         && !negative
         && words(&mask(&main).0).iter().any(|x| {
@@ -1397,6 +1410,52 @@ pub(super) fn names_completion(c: &str) -> bool {
 }
 
 /// "proceeding", "continuing", "moving on": going on to the next step.
+/// "Tasks are atomic and follow RED → GREEN → COMMIT", "Each task includes
+/// exact file paths", "The plan lacks verification steps": a statement
+/// about what a plan, its tasks or a spec contains. The words it uses name
+/// the document's content, not an act of the session (a commit named as a
+/// step of each task is no commit); approval ("the plan is approved") is
+/// left to the consent rules.
+fn describes_a_document(main: &str) -> bool {
+    let w = words(&mask(main).0);
+    let t: Vec<&str> = w
+        .iter()
+        .filter(|x| !x.barrier)
+        .map(|x| x.text.as_str())
+        .collect();
+    let at = t
+        .iter()
+        .position(|x| !matches!(*x, "the" | "each" | "every" | "all" | "a" | "an" | "your"))
+        .unwrap_or(t.len());
+    let subject = t.get(at).copied().unwrap_or("");
+    let verb = t.get(at + 1).copied().unwrap_or("");
+    matches!(
+        subject,
+        "plan" | "plans" | "task" | "tasks" | "spec" | "specs" | "design" | "designs"
+    ) && matches!(
+        verb,
+        "is" | "are"
+            | "includes"
+            | "include"
+            | "has"
+            | "have"
+            | "lacks"
+            | "lack"
+            | "follows"
+            | "follow"
+            | "contains"
+            | "contain"
+            | "lists"
+            | "list"
+            | "covers"
+            | "cover"
+            | "names"
+            | "name"
+            | "describes"
+            | "describe"
+    ) && !t.iter().any(|x| x.starts_with("approv"))
+}
+
 /// "before the first commit", "after each commit": a condition that names
 /// the commit alone names the act of committing (elsewhere "the commit" is
 /// a thing: "the commit message").
@@ -1451,18 +1510,31 @@ pub(super) fn names_going_on(c: &str) -> bool {
 
 pub(super) fn names_the_start_of_work(c: &str) -> bool {
     let w = words(&mask(c).0);
+    // "before implementation", "before execution": its start.
+    let bare = w
+        .iter()
+        .filter(|x| !matches!(x.text.as_str(), "the" | "any"))
+        .collect::<Vec<_>>();
+    if let [x] = bare.as_slice() {
+        if matches!(x.text.as_str(), "implementation" | "execution" | "coding") {
+            return true;
+        }
+    }
     w.iter().any(|x| {
         matches!(
             x.text.as_str(),
-            "starting" | "start" | "beginning" | "begin"
+            "starting" | "start" | "starts" | "beginning" | "begin" | "begins"
         )
     }) && w.iter().all(|x| {
         matches!(
             x.text.as_str(),
             "starting"
                 | "start"
+                | "starts"
                 | "beginning"
                 | "begin"
+                | "begins"
+                | "execution"
                 | "you"
                 | "we"
                 | "any"
@@ -1815,6 +1887,10 @@ pub(super) fn user_consent(text: &str) -> bool {
 }
 
 pub(super) fn mentions_consent(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    if lower.contains("sign-off") || lower.contains("sign off") || lower.contains("go-ahead") {
+        return true;
+    }
     words(&mask(text).0).iter().any(|w| {
         w.text.starts_with("approv")
             || w.text.starts_with("consent")
@@ -2510,6 +2586,13 @@ impl Analysis {
             if d.when.is_none() && d.require.is_none() && d.forbid.is_none() {
                 d.scope.remove(&ScopeTag::SelfModification);
             }
+        }
+        if describes_a_document(&self.main) {
+            d.when = None;
+            d.require = None;
+            d.forbid = None;
+            d.order = None;
+            d.scope.clear();
         }
         if self.awaits && d.when.is_none() && d.require.is_none() && d.forbid.is_none() {
             consent_gate(&mut d, work_edits(lex), false);
