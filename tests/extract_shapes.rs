@@ -1678,3 +1678,15 @@ fn signal_lists_are_rules_and_plan_approval_gates_the_start_of_work() {
         assert!(c.scope.is_empty(), "line {line}: {c:#?}");
     }
 }
+
+#[test]
+fn wording_rules_under_a_commit_heading_take_no_scope_from_it() {
+    let cs = fixture("release-steps");
+    for line in [46, 47] {
+        let c = at(&cs, line).expect("wording rule");
+        assert!(
+            c.scope.is_empty() && c.behavior().is_none(),
+            "line {line}: {c:#?}"
+        );
+    }
+}

@@ -1410,6 +1410,32 @@ pub(super) fn names_completion(c: &str) -> bool {
 }
 
 /// "proceeding", "continuing", "moving on": going on to the next step.
+/// A rule about how a message, title or description is worded.
+fn about_wording(main: &str) -> bool {
+    let (masked, code, _) = mask(main);
+    code.is_empty()
+        && words(&masked).iter().any(|x| {
+            matches!(
+                x.text.as_str(),
+                "message"
+                    | "messages"
+                    | "subject"
+                    | "title"
+                    | "titles"
+                    | "description"
+                    | "body"
+                    | "summary"
+                    | "bullet"
+                    | "bullets"
+                    | "chars"
+                    | "characters"
+                    | "attribution"
+                    | "wording"
+                    | "tone"
+            )
+        })
+}
+
 /// "Tasks are atomic and follow RED → GREEN → COMMIT", "Each task includes
 /// exact file paths", "The plan lacks verification steps": a statement
 /// about what a plan, its tasks or a spec contains. The words it uses name
@@ -2527,7 +2553,12 @@ impl Analysis {
                 .iter()
                 .any(|v| w.text.starts_with(v))
             });
-        let heading_acts = heading_acts && (!looks_up || !heading_info.actions.is_empty());
+        // "Write the commit message: …", "Keep the subject under 72
+        // chars", "Include the attribution" under "### Commit": how a
+        // message reads, not the commit.
+        let heading_acts = heading_acts
+            && (!looks_up || !heading_info.actions.is_empty())
+            && !about_wording(&self.main);
         // "Check the permissions for branch deletion": a look-up that
         // names a scoped act is no act on that scope (nothing the gate can
         // see either).

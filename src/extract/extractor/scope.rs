@@ -185,15 +185,61 @@ pub(super) fn elided_object_scope(main: &str, subject: &[SubjectAct]) -> BTreeSe
     if subject.is_empty() {
         return out;
     }
-    let w: Vec<String> = words(main)
-        .into_iter()
-        .filter(|x| !x.barrier)
-        .map(|x| x.text.to_lowercase())
-        .collect();
+    let all = words(main);
+    // Each word, and whether a clause boundary comes right before it.
+    let mut w: Vec<String> = Vec::new();
+    let mut opens: Vec<bool> = Vec::new();
+    let mut boundary = true;
+    for x in &all {
+        if x.barrier {
+            boundary = true;
+            continue;
+        }
+        w.push(x.text.to_lowercase());
+        opens.push(boundary);
+        boundary = false;
+    }
     for (i, t) in w.iter().enumerate() {
         let Some(act) = subject.iter().find(|a| verb_matches(t, &a.verb)) else {
             continue;
         };
+        // A verb opens the clause or follows a modal, "to", a coordinator
+        // or a preposition that names the act ("on create"); after anything
+        // else ("related commits") it is a noun.
+        let verb_position = opens[i]
+            || matches!(
+                w[i - 1].as_str(),
+                "to" | "and"
+                    | "or"
+                    | "then"
+                    | "never"
+                    | "always"
+                    | "must"
+                    | "should"
+                    | "not"
+                    | "don't"
+                    | "dont"
+                    | "please"
+                    | "you"
+                    | "we"
+                    | "also"
+                    | "first"
+                    | "only"
+                    | "on"
+                    | "after"
+                    | "before"
+                    | "when"
+                    | "without"
+                    | "during"
+                    | "user"
+                    | "users"
+                    | "them"
+                    | "me"
+                    | "us"
+            );
+        if !verb_position {
+            continue;
+        }
         let elided = match w.get(i + 1).map(String::as_str) {
             None => true,
             Some(n) => matches!(
@@ -390,7 +436,23 @@ pub(super) fn regex_samples(re: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::regex_samples;
+    use super::{elided_object_scope, regex_samples, ScopeTag, SubjectAct};
+
+    #[test]
+    fn an_elided_object_needs_the_verb_in_a_verb_position() {
+        let subject = vec![SubjectAct {
+            verb: "commit".into(),
+            scope: [ScopeTag::SharedRepoState].into_iter().collect(),
+        }];
+        let tagged = |s: &str| !elided_object_scope(s, &subject).is_empty();
+        // "Commit with a clear message": the skill's commit, its object elided.
+        assert!(tagged("Commit with a clear message"));
+        assert!(tagged("Stage the files, then commit with a clear message"));
+        assert!(tagged("Remember to commit only once"));
+        // "related commits into one bullet": commits as things.
+        assert!(!tagged("Group related commits into one bullet"));
+        assert!(!tagged("Leave the bump commit in the log"));
+    }
 
     #[test]
     fn regex_samples_are_the_literal_commands() {
