@@ -1690,3 +1690,25 @@ fn wording_rules_under_a_commit_heading_take_no_scope_from_it() {
         );
     }
 }
+
+#[test]
+fn changelog_steps_name_the_changelog_and_keep_their_own_conditions_apart() {
+    let cs = fixture("changelog");
+    // "(`CHANGES.md`, or `HISTORY.md` if absent)" conditions the
+    // alternative, and "check if" is "check whether": the read stands.
+    let c = at(&cs, 7).expect("read step");
+    let r = serde_json::to_string(&c.require).unwrap();
+    assert!(r.contains("CHANGELOG") && r.contains("CHANGES.md"), "{r}");
+    assert!(c.when.is_none(), "{c:#?}");
+    // Updating the changelog writes it; "the last release and the next
+    // version" name no release.
+    let c = at(&cs, 8).expect("update step");
+    let r = serde_json::to_string(&c.require).unwrap();
+    assert!(r.contains("write") && r.contains("CHANGELOG"), "{r}");
+    assert!(c.scope.is_empty(), "{c:#?}");
+    // A branch's name is no act on the branch.
+    assert!(
+        at(&cs, 12).expect("branch-name rule").scope.is_empty(),
+        "{cs:#?}"
+    );
+}

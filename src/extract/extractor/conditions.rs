@@ -525,7 +525,9 @@ pub(super) fn analyse(
     first: bool,
     lex: &Lexicon,
 ) -> Option<Analysis> {
-    let s = bounded(s.trim());
+    let alternative = alternative_conditions_dropped(s.trim());
+    let whether = if_as_whether(alternative.as_deref().unwrap_or(s.trim()));
+    let s = bounded(&whether);
     let question = question.map(bounded);
     if s.is_empty() {
         return None;
@@ -1410,6 +1412,64 @@ pub(super) fn names_completion(c: &str) -> bool {
 }
 
 /// "proceeding", "continuing", "moving on": going on to the next step.
+/// "Read the changelog (`CHANGELOG.md`, or `CHANGELOG` if missing)": a
+/// parenthesis that offers an alternative under a condition; the condition
+/// is the alternative's, not the rule's. The text without it, or `None`.
+fn alternative_conditions_dropped(s: &str) -> Option<String> {
+    let open = s.find('(')?;
+    let close = open + s[open..].find(')')?;
+    let inner = &s[open + 1..close];
+    let or = inner.find(" or ")?;
+    let cond = or + inner[or..].find(" if ")?;
+    Some(format!(
+        "{}{}{}",
+        &s[..open + 1],
+        &inner[..cond],
+        &s[close..]
+    ))
+}
+
+/// "Check if there are changes": after a verb of finding out, "if" means
+/// "whether" and opens the verb's object, not a condition.
+fn if_as_whether(s: &str) -> std::borrow::Cow<'_, str> {
+    const VERBS: &[&str] = &[
+        "check",
+        "see",
+        "verify",
+        "determine",
+        "confirm",
+        "decide",
+        "know",
+        "test",
+        "find out",
+        "ask",
+        "assess",
+        "evaluate",
+    ];
+    let lower = s.to_lowercase();
+    let mut out = String::new();
+    let mut last = 0;
+    for (i, _) in lower.match_indices(" if ") {
+        let before = lower[..i].trim_end();
+        if VERBS.iter().any(|v| {
+            before.ends_with(v)
+                && before[..before.len() - v.len()]
+                    .chars()
+                    .last()
+                    .is_none_or(|c| !c.is_alphanumeric())
+        }) {
+            out.push_str(&s[last..i]);
+            out.push_str(" whether ");
+            last = i + " if ".len();
+        }
+    }
+    if last == 0 {
+        return s.into();
+    }
+    out.push_str(&s[last..]);
+    out.into()
+}
+
 /// A rule about how a message, title or description is worded.
 fn about_wording(main: &str) -> bool {
     let (masked, code, _) = mask(main);
