@@ -1712,3 +1712,19 @@ fn changelog_steps_name_the_changelog_and_keep_their_own_conditions_apart() {
         "{cs:#?}"
     );
 }
+
+#[test]
+fn a_script_run_by_name_and_a_bare_pr_condition_are_acts() {
+    let cs = fixture("pr-workflow");
+    // "Run `verify_schema.py`": the script, however it is started.
+    let c = at(&cs, 43).expect("script step");
+    assert_eq!(
+        c.require,
+        Some(p("{command: '*verify_schema.py*'}")),
+        "{c:#?}"
+    );
+    // "before PR": before opening the pull request.
+    let c = at(&cs, 44).expect("review step");
+    assert_eq!(c.when, Some(p("{command: 'gh pr create*'}")), "{c:#?}");
+    assert_eq!(c.require, Some(p("{subagent: '*'}")), "{c:#?}");
+}

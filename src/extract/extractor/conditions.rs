@@ -1542,9 +1542,10 @@ fn describes_a_document(main: &str) -> bool {
     ) && !t.iter().any(|x| x.starts_with("approv"))
 }
 
-/// "before the first commit", "after each commit": a condition that names
-/// the commit alone names the act of committing (elsewhere "the commit" is
-/// a thing: "the commit message").
+/// "before the first commit", "after each commit", "before the PR": a
+/// condition that names the commit or the pull request alone names the act
+/// of committing or opening it (elsewhere "the commit" is a thing: "the
+/// commit message").
 fn commit_as_act(c: &str) -> std::borrow::Cow<'_, str> {
     let w = words(&mask(c).0);
     let t: Vec<&str> = w
@@ -1564,6 +1565,8 @@ fn commit_as_act(c: &str) -> std::borrow::Cow<'_, str> {
     }
     match noun {
         Some("commit" | "commits") => "committing".into(),
+        // "before the PR", "before PR": before opening it.
+        Some("pr" | "prs") => "opening the pr".into(),
         _ => c.into(),
     }
 }

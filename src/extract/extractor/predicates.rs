@@ -276,6 +276,13 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             info.modifiers.push(m);
         }
     }
+    // A clause that runs something: a script path in it is a command.
+    let runs = w.iter().any(|x| {
+        matches!(
+            x.text.as_str(),
+            "run" | "runs" | "running" | "execute" | "invoke"
+        )
+    });
     // Code spans: commands, tool names, paths.
     let verb_action = nearest_path_verb(&w, lex);
     let names_skill = w.iter().any(|x| x.text == "skill" || x.text == "skills");
@@ -320,10 +327,14 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             continue;
         }
         let simple = simple_commands(c);
-        let preds: Vec<Predicate> = simple
+        let mut preds: Vec<Predicate> = simple
             .iter()
             .filter_map(|sc| command_predicate(sc, lex))
             .collect();
+        // "Run `check_heads.py`": a script the clause runs, by its name.
+        if preds.is_empty() && runs {
+            preds.extend(bare_script(c));
+        }
         if !preds.is_empty() {
             for p in preds {
                 let mut cmds = Vec::new();
@@ -361,13 +372,6 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             path_mention(&g, verb_action, lex, &mut info);
         }
     }
-    // A clause that runs something: a script path in it is a command.
-    let runs = w.iter().any(|x| {
-        matches!(
-            x.text.as_str(),
-            "run" | "runs" | "running" | "execute" | "invoke"
-        )
-    });
     // Bare file names in the words' source text ("Add to .gitignore").
     for tok in masked.split_whitespace() {
         let tok = tok.trim_matches(|c: char| {
@@ -749,6 +753,20 @@ pub(super) fn command_predicate(c: &str, lex: &Lexicon) -> Option<Predicate> {
 /// A script named by its path (`scripts/fetch.py`, `./bin/setup`,
 /// `tools/check.sh`) → a command glob on its file name, however it is
 /// invoked (`python scripts/fetch.py`, `bash …`, `./…`).
+/// A script named alone by its file name (`check_heads.py`), run however
+/// the session runs it (`python check_heads.py`, `./scripts/check_heads.py`).
+fn bare_script(c: &str) -> Option<Predicate> {
+    let name = c.trim();
+    let ok = !name.contains(['/', ' '])
+        && name
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '-' | '_' | '.'))
+        && name.rsplit_once('.').is_some_and(|(stem, ext)| {
+            stem.len() >= 2 && matches!(ext, "py" | "sh" | "js" | "ts" | "rb" | "pl" | "mjs")
+        });
+    ok.then(|| Predicate::Command(format!("*{}*", globset::escape(name))))
+}
+
 pub(super) fn script_command(tok: &str) -> Option<Predicate> {
     let t = tok.trim_start_matches("./");
     let name = t.rsplit('/').next()?;
