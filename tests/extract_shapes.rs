@@ -1728,3 +1728,20 @@ fn a_script_run_by_name_and_a_bare_pr_condition_are_acts() {
     assert_eq!(c.when, Some(p("{command: 'gh pr create*'}")), "{c:#?}");
     assert_eq!(c.require, Some(p("{subagent: '*'}")), "{c:#?}");
 }
+
+#[test]
+fn working_on_a_topic_branch_forbids_committing_on_the_default_branch() {
+    let cs = fixture("pr-workflow");
+    let on_default = p("{all: [{git: commit}, {any: [{branch: main}, {branch: master}]}]}");
+    // "Work on a topic branch" and the red flag "Current branch is master".
+    for line in [48, 52] {
+        let c = at(&cs, line).expect("branch rule");
+        assert_eq!(c.forbid.as_ref(), Some(&on_default), "line {line}: {c:#?}");
+        assert_eq!(c.modality, Modality::MustNot, "line {line}: {c:#?}");
+        assert_eq!(
+            c.scope,
+            vec![ScopeTag::SharedRepoState],
+            "line {line}: {c:#?}"
+        );
+    }
+}

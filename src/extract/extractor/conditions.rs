@@ -1470,6 +1470,42 @@ fn if_as_whether(s: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
+/// "Work in feature branches", "work on a separate branch".
+fn works_off_the_default_branch(main: &str) -> bool {
+    let t: Vec<String> = words(&mask(main).0)
+        .into_iter()
+        .filter(|x| !x.barrier)
+        .map(|x| x.text)
+        .collect();
+    let Some(i) = t.iter().position(|x| x != "always") else {
+        return false;
+    };
+    t[i] == "work"
+        && matches!(t.get(i + 1).map(String::as_str), Some("in" | "on" | "from"))
+        && t[i + 2..].iter().take(3).any(|x| {
+            matches!(
+                x.as_str(),
+                "feature" | "topic" | "separate" | "dedicated" | "own" | "new"
+            )
+        })
+        && t[i + 2..]
+            .iter()
+            .take(4)
+            .any(|x| x == "branch" || x == "branches")
+}
+
+/// "Current branch is main/master", "on main": the session sits on the
+/// default branch.
+fn sits_on_the_default_branch(main: &str) -> bool {
+    let t: Vec<String> = words(&mask(main).0)
+        .into_iter()
+        .filter(|x| !x.barrier)
+        .map(|x| x.text)
+        .collect();
+    let s = t.join(" ");
+    s.starts_with("current branch is main") || s.starts_with("current branch is master")
+}
+
 /// A rule about how a message, title or description is worded.
 fn about_wording(main: &str) -> bool {
     let (masked, code, _) = mask(main);
@@ -2680,6 +2716,32 @@ impl Analysis {
             if d.when.is_none() && d.require.is_none() && d.forbid.is_none() {
                 d.scope.remove(&ScopeTag::SelfModification);
             }
+        }
+        // "Work in feature branches", "Always work on a topic branch": the
+        // commits happen off the default branch — a commit on main or
+        // master breaks the rule. ("Current branch is main" in a list of
+        // red flags says the same.)
+        if d.require.is_none()
+            && d.forbid.is_none()
+            && d.when.is_none()
+            && (!self.negative && works_off_the_default_branch(&self.main)
+                || self.negative && sits_on_the_default_branch(&self.main))
+        {
+            d.forbid = Some(Predicate::All(vec![
+                Predicate::Git {
+                    subcommand: "commit".into(),
+                    args: Vec::new(),
+                },
+                Predicate::Any(vec![
+                    Predicate::Branch("main".into()),
+                    Predicate::Branch("master".into()),
+                ]),
+            ]));
+            d.modality = match d.modality {
+                Modality::Should | Modality::ShouldNot => Modality::ShouldNot,
+                _ => Modality::MustNot,
+            };
+            d.scope.insert(ScopeTag::SharedRepoState);
         }
         if describes_a_document(&self.main) {
             d.when = None;
