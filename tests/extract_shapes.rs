@@ -1745,3 +1745,18 @@ fn working_on_a_topic_branch_forbids_committing_on_the_default_branch() {
         );
     }
 }
+
+#[test]
+fn never_skip_x_requires_running_x() {
+    let cs = fixture("pr-workflow");
+    let c = at(&cs, 55).expect("tests rule");
+    assert_eq!(c.modality, Modality::Must, "{c:#?}");
+    assert!(
+        serde_json::to_string(&c.require)
+            .unwrap()
+            .contains("pytest"),
+        "{c:#?}"
+    );
+    let c = at(&cs, 56).expect("review rule");
+    assert_eq!(c.require, Some(p("{subagent: '*'}")), "{c:#?}");
+}

@@ -70,6 +70,8 @@ pub(super) struct Analysis {
     pub(super) each: bool,
     /// The main verb is "proceed" / "continue" (what comes next).
     pub(super) proceeds: bool,
+    /// "Never skip X": X is required (a double negative).
+    pub(super) skipped: bool,
     /// "Wait for approval or edits": the steps that follow wait on the
     /// user's word; which acts they are, the document says ([`Draft::awaits`]).
     pub(super) awaits: bool,
@@ -917,6 +919,7 @@ pub(super) fn analyse(
         .unwrap_or(Modality::Must);
     let mut modality = modality;
     let mut negative = matches!(modality, Modality::MustNot | Modality::ShouldNot);
+    let mut skipped = false;
     // "Never skip X", "Don't forget X": a double negative, X is required.
     if negative
         && verb
@@ -925,6 +928,7 @@ pub(super) fn analyse(
         && !clause_info(&rest, lex).skipping_act
     {
         negative = false;
+        skipped = true;
         modality = if matches!(modality, Modality::ShouldNot) {
             Modality::Should
         } else {
@@ -1242,6 +1246,7 @@ pub(super) fn analyse(
         each,
         proceeds,
         awaits,
+        skipped,
         only_via,
         only_on_consent,
         modality,
@@ -1468,6 +1473,15 @@ fn if_as_whether(s: &str) -> std::borrow::Cow<'_, str> {
     }
     out.push_str(&s[last..]);
     out.into()
+}
+
+/// "skip the tests or code review" → "run the tests or code review".
+fn skipped_as_run(main: &str) -> Option<String> {
+    let lower = main.to_lowercase();
+    ["skip ", "skipping ", "omit ", "forget ", "neglect "]
+        .iter()
+        .find_map(|v| lower.find(v).map(|i| (i, v.len())))
+        .map(|(i, n)| format!("{}run {}", &main[..i], &main[i + n..]))
 }
 
 /// "Work in feature branches", "work on a separate branch".
@@ -2224,7 +2238,13 @@ impl Analysis {
         for t in &self.scope_text {
             d.scope.extend(clause_info(t, lex).scope);
         }
-        let main = clause_info(&self.main, lex);
+        let mut main = clause_info(&self.main, lex);
+        // "Never skip tests or code review": what is skipped is run.
+        if self.skipped && main.actions.is_empty() {
+            if let Some(run) = skipped_as_run(&self.main) {
+                main = clause_info(&run, lex);
+            }
+        }
         let mut cond_actions = Vec::new();
         let mut cond_mods = Vec::new();
         let mut cond_order = None;
