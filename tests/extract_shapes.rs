@@ -1760,3 +1760,11 @@ fn never_skip_x_requires_running_x() {
     let c = at(&cs, 56).expect("review rule");
     assert_eq!(c.require, Some(p("{subagent: '*'}")), "{c:#?}");
 }
+
+#[test]
+fn a_version_bump_command_that_commits_and_tags_is_shared_state() {
+    let cs = fixture("release-steps");
+    let c = at(&cs, 51).expect("bump rule");
+    assert_eq!(c.forbid, Some(p("{command: 'npm version*'}")), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+}
