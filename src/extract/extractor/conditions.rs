@@ -2713,7 +2713,7 @@ impl Analysis {
         let reads = d
             .require
             .as_ref()
-            .is_some_and(|r| super::looks_at_the_repository(r, true));
+            .is_some_and(|r| super::document::looks_at_the_repository(r, true));
         if look_up
             && d.when.is_none()
             && d.forbid.is_none()

@@ -1,0 +1,271 @@
+//! Stage 6, passes over the whole document after every rule is drafted: what
+//! a rule means can depend on the steps around it — a consent that covers
+//! the commands the following steps run, a look at the repository that is
+//! due before the next step that acts on it, one consent per batch where
+//! the skill asks once, and scoped requirements judged where work was done.
+
+use super::predicates::*;
+use super::scope::*;
+use super::*;
+use crate::extract::markdown::Block;
+
+/// "Wait for approval or edits." then "## Bump, commit, tag" over a shell
+/// block: the consent covers the scoped commands the following steps run
+/// (`git commit`, `git tag`, `git push`), up to the next such gate or a
+/// section that only holds on a condition ("When it goes wrong"). One
+/// consent covers the batch (`before`). With no scoped command after it,
+/// the gate stays on the work's edits.
+pub(super) fn gate_following_acts(drafts: &mut [Draft], blocks: &[Block], lex: &Lexicon) {
+    let gates: Vec<usize> = (0..drafts.len()).filter(|&i| drafts[i].awaits).collect();
+    for (k, &i) in gates.iter().enumerate() {
+        let from = drafts[i].lines[1];
+        let until = gates.get(k + 1).map_or(u32::MAX, |&j| drafts[j].lines[0]);
+        let mut acts: Vec<Predicate> = Vec::new();
+        for b in blocks {
+            match b {
+                Block::Heading { line, text, .. } if *line > from && heading_conditional(text) => {
+                    break
+                }
+                Block::Fence { start, lines, .. } if *start > from && *start < until => {
+                    for p in fence_commands(lines, lex) {
+                        let p = generic_act(p);
+                        if !predicate_scopes(&p, lex).is_empty() && !acts.contains(&p) {
+                            acts.push(p);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        if acts.is_empty() {
+            continue;
+        }
+        let d = &mut drafts[i];
+        for p in &acts {
+            d.scope.extend(predicate_scopes(p, lex));
+        }
+        let guarded = if acts.len() == 1 {
+            acts.remove(0)
+        } else {
+            Predicate::Any(acts)
+        };
+        consent_gate(d, guarded, false);
+    }
+}
+
+/// A step of a numbered procedure that only looks at the repository ("Check
+/// for uncommitted changes" under "### 1. Verify state", "Inspect the staged
+/// changes" under "### 3. Commit") is due before the first scoped act its
+/// own step or a later sibling step names ("### 3. Commit", "### 4. Push"):
+/// `when` that act, `order: before`, and the act's scope — a look that
+/// guards a commit. Steps with a trigger of their own keep it.
+pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block], lex: &Lexicon) {
+    let headings: Vec<(u32, usize, &str)> = blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Heading { line, level, text } => Some((*line, *level, text.as_str())),
+            _ => None,
+        })
+        .collect();
+    let scoped_act = |text: &str| {
+        clause_info(text, lex)
+            .behavior(true)
+            .filter(|p| !predicate_scopes(p, lex).is_empty())
+    };
+    // Where a rule of the step already acts ("Push the branch", then "View
+    // the pull request"), the look-ups after it check its result.
+    let acting: Vec<u32> = drafts
+        .iter()
+        .filter(|d| d.when.is_none() && d.require.is_some() && !d.scope.is_empty())
+        .map(|d| d.lines[0])
+        .collect();
+    for d in drafts.iter_mut() {
+        let looks = d.when.is_none()
+            && d.forbid.is_none()
+            && d.require
+                .as_ref()
+                .is_some_and(|r| looks_at_the_repository(r, false));
+        if !looks {
+            continue;
+        }
+        if let Some(act) = next_step_act(blocks, d.lines[0], &scoped_act) {
+            d.scope.extend(predicate_scopes(&act, lex));
+            d.when = Some(act);
+            d.order = Some(Order::Before);
+            continue;
+        }
+        let Some(own) = headings.iter().rposition(|(l, _, _)| *l < d.lines[0]) else {
+            continue;
+        };
+        let start = headings[own].0;
+        if acting.iter().any(|l| start < *l && *l < d.lines[0]) {
+            continue;
+        }
+        let level = headings[own].1;
+        let act = std::iter::once(&headings[own])
+            .chain(
+                headings[own + 1..]
+                    .iter()
+                    .take_while(|(_, l, _)| *l >= level)
+                    .filter(|(_, l, _)| *l == level),
+            )
+            .find_map(|(_, _, text)| scoped_act(text));
+        if let Some(act) = act {
+            d.scope.extend(predicate_scopes(&act, lex));
+            d.when = Some(act);
+            d.order = Some(Order::Before);
+        }
+    }
+}
+
+/// Where `line` is in a numbered step ("1. **Establish repo state.** `git
+/// status` …"), the scoped act the first later step names in its opening
+/// sentence ("5. **Commit + push.** …").
+fn next_step_act(
+    blocks: &[Block],
+    line: u32,
+    scoped_act: &impl Fn(&str) -> Option<Predicate>,
+) -> Option<Predicate> {
+    let at = blocks.iter().position(|b| {
+        matches!(b, Block::Item { body, ordered: true, .. }
+            if body.first_line() <= line && line <= body.last_line())
+    })?;
+    let Block::Item { indent: own, .. } = &blocks[at] else {
+        return None;
+    };
+    for b in &blocks[at + 1..] {
+        match b {
+            Block::Item {
+                body,
+                indent,
+                ordered,
+                ..
+            } if indent == own => {
+                if !ordered {
+                    return None;
+                }
+                // Its title and first sentence ("**Record.** Commit the
+                // staged changes.").
+                let opening = strip_emphasis(&body.text);
+                let opening: Vec<&str> = opening.split(". ").take(2).collect();
+                if let Some(act) = scoped_act(&opening.join(". ")) {
+                    return Some(act);
+                }
+            }
+            Block::Item { indent, .. } if indent > own => {}
+            Block::Heading { .. } => return None,
+            Block::Item { .. } => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Reads of the repository and its host: status, diffs, the branch, the
+/// pull request and its checks, a sweep for secrets, and with `history` the
+/// log ("recent commits" explore the project; they guard no commit).
+pub(super) fn looks_at_the_repository(p: &Predicate, history: bool) -> bool {
+    let mut leaves = 0;
+    let mut looks = true;
+    p.for_each_node(&mut |q| match q {
+        Predicate::Any(_) => {}
+        Predicate::Git { subcommand, args } => {
+            leaves += 1;
+            looks &= matches!(
+                subcommand.as_str(),
+                "status" | "diff" | "rev-parse" | "fetch"
+            ) || (history && matches!(subcommand.as_str(), "log" | "show" | "blame"))
+                || (subcommand == "branch" && args.is_empty());
+        }
+        Predicate::CommandRe(c) | Predicate::Command(c) => {
+            leaves += 1;
+            let c = c.trim_start_matches('^');
+            looks &= [
+                "gh pr view",
+                "gh (pr checks",
+                "git (rev-parse",
+                "git check-ignore",
+                "(git grep|grep|rg",
+            ]
+            .iter()
+            .any(|l| c.starts_with(l));
+        }
+        _ => {
+            leaves += 1;
+            looks = false;
+        }
+    });
+    looks && leaves > 0
+}
+
+/// The act a written-out command performs, whatever its arguments:
+/// `git commit -am "release $V"` is a commit, `gh release create v1 …` a
+/// release.
+fn generic_act(p: Predicate) -> Predicate {
+    let Predicate::Command(c) = &p else {
+        return p;
+    };
+    let w: Vec<&str> = c.split_whitespace().collect();
+    let plain = |s: &&str| s.chars().all(|c| c.is_ascii_lowercase() || c == '-');
+    match w.as_slice() {
+        ["git", sub, ..] if plain(sub) => Predicate::Git {
+            subcommand: sub.to_string(),
+            args: Vec::new(),
+        },
+        [tool @ ("gh" | "glab"), noun, verb, ..] if plain(noun) && plain(verb) => {
+            Predicate::Command(format!("{tool} {noun} {verb}*"))
+        }
+        _ => p,
+    }
+}
+
+/// "Ask the user if they want to push the commit and tag" (one question
+/// for the batch) and "Always ask before pushing": the skill's own step
+/// says how consent is taken, so the summary's gate on the same git act
+/// takes one consent per batch too (`before`, not `before-each`).
+pub(super) fn one_question_per_batch(drafts: &mut [Draft]) {
+    fn git_subcommands(p: &Predicate, out: &mut BTreeSet<String>) {
+        p.for_each_node(&mut |q| {
+            if let Predicate::Git { subcommand, .. } = q {
+                out.insert(subcommand.clone());
+            }
+        });
+    }
+    let gate = |d: &Draft| d.require == Some(Predicate::UserTurn);
+    let mut batched = BTreeSet::new();
+    for d in drafts
+        .iter()
+        .filter(|d| gate(d) && d.order == Some(Order::Before))
+    {
+        if let Some(w) = &d.when {
+            git_subcommands(w, &mut batched);
+        }
+    }
+    for d in drafts
+        .iter_mut()
+        .filter(|d| gate(d) && d.order == Some(Order::BeforeEach))
+    {
+        let mut subs = BTreeSet::new();
+        if let Some(w) = &d.when {
+            git_subcommands(w, &mut subs);
+        }
+        if !subs.is_empty() && subs.is_subset(&batched) {
+            d.order = Some(Order::Before);
+        }
+    }
+}
+
+/// A scope-tagged `require` with no `when` would fire at the skill load, so
+/// a session that only looked around (read files, asked a question) would
+/// block for not committing, pushing or setting up a worktree. Such a rule
+/// is judged in sessions that changed files: `when` any write or edit, the
+/// requirement anywhere in scope.
+pub(super) fn judged_where_work_was_done(d: &mut Draft) {
+    if d.require.is_some() && d.when.is_none() && !d.scope.is_empty() {
+        d.when = Some(Predicate::Any(vec![
+            Predicate::Write("**".into()),
+            Predicate::Edit("**".into()),
+        ]));
+        d.order = Some(Order::Anywhere);
+    }
+}
