@@ -1768,3 +1768,32 @@ fn a_version_bump_command_that_commits_and_tags_is_shared_state() {
     assert_eq!(c.forbid, Some(p("{command: 'npm version*'}")), "{c:#?}");
     assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
 }
+
+#[test]
+fn consent_in_fourteen_phrasings_is_a_user_turn_before_the_act() {
+    let cs = fixture("consent-phrasings");
+    // One rule per line 7..=20, each in another wording: "check with the
+    // user before", "get the user's OK", "only … with explicit permission",
+    // "after the user gives the go-ahead", "unless the user asks", "confirm
+    // with the user before", "without asking first", "get approval
+    // before", "ask before", "a remote the user has not confirmed", "get
+    // sign-off", "requires the user's explicit approval", "on its own
+    // initiative", "unless instructed".
+    for line in 7..=20 {
+        let c = at(&cs, line).unwrap_or_else(|| panic!("no rule at {line}: {cs:#?}"));
+        assert_eq!(
+            c.require,
+            Some(p("{user_turn: true}")),
+            "line {line}: {c:#?}"
+        );
+        assert!(
+            c.when.is_some() && c.forbid.is_none(),
+            "line {line}: {c:#?}"
+        );
+        assert_eq!(
+            c.scope,
+            vec![ScopeTag::SharedRepoState],
+            "line {line}: {c:#?}"
+        );
+    }
+}

@@ -886,7 +886,7 @@ impl Extractor<'_> {
         ctx: &Ctx,
         first: bool,
     ) -> Option<Draft> {
-        let reasoned = act_then_so(s, self.lex);
+        let reasoned = act_then_so(s, self.lex).or_else(|| consent_phrasing(s));
         let s = reasoned.as_deref().unwrap_or(s);
         let a = analyse(s, question, ctx, first, self.lex)?;
         let elided = if a.speech {
@@ -1826,6 +1826,54 @@ fn act_then_so(s: &str, lex: &Lexicon) -> Option<String> {
         .map(|c| c.to_lowercase().chain(cs).collect())
         .unwrap_or_default();
     Some(format!("Before {subject}, {rest}"))
+}
+
+/// Consent said as a condition of the act itself: "Only push with explicit
+/// permission" reads "Never push without explicit permission"; "Pushing
+/// requires the user's approval" reads "Before pushing, get the user's
+/// approval". `None` for any other sentence.
+fn consent_phrasing(s: &str) -> Option<String> {
+    const CONSENT: &[&str] = &[
+        "permission",
+        "approval",
+        "consent",
+        "confirmation",
+        "sign-off",
+        "go-ahead",
+        "authorization",
+        "authorisation",
+    ];
+    let lower = s.to_lowercase();
+    // Byte offsets found in the lowercase text index the original.
+    if lower.len() != s.len() {
+        return None;
+    }
+    let names_consent = |t: &str| CONSENT.iter().any(|c| t.contains(c));
+    if let Some(rest) = lower.strip_prefix("only ") {
+        let at = rest.find(" with ")?;
+        let from = "only ".len();
+        let tail = &s[from + at + " with ".len()..];
+        return names_consent(&tail.to_lowercase())
+            .then(|| format!("Never {} without {tail}", &s[from..from + at]));
+    }
+    let first = lower.split_whitespace().next()?;
+    let first = first.trim_matches(|c: char| !c.is_alphanumeric() && c != '-');
+    if first.len() < 5 || !first.ends_with("ing") {
+        return None;
+    }
+    let (at, verb) = [" requires ", " needs ", " require ", " need "]
+        .iter()
+        .filter_map(|v| lower.find(v).map(|i| (i, v.len())))
+        .min()?;
+    let tail = &s[at + verb..];
+    names_consent(&tail.to_lowercase()).then(|| {
+        let mut cs = s[..at].chars();
+        let subject: String = cs
+            .next()
+            .map(|c| c.to_lowercase().chain(cs).collect())
+            .unwrap_or_default();
+        format!("Before {subject}, get {tail}")
+    })
 }
 
 /// "**Problem**: committing on main / **Fix**: create a branch first": a

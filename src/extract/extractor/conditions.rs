@@ -447,9 +447,24 @@ pub(super) fn acts_unasked(main: &str) -> bool {
                 | "unasked"
                 | "unilaterally"
         )
+    }) || w.windows(3).any(|p| {
+        p[0] == "on" && matches!(p[1].as_str(), "your" | "its" | "my" | "their") && p[2] == "own"
     }) || w
-        .windows(3)
-        .any(|p| p[0] == "on" && p[1] == "your" && p[2] == "own")
+        .windows(2)
+        .any(|p| p[0] == "own" && p[1] == "initiative")
+        || w.windows(3).any(|p| {
+            p[0] == "without" && p[1] == "being" && matches!(p[2].as_str(), "asked" | "told")
+        })
+        // "Never push to a remote the user has not confirmed": only to
+        // what the user confirmed — the act waits on the user's word.
+        || w.windows(4).any(|p| {
+            matches!(p[0].as_str(), "user" | "human" | "partner" | "they")
+                && matches!(p[1].as_str(), "has" | "have" | "did" | "does")
+                && matches!(p[2].as_str(), "not" | "n't")
+                && ["confirm", "approv", "chose", "choos", "agree", "ask", "request", "select"]
+                    .iter()
+                    .any(|v| p[3].starts_with(v))
+        })
 }
 
 /// The text with its other arrows written `→`.
@@ -2014,20 +2029,75 @@ pub(super) fn user_consent(text: &str) -> bool {
             "user" | "users" | "partner" | "human" | "they" | "i" | "me"
         )
     });
-    who && w.iter().any(|x| {
-        let t = x.text.as_str();
-        [
-            "ask", "request", "approv", "confirm", "consent", "agree", "instruct", "tell", "told",
-            "say", "said", "want",
-        ]
-        .iter()
-        .any(|v| t.starts_with(v))
-    })
+    // "unless instructed", "unless explicitly asked to": the user's word
+    // in the passive.
+    let passive = !w.is_empty()
+        && w.iter().any(|x| {
+            matches!(
+                x.text.as_str(),
+                "instructed"
+                    | "told"
+                    | "asked"
+                    | "requested"
+                    | "approved"
+                    | "authorized"
+                    | "authorised"
+                    | "directed"
+            )
+        })
+        && w.iter().all(|x| {
+            x.barrier
+                || matches!(
+                    x.text.as_str(),
+                    "instructed"
+                        | "told"
+                        | "asked"
+                        | "requested"
+                        | "approved"
+                        | "authorized"
+                        | "authorised"
+                        | "directed"
+                        | "explicitly"
+                        | "specifically"
+                        | "expressly"
+                        | "to"
+                        | "so"
+                        | "do"
+                        | "first"
+                        | "you"
+                        | "are"
+                        | "were"
+                        | "have"
+                        | "been"
+                        | "by"
+                        | "the"
+                )
+        });
+    passive
+        || who
+            && w.iter().any(|x| {
+                let t = x.text.as_str();
+                [
+                    "ask", "request", "approv", "confirm", "consent", "agree", "instruct", "tell",
+                    "told", "say", "said", "want",
+                ]
+                .iter()
+                .any(|v| t.starts_with(v))
+            })
 }
 
 pub(super) fn mentions_consent(text: &str) -> bool {
     let lower = text.to_lowercase();
     if lower.contains("sign-off") || lower.contains("sign off") || lower.contains("go-ahead") {
+        return true;
+    }
+    // "without asking first", "without being told".
+    if words(&mask(text).0).iter().any(|w| {
+        matches!(
+            w.text.as_str(),
+            "asking" | "asked" | "instructed" | "told" | "ok" | "okay"
+        )
+    }) {
         return true;
     }
     words(&mask(text).0).iter().any(|w| {
@@ -2132,13 +2202,36 @@ impl Analysis {
             return None;
         }
         let seeks = |t: &str| {
-            words(&mask(t).0).iter().any(|w| {
-                w.text.starts_with("approv")
-                    || w.text.starts_with("consent")
-                    || w.text.starts_with("permission")
-                    || w.text.starts_with("sign-off")
-                    || matches!(w.text.as_str(), "confirmation" | "confirms" | "confirmed")
-            })
+            let w = words(&mask(t).0);
+            let lower = t.to_lowercase();
+            // "Check with the user before pushing", "Get the user's OK".
+            let with_user = w.iter().any(|x| {
+                matches!(
+                    x.text.as_str(),
+                    "user" | "user's" | "human" | "partner" | "maintainer"
+                )
+            }) && w
+                .iter()
+                .find(|x| !x.barrier && !is_filler(&x.text))
+                .is_some_and(|x| {
+                    matches!(
+                        x.text.as_str(),
+                        "check" | "clear" | "confirm" | "get" | "obtain" | "consult"
+                    )
+                });
+            with_user
+                || lower.contains("sign-off")
+                || lower.contains("sign off")
+                || lower.contains("go-ahead")
+                || w.iter().any(|w| {
+                    w.text.starts_with("approv")
+                        || w.text.starts_with("consent")
+                        || w.text.starts_with("permission")
+                        || matches!(
+                            w.text.as_str(),
+                            "confirmation" | "confirms" | "confirmed" | "ok" | "okay"
+                        )
+                })
         };
         // "Ask the user to review the spec before proceeding": asking
         // before going on waits for the answer.
