@@ -1797,3 +1797,30 @@ fn consent_in_fourteen_phrasings_is_a_user_turn_before_the_act() {
         );
     }
 }
+
+#[test]
+fn guards_on_config_secrets_and_history_in_sixteen_phrasings() {
+    let cs = fixture("guard-phrasings");
+    // Every line 7..=22 forbids (or gates) an act in its scope; none is a
+    // rule the gate cannot see except pasting keys into chat (line 13).
+    for line in 7..=22 {
+        let c = at(&cs, line).unwrap_or_else(|| panic!("no rule at {line}: {cs:#?}"));
+        assert_eq!(c.modality, Modality::MustNot, "line {line}: {c:#?}");
+        assert!(!c.scope.is_empty(), "line {line}: {c:#?}");
+        if line != 13 {
+            assert!(c.behavior().is_some(), "line {line}: {c:#?}");
+        }
+    }
+    // "the memory file" is the memory, not every file.
+    assert_eq!(
+        at(&cs, 11).unwrap().forbid,
+        Some(p(
+            "{any: [{touch: '**/MEMORY.md'}, {touch: '**/memory/**'}]}"
+        ))
+    );
+    // Printing `.env` reads it; echoing tokens reads where tokens live.
+    assert_eq!(at(&cs, 12).unwrap().forbid, Some(p("{read: '**/.env'}")));
+    assert!(serde_json::to_string(&at(&cs, 16).unwrap().forbid)
+        .unwrap()
+        .contains(".env"));
+}

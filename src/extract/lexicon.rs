@@ -140,6 +140,16 @@ pub struct Pattern {
 }
 
 impl Pattern {
+    /// How many words the pattern names (its gaps left out): of two
+    /// patterns that match the same words, the one naming more is the more
+    /// specific ("write … memory file" over "write … file").
+    pub fn words_named(&self) -> usize {
+        self.toks
+            .iter()
+            .filter(|t| matches!(t, PatTok::Word(_)))
+            .count()
+    }
+
     /// Compile a pattern; an error says what is wrong with it.
     pub fn parse(src: &str) -> Result<Pattern, String> {
         let mut toks = Vec::new();

@@ -141,24 +141,26 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
     let (masked, code, links) = mask(text);
     let w = words(&masked);
     // Phrases: every match, then drop matches inside a longer match.
-    let mut hits: Vec<(usize, usize, usize)> = Vec::new();
+    let mut hits: Vec<(usize, usize, usize, usize)> = Vec::new();
     for (pi, ph) in lex.phrases.iter().enumerate() {
         for pat in &ph.patterns {
             for (a, b) in pat.find_all(&w) {
-                hits.push((a, b, pi));
+                hits.push((a, b, pi, pat.words_named()));
             }
         }
     }
-    let kept: Vec<&(usize, usize, usize)> = hits
+    // A match inside a longer one, or over the same words with fewer of
+    // them named, gives way.
+    let kept: Vec<&(usize, usize, usize, usize)> = hits
         .iter()
-        .filter(|(a, b, pi)| {
-            !hits
-                .iter()
-                .any(|(c, d, pj)| pj != pi && c <= a && b <= d && (d - c) > (b - a))
+        .filter(|(a, b, pi, n)| {
+            !hits.iter().any(|(c, d, pj, m)| {
+                pj != pi && c <= a && b <= d && ((d - c) > (b - a) || ((d - c) == (b - a) && m > n))
+            })
         })
         .collect();
     let mut seen_phrase = BTreeSet::new();
-    for (a0, _, pi) in kept {
+    for (a0, _, pi, _) in kept {
         if !seen_phrase.insert(*pi) {
             continue;
         }
@@ -183,8 +185,8 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
     // Scope words, unless a stop phrase holds them.
     let stops: Vec<(usize, usize)> = hits
         .iter()
-        .filter(|(_, _, pi)| lex.phrases[*pi].is_stop())
-        .map(|(a, b, _)| (*a, *b))
+        .filter(|(_, _, pi, _)| lex.phrases[*pi].is_stop())
+        .map(|(a, b, _, _)| (*a, *b))
         .collect();
     for s in &lex.scopes {
         let hit = s.words.iter().any(|p| {
