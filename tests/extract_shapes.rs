@@ -1824,3 +1824,25 @@ fn guards_on_config_secrets_and_history_in_sixteen_phrasings() {
         .unwrap()
         .contains(".env"));
 }
+
+#[test]
+fn a_short_step_over_a_shell_block_requires_its_commands() {
+    let cs = fixture("commit-steps");
+    // "1. Check the status:" over `git status` / `git diff --staged`: the
+    // look-ups, due before the commit step 4 names.
+    let c = at(&cs, 9).expect("status step");
+    assert_eq!(
+        c.require,
+        Some(p("{any: [{git: status}, {git: diff, args: ['--staged']}]}")),
+        "{c:#?}"
+    );
+    assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    // "Never use `git add -A`"; "Do not push unless the user asks."
+    assert_eq!(
+        at(&cs, 18).unwrap().forbid,
+        Some(p("{git: add, args: ['-A']}"))
+    );
+    let c = at(&cs, 23).expect("push gate");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+}

@@ -360,9 +360,13 @@ impl Extractor<'_> {
         // A table of situations under such a lead-in ("Load these as
         // needed:" / | Situation | File |): the lead-in's text.
         let mut table_lead: Option<String> = None;
+        // A short lead-in that made no rule of its own ("1. Check the
+        // status:"), while only blank lines follow it: its text and lines.
+        let mut bare_colon: Option<(String, [u32; 2])> = None;
         for (bi, block) in blocks.iter().enumerate() {
             let drafts_before = self.drafts.len();
             let colon_before = colon_rule.take();
+            let bare_before = bare_colon.take();
             // A message to say, quoted across paragraphs ("**\"Plan saved.
             // Two options:**" … "**Which approach?\"**"): its options and
             // lines are what the agent says, not rules.
@@ -399,7 +403,10 @@ impl Extractor<'_> {
                     }
                 }
                 _ if example_depth > 0 || section.example() => {}
-                Block::Blank => colon_rule = colon_before,
+                Block::Blank => {
+                    colon_rule = colon_before;
+                    bare_colon = bare_before;
+                }
                 Block::Quote(_) => {}
                 Block::Para(body) => {
                     items.clear();
@@ -413,8 +420,15 @@ impl Extractor<'_> {
                             .flatten(),
                         None => self.paragraph(body, &section),
                     };
-                    if body.text.trim_end().ends_with(':') && self.drafts.len() > drafts_before {
-                        colon_rule = Some(self.drafts.len() - 1);
+                    if body.text.trim_end().ends_with(':') {
+                        if self.drafts.len() > drafts_before {
+                            colon_rule = Some(self.drafts.len() - 1);
+                        } else {
+                            bare_colon = Some((
+                                strip_emphasis(&body.text),
+                                [body.first_line(), body.last_line()],
+                            ));
+                        }
                     }
                 }
                 Block::Item {
@@ -510,8 +524,15 @@ impl Extractor<'_> {
                         l
                     });
                     items.push((*indent, own_lead));
-                    if body.text.trim_end().ends_with(':') && self.drafts.len() > drafts_before {
-                        colon_rule = Some(self.drafts.len() - 1);
+                    if body.text.trim_end().ends_with(':') {
+                        if self.drafts.len() > drafts_before {
+                            colon_rule = Some(self.drafts.len() - 1);
+                        } else {
+                            bare_colon = Some((
+                                strip_emphasis(&body.text),
+                                [body.first_line(), body.last_line()],
+                            ));
+                        }
                     }
                 }
                 Block::Row {
@@ -548,6 +569,8 @@ impl Extractor<'_> {
                     }
                     if let Some(at) = colon_before {
                         self.commands_under(at, lang, lines, &section);
+                    } else if let Some((text, at)) = bare_before {
+                        self.step_over_commands(text, at, lang, lines, &section);
                     }
                 }
             }
@@ -601,6 +624,41 @@ impl Extractor<'_> {
 
     /// "Run the validation script:" over a shell block: the rule, which
     /// names no act of its own, runs the block's commands.
+    /// "1. Check the status:" over `git status` / `git diff --staged`: a
+    /// step too short to be a rule of its own whose shell block says what
+    /// it runs — that step requires those commands.
+    fn step_over_commands(
+        &mut self,
+        text: String,
+        at: [u32; 2],
+        lang: &str,
+        lines: &[(u32, String)],
+        section: &Section,
+    ) {
+        let shell = matches!(
+            lang.to_lowercase().as_str(),
+            "" | "bash" | "sh" | "shell" | "console" | "zsh" | "shell-session"
+        );
+        let steps = main_verb(&words(&mask(&text).0)).is_some_and(|v| {
+            [
+                "run", "execute", "check", "verify", "inspect", "review", "look", "view", "see",
+                "confirm",
+            ]
+            .contains(&v.as_str())
+        });
+        if !shell || !steps || section.conditional() || opening_condition(&text).is_some() {
+            return;
+        }
+        let cmds = fence_commands(lines, self.lex);
+        if cmds.is_empty() {
+            return;
+        }
+        let mut d = Draft::new(text, at, Modality::Must);
+        d.require = any_of(cmds);
+        add_predicate_scopes(&mut d, self.lex);
+        self.drafts.push(d);
+    }
+
     fn commands_under(
         &mut self,
         at: usize,
