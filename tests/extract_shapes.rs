@@ -1846,3 +1846,17 @@ fn a_short_step_over_a_shell_block_requires_its_commands() {
     let c = at(&cs, 23).expect("push gate");
     assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
 }
+
+#[test]
+fn a_bold_numbered_step_over_an_assignment_requires_the_command_it_runs() {
+    let cs = fixture("commit-steps");
+    // "**1. Note the range:**" over `FROM=$(git merge-base …)`: a read
+    // (`git merge-base` is no merge).
+    let c = at(&cs, 33).expect("range step");
+    assert_eq!(
+        c.require,
+        Some(p("{command: 'git merge-base * origin/main*'}")),
+        "{c:#?}"
+    );
+    assert!(c.scope.is_empty() && c.when.is_none(), "{c:#?}");
+}

@@ -420,7 +420,7 @@ impl Extractor<'_> {
                             .flatten(),
                         None => self.paragraph(body, &section),
                     };
-                    if body.text.trim_end().ends_with(':') {
+                    if strip_emphasis(&body.text).trim_end().ends_with(':') {
                         if self.drafts.len() > drafts_before {
                             colon_rule = Some(self.drafts.len() - 1);
                         } else {
@@ -524,7 +524,7 @@ impl Extractor<'_> {
                         l
                     });
                     items.push((*indent, own_lead));
-                    if body.text.trim_end().ends_with(':') {
+                    if strip_emphasis(&body.text).trim_end().ends_with(':') {
                         if self.drafts.len() > drafts_before {
                             colon_rule = Some(self.drafts.len() - 1);
                         } else {
@@ -639,10 +639,30 @@ impl Extractor<'_> {
             lang.to_lowercase().as_str(),
             "" | "bash" | "sh" | "shell" | "console" | "zsh" | "shell-session"
         );
-        let steps = main_verb(&words(&mask(&text).0)).is_some_and(|v| {
+        // "**1. Get git SHAs:**": the step's number is no verb.
+        let w = words(&mask(&text).0);
+        let w = &w[heading_number(&w)..];
+        let steps = main_verb(w).is_some_and(|v| {
             [
-                "run", "execute", "check", "verify", "inspect", "review", "look", "view", "see",
+                "run",
+                "execute",
+                "check",
+                "verify",
+                "inspect",
+                "review",
+                "look",
+                "view",
+                "see",
                 "confirm",
+                "get",
+                "find",
+                "list",
+                "collect",
+                "gather",
+                "determine",
+                "identify",
+                "note",
+                "record",
             ]
             .contains(&v.as_str())
         });
@@ -1248,10 +1268,36 @@ pub(super) fn fence_commands(lines: &[(u32, String)], lex: &Lexicon) -> Vec<Pred
         cmds.extend(
             simple_commands(l)
                 .iter()
+                .map(|c| substituted(c))
                 .filter_map(|c| command_predicate(c, lex)),
         );
     }
     cmds
+}
+
+/// `BASE=$(git rev-parse HEAD~1)`: the command an assignment runs.
+fn substituted(c: &str) -> &str {
+    let Some((name, value)) = c.split_once('=') else {
+        return c;
+    };
+    let assigns = !name.is_empty()
+        && name
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ch == '_');
+    let inner = value
+        .trim()
+        .strip_prefix("$(")
+        .and_then(|v| v.strip_suffix(')'))
+        .or_else(|| {
+            value
+                .trim()
+                .strip_prefix('`')
+                .and_then(|v| v.strip_suffix('`'))
+        });
+    match inner {
+        Some(inner) if assigns => inner.trim(),
+        _ => c,
+    }
 }
 
 /// The act a row names in its action column, when the other cells make it
