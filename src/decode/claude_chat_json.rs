@@ -6,7 +6,7 @@
 //! buffered reader (one record in memory at a time). Each record goes through
 //! the session decoder's handler. Locations are JSON pointers to the element (`/17`).
 
-use super::claude_code::{record_from_value, ClaudeRecords, Record};
+use super::claude_code::{parse_record, record_from_value, ClaudeRecords};
 use super::jsonl;
 use super::{
     DecodeError, DecodeOptions, DecodeProblem, Decoder, Harness, Location, ProblemKind, Trajectory,
@@ -258,7 +258,7 @@ impl<'de, const K: bool> Visitor<'de> for Elements<'_, K> {
                 let loc = Location::pointer(format!("/{}", *self.index));
                 *self.index += 1;
                 if how == Check::Fast && s.starts_with('{') {
-                    if let Ok(rec) = serde_json::from_str::<Record<K, false>>(s) {
+                    if let Ok(rec) = parse_record::<K, false>(s, self.st.fast) {
                         self.st.record_scanning_if_needed(rec, loc, s.as_bytes());
                         continue;
                     }

@@ -17,6 +17,7 @@
 //! - Bookkeeping records are recognised and ignored; an unknown record type is
 //!   counted as [`ProblemKind::UnknownRecordType`].
 
+use super::fastjson::{self, Cursor, Fast, GiveUp};
 use super::jsonl::{self, JsonlLines};
 use super::probe::{Input, KeyName, LooseBool, LooseStr};
 use super::scantext::{ScanText, TextFacts};
@@ -93,7 +94,8 @@ pub(crate) fn read_jsonl_into<const K: bool>(
     while let Some(line) = lines.next_line()? {
         let mut loc = line.location();
         loc.file = st.file.clone();
-        if let Some(rec) = line.parse_borrowed::<Record<K, false>>(&mut st.traj) {
+        let fast = st.fast;
+        if let Some(rec) = line.parse_with(&mut st.traj, |s| parse_record::<K, false>(s, fast)) {
             st.record_scanning_if_needed(rec, loc, line.bytes);
         } else if let Some(p) = st.traj.problems.last_mut() {
             p.location.file = st.file.clone();
@@ -478,6 +480,195 @@ impl<'de> Deserialize<'de> for SkillNames {
     }
 }
 
+// ---------------------------------------------------------------- fast path
+
+/// One record from its JSON text: the fast path ([`fastjson`]) when `fast`
+/// and it can vouch for the text, else serde_json (the same record, or the
+/// same error).
+pub(crate) fn parse_record<const K: bool, const T: bool>(
+    s: &str,
+    fast: bool,
+) -> serde_json::Result<Record<K, T>> {
+    if fast {
+        if let Ok(r) = fast_record(s) {
+            return Ok(r);
+        }
+    }
+    serde_json::from_str(s)
+}
+
+/// [`Record`] by the fast path: the derived `Deserialize` field by field
+/// (a duplicate field gives up: serde's derive rejects it), the bulky values
+/// no decision needs (`toolUseResult`'s outputs and file contents, progress
+/// `data`, usage, thinking signatures) stepped over.
+fn fast_record<const K: bool, const T: bool>(s: &str) -> Fast<Record<K, T>> {
+    let mut c = Cursor::new(s);
+    let mut r = Record::<K, T>::default();
+    let mut seen = 0u32;
+    if c.peek() != Some(b'{') {
+        return Err(GiveUp);
+    }
+    c.object(0, |c, key| {
+        let bit = match key {
+            "type" => 0,
+            "subtype" => 1,
+            "uuid" => 2,
+            "parentUuid" => 3,
+            "sessionId" => 4,
+            "session_id" => 5,
+            "timestamp" => 6,
+            "cwd" => 7,
+            "gitBranch" => 8,
+            "version" => 9,
+            "claude_code_version" => 10,
+            "isSidechain" => 11,
+            "isMeta" => 12,
+            "isCompactSummary" => 13,
+            "agentId" => 14,
+            "sourceToolUseID" => 15,
+            "parent_tool_use_id" => 16,
+            "message" => 17,
+            "toolUseResult" => 18,
+            "tool_use_result" => 19,
+            "attachment" => 20,
+            "is_error" => 21,
+            _ => return c.skip(1),
+        };
+        if seen & (1 << bit) != 0 {
+            return Err(GiveUp);
+        }
+        seen |= 1 << bit;
+        match bit {
+            0 => r.ty = loose_str(c.value(1)?)?,
+            1 => r.subtype = loose_str(c.value(1)?)?,
+            2 => r.uuid = loose_str(c.value(1)?)?,
+            3 => r.parent_uuid = loose_str(c.value(1)?)?,
+            4 => r.session_id = loose_str(c.value(1)?)?,
+            5 => r.session_id_snake = loose_str(c.value(1)?)?,
+            6 => r.timestamp = loose_str(c.value(1)?)?,
+            7 => r.cwd = loose_str(c.value(1)?)?,
+            8 => r.git_branch = loose_str(c.value(1)?)?,
+            9 => r.version = loose_str(c.value(1)?)?,
+            10 => r.claude_code_version = loose_str(c.value(1)?)?,
+            11 => r.is_sidechain = loose_bool(c.value(1)?)?,
+            12 => r.is_meta = loose_bool(c.value(1)?)?,
+            13 => r.is_compact_summary = loose_bool(c.value(1)?)?,
+            14 => r.agent_id = loose_str(c.value(1)?)?,
+            15 => r.source_tool_use_id = loose_str(c.value(1)?)?,
+            16 => r.parent_tool_use_id = loose_str(c.value(1)?)?,
+            17 => r.message = fast_message(c)?,
+            18 => r.tool_use_result = fast_tool_use_result(c)?,
+            19 => r.tool_use_result_snake = fast_tool_use_result(c)?,
+            20 => r.attachment = fastjson::serde(c.value(1)?)?,
+            _ => r.is_error = loose_bool(c.value(1)?)?,
+        }
+        Ok(())
+    })?;
+    if !c.at_end() {
+        return Err(GiveUp);
+    }
+    Ok(r)
+}
+
+/// `message` (depth 1): `model` and `content`.
+fn fast_message<const K: bool, const T: bool>(c: &mut Cursor) -> Fast<Option<Message<K, T>>> {
+    if c.peek() != Some(b'{') {
+        return fastjson::serde(c.value(1)?);
+    }
+    let mut m = Message::<K, T>::default();
+    let mut seen = 0u8;
+    c.object(1, |c, key| {
+        let bit = match key {
+            "model" => 1,
+            "content" => 2,
+            _ => return c.skip(2),
+        };
+        if seen & bit != 0 {
+            return Err(GiveUp);
+        }
+        seen |= bit;
+        if bit == 1 {
+            m.model = loose_str(c.value(2)?)?;
+        } else {
+            m.content = fast_content(c)?;
+        }
+        Ok(())
+    })?;
+    Ok(Some(m))
+}
+
+/// `message.content` (depth 2): a list of blocks.
+fn fast_content<const K: bool, const T: bool>(c: &mut Cursor) -> Fast<Content<K, T>> {
+    if c.peek() != Some(b'[') {
+        return fastjson::serde(c.value(2)?);
+    }
+    let mut blocks = Vec::new();
+    c.array(2, |c| {
+        blocks.push(if c.peek() == Some(b'{') {
+            fast_block(c)?
+        } else {
+            fastjson::serde(c.value(3)?)?
+        });
+        Ok(())
+    })?;
+    Ok(Content::Blocks(blocks))
+}
+
+/// One content block (depth 3), as [`Block`]'s visitor reads it (the last
+/// of a repeated key wins).
+fn fast_block<const K: bool, const T: bool>(c: &mut Cursor) -> Fast<Block<K, T>> {
+    let mut b = Block::<K, T>::default();
+    c.object(3, |c, key| {
+        match key {
+            "type" => b.ty = loose_str(c.value(4)?)?,
+            "text" => b.text = Some(fastjson::serde(c.value(4)?)?),
+            "id" => b.id = loose_str(c.value(4)?)?,
+            "name" => b.name = loose_str(c.value(4)?)?,
+            "input" => b.input = Some(Input::fast(c, 4)?),
+            "tool_use_id" => b.tool_use_id = loose_str(c.value(4)?)?,
+            "content" => b.content = Some(fastjson::serde(c.value(4)?)?),
+            "is_error" => b.is_error = loose_bool(c.value(4)?)?,
+            _ => c.skip(4)?,
+        }
+        Ok(())
+    })?;
+    Ok(b)
+}
+
+/// `toolUseResult` (depth 1): an object's `agentId` and `interrupted`.
+fn fast_tool_use_result(c: &mut Cursor) -> Fast<Option<ToolUseResult>> {
+    if c.peek() != Some(b'{') {
+        return fastjson::serde(c.value(1)?);
+    }
+    let mut r = ToolUseResult::default();
+    c.object(1, |c, key| {
+        match key {
+            "agentId" => r.agent_id = loose_str(c.value(2)?)?.0,
+            "interrupted" => r.interrupted = loose_bool(c.value(2)?)?.0,
+            _ => c.skip(2)?,
+        }
+        Ok(())
+    })?;
+    Ok(Some(r))
+}
+
+/// [`LooseStr`] of a value's text.
+fn loose_str(raw: &str) -> Fast<LooseStr> {
+    match fastjson::plain_str(raw) {
+        Some(s) => Ok(LooseStr(Some(s.to_string()))),
+        None => fastjson::serde(raw),
+    }
+}
+
+/// [`LooseBool`] of a value's text.
+fn loose_bool(raw: &str) -> Fast<LooseBool> {
+    match raw {
+        "true" => Ok(LooseBool(true)),
+        "false" | "null" => Ok(LooseBool(false)),
+        _ => fastjson::serde(raw),
+    }
+}
+
 // ---------------------------------------------------------------- state
 
 /// Record types that are bookkeeping (recognised, no event).
@@ -610,6 +801,9 @@ pub(crate) struct ClaudeRecords<const K: bool> {
     first_repeat: Option<Location>,
     /// stream-json `result` record: (success, record number).
     result_record: Option<bool>,
+    /// Records are read by [`parse_record`]'s fast path (`false`: serde_json
+    /// only; the tests compare both).
+    pub(crate) fast: bool,
 }
 
 impl<const K: bool> ClaudeRecords<K> {
@@ -631,6 +825,7 @@ impl<const K: bool> ClaudeRecords<K> {
             repeated: 0,
             first_repeat: None,
             result_record: None,
+            fast: true,
         }
     }
 
@@ -747,7 +942,10 @@ impl<const K: bool> ClaudeRecords<K> {
         json: &[u8],
     ) {
         if self.needs_test_scan(&r) {
-            if let Ok(full) = serde_json::from_slice::<Record<K, true>>(json) {
+            let full = std::str::from_utf8(json)
+                .map_err(|_| ())
+                .and_then(|s| parse_record::<K, true>(s, self.fast).map_err(|_| ()));
+            if let Ok(full) = full {
                 return self.record(full, loc);
             }
         }
@@ -1498,6 +1696,126 @@ pub(crate) fn record_from_value<const K: bool>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A session file decoded with and without the fast path, as JSON.
+    fn both_paths(path: &Path) -> (String, String) {
+        let run = |fast: bool, keep: bool| {
+            let traj =
+                Trajectory::new(path.to_path_buf(), Harness::ClaudeCode, "claude-code-jsonl");
+            let json = if keep {
+                let mut st = ClaudeRecords::<true>::new(traj, None);
+                st.fast = fast;
+                read_jsonl_into(path, &mut st).unwrap();
+                serde_json::to_string(&st.finish())
+            } else {
+                let mut st = ClaudeRecords::<false>::new(traj, None);
+                st.fast = fast;
+                read_jsonl_into(path, &mut st).unwrap();
+                serde_json::to_string(&st.finish())
+            };
+            json.unwrap()
+        };
+        (
+            format!("{}\n{}", run(true, false), run(true, true)),
+            format!("{}\n{}", run(false, false), run(false, true)),
+        )
+    }
+
+    fn jsonl_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                jsonl_files(&p, out);
+            } else if p.extension().is_some_and(|x| x == "jsonl") {
+                out.push(p);
+            }
+        }
+    }
+
+    #[test]
+    fn fast_path_decodes_every_session_file_as_serde_json_does() {
+        let mut files = Vec::new();
+        for root in [
+            "fixtures/decode",
+            "fixtures/decode-others",
+            "fixtures/gate",
+            "../shared/realdata/transcripts",
+        ] {
+            jsonl_files(Path::new(root), &mut files);
+        }
+        assert!(
+            files.len() > 30,
+            "the fixtures and real transcripts are there"
+        );
+        for f in &files {
+            let (fast, slow) = both_paths(f);
+            assert!(fast == slow, "{} decodes differently", f.display());
+        }
+    }
+
+    #[test]
+    fn fast_path_gives_up_on_what_it_cannot_vouch_for() {
+        let deep = format!("{}1{}", "[".repeat(120), "]".repeat(120));
+        let lines = [
+            // plain records, with bulky values the fast path steps over
+            r#"{"type":"user","sessionId":"s1","uuid":"u1","cwd":"/r","message":{"role":"user","content":"run the tests"}}"#.to_string(),
+            r#"{"type":"assistant","uuid":"u2","parentUuid":"u1","message":{"model":"m","usage":{"in":1,"x":[1.5e3,-0]},"content":[{"type":"thinking","thinking":"a\"b\\","signature":"QUJD"},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"cargo test","description":"d\u00e9"}}]}}"#.to_string(),
+            r#"{"type":"user","uuid":"u3","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"test result: FAILED. 1 passed; 1 failed;\n","is_error":true}]},"toolUseResult":{"stdout":"x\ny","stderr":"","interrupted":false,"agentId":"a\u0041"}}"#.to_string(),
+            // a repeated field: serde's derive rejects the record
+            r#"{"type":"user","type":"assistant","uuid":"u4"}"#.to_string(),
+            r#"{"type":"assistant","uuid":"u5","message":{"model":"a","model":"b","content":[]}}"#.to_string(),
+            // a repeated block key: the last wins
+            r#"{"type":"assistant","uuid":"u6","message":{"content":[{"type":"text","text":"one","text":"two?"}]}}"#.to_string(),
+            // an escaped key
+            r#"{"type":"user","uuid":"u7","mess\u0061ge":{"content":"hi"}}"#.to_string(),
+            // odd types
+            r#"{"type":7,"uuid":["u8"],"isMeta":"true","isSidechain":1,"message":[{"a":1}]}"#.to_string(),
+            r#"{"type":"assistant","uuid":"u9","message":{"content":"a text?"},"toolUseResult":"Error: The user doesn't want to proceed"}"#.to_string(),
+            r#"{"type":"assistant","uuid":"u10","message":{"content":["bare",7,null,[1]]},"toolUseResult":[1,2]}"#.to_string(),
+            r#"{"type":"assistant","uuid":"u11","message":null,"toolUseResult":null,"attachment":{"type":"invoked_skills","skills":[{"name":"tdd"}]}}"#.to_string(),
+            r#"{"type":"assistant","uuid":"u12","message":{"content":[{"type":"tool_use","id":"t2","name":"Write","input":"free form"}]}}"#.to_string(),
+            // deep nesting in a skipped value
+            format!(r#"{{"type":"progress","uuid":"u13","data":{deep}}}"#),
+            // a lone surrogate in a kept string, in a skipped one
+            r#"{"type":"user","uuid":"u14","message":{"content":"\ud800"}}"#.to_string(),
+            r#"{"type":"user","uuid":"u15","data":"\ud800","message":{"content":"ok"}}"#.to_string(),
+            // broken records: each one counted problem, as before
+            r#"{"type":"user","uuid":"u16","message":{"content":"tab	inside"}}"#.to_string(),
+            r#"{"type":"user","uuid":"u17","data":"\x"}"#.to_string(),
+            r#"{"type":"user","uuid":"u18",}"#.to_string(),
+            r#"{"type":"user","uuid":"u19"} trailing"#.to_string(),
+            r#"["user","u20"]"#.to_string(),
+            r#"{"type":"user","uuid":"u21","data":01}"#.to_string(),
+            r#"{"type":"assistant","uuid":"u22","message":{"content":[{"type":"text","text":"cut"#.to_string(),
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        // every line alone, then all of them, then the file cut at every line's middle
+        let mut texts: Vec<String> = lines.iter().map(|l| format!("{l}\n")).collect();
+        texts.push(lines.join("\n"));
+        let all = lines.join("\n");
+        for cut in (0..all.len()).step_by(37) {
+            if all.is_char_boundary(cut) {
+                texts.push(all[..cut].to_string());
+            }
+        }
+        let mut problems = 0;
+        for text in &texts {
+            std::fs::write(&path, text).unwrap();
+            let (fast, slow) = both_paths(&path);
+            assert_eq!(fast, slow, "{text}");
+            problems += fast.matches("undecodable").count();
+        }
+        assert!(problems > 10, "the broken lines are counted");
+        // a deep skipped value and a repeated field go the slow way and agree
+        assert!(fast_record::<false, false>(&lines[12]).is_err());
+        assert!(fast_record::<false, false>(&lines[3]).is_err());
+        assert!(fast_record::<false, false>(&lines[1]).is_ok());
+        assert!(fast_record::<false, false>(&lines[2]).is_ok());
+    }
 
     #[test]
     fn names_match_with_plugin_prefix() {

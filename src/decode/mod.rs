@@ -5,6 +5,8 @@
 //! one line in [`decoders`].
 
 pub mod discover;
+/// The decoders' fast JSON path (values not kept are stepped over).
+pub(crate) mod fastjson;
 /// Helpers shared by the decoders of the non-Claude, non-Codex formats.
 pub(crate) mod generic;
 pub mod jsonl;

@@ -14,6 +14,7 @@
 //! Both accept any JSON value without failing (a number where a string was
 //! expected is just no text), so an odd field never makes a record undecodable.
 
+use super::fastjson;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -248,6 +249,28 @@ impl<'de, const KEEP: bool> Deserialize<'de> for Input<KEEP> {
             }
         }
         d.deserialize_any(V).map(Input)
+    }
+}
+
+impl<const KEEP: bool> Input<KEEP> {
+    /// The input at the cursor (inside `depth` containers) by the fast path:
+    /// an object's [`ACTION_KEYS`] are read by serde_json, its other values
+    /// (file contents, edits) stepped over, as [`Input`]'s visitor does.
+    pub(crate) fn fast(c: &mut fastjson::Cursor, depth: usize) -> fastjson::Fast<Self> {
+        if KEEP || c.peek() != Some(b'{') {
+            return fastjson::serde(c.value(depth)?);
+        }
+        let mut out = Map::new();
+        c.object(depth, |c, key| {
+            if ACTION_KEYS.contains(&key) {
+                let v = fastjson::serde::<Value>(c.value(depth + 1)?)?;
+                out.insert(key.to_string(), v);
+                Ok(())
+            } else {
+                c.skip(depth + 1)
+            }
+        })?;
+        Ok(Input(Value::Object(out)))
     }
 }
 

@@ -1,0 +1,641 @@
+//! A validating JSON walker for the decoders' hot path: it steps over the
+//! values a decoder does not keep at memory speed (a string's end is found
+//! 16 bytes at a time) and hands serde_json only the values that are kept.
+//!
+//! It is a fast path, never the only path: whenever it meets anything it
+//! cannot vouch for — a syntax error, a truncated text, an escaped key, a
+//! duplicate field, nesting deeper than [`MAX_DEPTH`], a kept value serde_json
+//! rejects — it gives up ([`GiveUp`]) and the caller parses the whole text
+//! with serde_json as before, so that errors (their category and column) and
+//! what is counted stay exactly what they were. What it accepts, serde_json
+//! accepts with the same meaning: the JSON grammar (RFC 8259) exactly as
+//! serde_json reads it when it skips a value (control characters in strings
+//! are errors; `\u` takes four hex digits, a lone surrogate is not checked in
+//! a skipped string; numbers `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`;
+//! whitespace is space, tab, CR and LF).
+
+use serde::Deserialize;
+
+/// Nesting (objects and arrays, counted from the top of the text) past which
+/// the fast path gives up; serde_json's own limit is 128.
+pub const MAX_DEPTH: usize = 100;
+
+/// The fast path cannot vouch for this text: parse it with serde_json.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GiveUp;
+
+/// Result of a fast-path step.
+pub type Fast<T> = Result<T, GiveUp>;
+
+/// A position in a JSON text.
+pub struct Cursor<'a> {
+    s: &'a str,
+    i: usize,
+}
+
+impl<'a> Cursor<'a> {
+    pub fn new(s: &'a str) -> Self {
+        Cursor { s, i: 0 }
+    }
+
+    fn bytes(&self) -> &'a [u8] {
+        self.s.as_bytes()
+    }
+
+    /// Skip JSON whitespace.
+    pub fn ws(&mut self) {
+        let b = self.bytes();
+        while let Some(&c) = b.get(self.i) {
+            if !matches!(c, b' ' | b'\n' | b'\t' | b'\r') {
+                break;
+            }
+            self.i += 1;
+        }
+    }
+
+    /// The next byte after whitespace.
+    pub fn peek(&mut self) -> Option<u8> {
+        self.ws();
+        self.bytes().get(self.i).copied()
+    }
+
+    /// Only whitespace is left.
+    pub fn at_end(&mut self) -> bool {
+        self.ws();
+        self.i == self.s.len()
+    }
+
+    fn eat(&mut self, c: u8) -> Fast<()> {
+        if self.peek() == Some(c) {
+            self.i += 1;
+            Ok(())
+        } else {
+            Err(GiveUp)
+        }
+    }
+
+    /// Step over one value (inside `depth` containers) and return its text.
+    pub fn value(&mut self, depth: usize) -> Fast<&'a str> {
+        self.ws();
+        let start = self.i;
+        self.skip_value(depth)?;
+        Ok(&self.s[start..self.i])
+    }
+
+    /// Step over one value inside `depth` containers.
+    pub fn skip(&mut self, depth: usize) -> Fast<()> {
+        self.ws();
+        self.skip_value(depth)
+    }
+
+    /// The fields of an object (the next value, inside `depth` containers):
+    /// `field` is called with each key and must consume its value (with
+    /// `depth + 1` as the depth of the value). A key with an escape gives up.
+    pub fn object(
+        &mut self,
+        depth: usize,
+        mut field: impl FnMut(&mut Cursor<'a>, &'a str) -> Fast<()>,
+    ) -> Fast<()> {
+        if depth >= MAX_DEPTH {
+            return Err(GiveUp);
+        }
+        self.eat(b'{')?;
+        if self.peek() == Some(b'}') {
+            self.i += 1;
+            return Ok(());
+        }
+        loop {
+            let key = self.plain_key()?;
+            self.eat(b':')?;
+            field(self, key)?;
+            match self.peek() {
+                Some(b',') => self.i += 1,
+                Some(b'}') => {
+                    self.i += 1;
+                    return Ok(());
+                }
+                _ => return Err(GiveUp),
+            }
+        }
+    }
+
+    /// The elements of an array (the next value, inside `depth` containers):
+    /// `element` is called for each and must consume it.
+    pub fn array(
+        &mut self,
+        depth: usize,
+        mut element: impl FnMut(&mut Cursor<'a>) -> Fast<()>,
+    ) -> Fast<()> {
+        if depth >= MAX_DEPTH {
+            return Err(GiveUp);
+        }
+        self.eat(b'[')?;
+        if self.peek() == Some(b']') {
+            self.i += 1;
+            return Ok(());
+        }
+        loop {
+            element(self)?;
+            match self.peek() {
+                Some(b',') => self.i += 1,
+                Some(b']') => {
+                    self.i += 1;
+                    return Ok(());
+                }
+                _ => return Err(GiveUp),
+            }
+        }
+    }
+
+    /// A key without escapes (the text between its quotes).
+    fn plain_key(&mut self) -> Fast<&'a str> {
+        if self.peek() != Some(b'"') {
+            return Err(GiveUp);
+        }
+        let start = self.i + 1;
+        let (end, escaped) = string_end(self.bytes(), start)?;
+        if escaped {
+            return Err(GiveUp);
+        }
+        self.i = end + 1;
+        Ok(&self.s[start..end])
+    }
+
+    /// Step over the value at the cursor (no leading whitespace), inside
+    /// `depth` containers. Iterative: one bit per open container.
+    fn skip_value(&mut self, depth: usize) -> Fast<()> {
+        let b = self.bytes();
+        // bit k: container k (from the value's own first one) is an object
+        let mut objects: u128 = 0;
+        let mut open = 0usize;
+        'value: loop {
+            match b.get(self.i) {
+                Some(b'"') => {
+                    let (end, _) = string_end(b, self.i + 1)?;
+                    self.i = end + 1;
+                }
+                Some(&c @ (b'{' | b'[')) => {
+                    if depth + open >= MAX_DEPTH {
+                        return Err(GiveUp);
+                    }
+                    self.i += 1;
+                    let object = c == b'{';
+                    if object {
+                        objects |= 1 << open;
+                    } else {
+                        objects &= !(1 << open);
+                    }
+                    open += 1;
+                    let close = if object { b'}' } else { b']' };
+                    if self.peek() == Some(close) {
+                        self.i += 1;
+                        open -= 1;
+                    } else {
+                        if object {
+                            self.key_colon()?;
+                        }
+                        self.ws();
+                        continue 'value;
+                    }
+                }
+                Some(b't') => self.literal(b"true")?,
+                Some(b'f') => self.literal(b"false")?,
+                Some(b'n') => self.literal(b"null")?,
+                Some(b'-' | b'0'..=b'9') => self.number()?,
+                _ => return Err(GiveUp),
+            }
+            // after a value: a comma (next value) or closing brackets
+            loop {
+                if open == 0 {
+                    return Ok(());
+                }
+                let object = objects & (1 << (open - 1)) != 0;
+                match self.peek() {
+                    Some(b',') => {
+                        self.i += 1;
+                        if object {
+                            self.key_colon()?;
+                        }
+                        self.ws();
+                        continue 'value;
+                    }
+                    Some(b'}') if object => {
+                        self.i += 1;
+                        open -= 1;
+                    }
+                    Some(b']') if !object => {
+                        self.i += 1;
+                        open -= 1;
+                    }
+                    _ => return Err(GiveUp),
+                }
+            }
+        }
+    }
+
+    /// A key (any string) and its colon.
+    fn key_colon(&mut self) -> Fast<()> {
+        if self.peek() != Some(b'"') {
+            return Err(GiveUp);
+        }
+        let (end, _) = string_end(self.bytes(), self.i + 1)?;
+        self.i = end + 1;
+        self.eat(b':')
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Fast<()> {
+        if self.bytes()[self.i..].starts_with(word) {
+            self.i += word.len();
+            Ok(())
+        } else {
+            Err(GiveUp)
+        }
+    }
+
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
+    fn number(&mut self) -> Fast<()> {
+        let b = self.bytes();
+        let mut i = self.i;
+        if b.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        let digits = |i: &mut usize| {
+            let start = *i;
+            while b.get(*i).is_some_and(u8::is_ascii_digit) {
+                *i += 1;
+            }
+            *i > start
+        };
+        match b.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => {
+                digits(&mut i);
+            }
+            _ => return Err(GiveUp),
+        }
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            if !digits(&mut i) {
+                return Err(GiveUp);
+            }
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            i += 1;
+            if matches!(b.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            if !digits(&mut i) {
+                return Err(GiveUp);
+            }
+        }
+        self.i = i;
+        Ok(())
+    }
+}
+
+/// Where the string whose contents start at `i` ends (the index of its
+/// closing quote), and whether it has an escape. Gives up on a control
+/// character, an invalid escape or a missing end. The bytes are looked at 16
+/// at a time; the escapes within a block are handled from its mask.
+pub fn string_end(b: &[u8], mut i: usize) -> Fast<(usize, bool)> {
+    let mut escaped = false;
+    'block: loop {
+        let (mut mask, len) = special_mask(b, i);
+        if len == 0 {
+            return Err(GiveUp); // no closing quote
+        }
+        while mask != 0 {
+            let j = i + mask.trailing_zeros() as usize;
+            match b[j] {
+                b'"' => return Ok((j, escaped)),
+                b'\\' => {
+                    escaped = true;
+                    let next = match b.get(j + 1) {
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => j + 2,
+                        Some(b'u') => {
+                            let hex = b.get(j + 2..j + 6).ok_or(GiveUp)?;
+                            if !hex.iter().all(u8::is_ascii_hexdigit) {
+                                return Err(GiveUp);
+                            }
+                            j + 6
+                        }
+                        _ => return Err(GiveUp),
+                    };
+                    if next - i >= len {
+                        i = next;
+                        continue 'block;
+                    }
+                    mask &= !0u32 << (next - i);
+                }
+                _ => return Err(GiveUp), // a control character
+            }
+        }
+        i += len;
+    }
+}
+
+#[inline]
+fn is_special(c: u8) -> bool {
+    c == b'"' || c == b'\\' || c < 0x20
+}
+
+/// The special bytes (`"`, `\`, below 0x20) of the block of up to 16 bytes
+/// at `i`, as a bit mask, and the block's length (0 at the end).
+#[inline]
+fn special_mask(b: &[u8], i: usize) -> (u32, usize) {
+    #[cfg(target_arch = "x86_64")]
+    if i + 16 <= b.len() {
+        return (special_mask_sse2(b, i), 16);
+    }
+    special_mask_scalar(b, i)
+}
+
+fn special_mask_scalar(b: &[u8], i: usize) -> (u32, usize) {
+    let block = b.get(i..).unwrap_or_default();
+    let block = &block[..block.len().min(16)];
+    let mut mask = 0u32;
+    for (k, &c) in block.iter().enumerate() {
+        if is_special(c) {
+            mask |= 1 << k;
+        }
+    }
+    (mask, block.len())
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn special_mask_sse2(b: &[u8], i: usize) -> u32 {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+    debug_assert!(i + 16 <= b.len());
+    // SAFETY: SSE2 is part of the x86_64 baseline (every x86_64 CPU has it),
+    // and the unaligned 16-byte load reads `b[i..i + 16]`, in bounds (the
+    // caller checks `i + 16 <= b.len()`).
+    unsafe {
+        let v = _mm_loadu_si128(b.as_ptr().add(i).cast());
+        let special = _mm_or_si128(
+            _mm_or_si128(
+                _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8)),
+                _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8)),
+            ),
+            // unsigned v <= 0x1f  <=>  min(v, 0x1f) == v
+            _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v),
+        );
+        _mm_movemask_epi8(special) as u32
+    }
+}
+
+/// A kept value: serde_json reads it (the fast path gives up where serde_json
+/// fails, so that the whole text is parsed again and fails the same way).
+pub fn serde<'a, T: Deserialize<'a>>(raw: &'a str) -> Fast<T> {
+    serde_json::from_str(raw).map_err(|_| GiveUp)
+}
+
+/// A string value without escapes: its contents. `None` for anything else.
+pub fn plain_str(raw: &str) -> Option<&str> {
+    let inner = raw.strip_prefix('"')?.strip_suffix('"')?;
+    if memchr::memchr(b'\\', inner.as_bytes()).is_some() {
+        None
+    } else {
+        Some(inner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::de::IgnoredAny;
+
+    /// The whole text is one value with nothing after it.
+    fn fast_ok(s: &str) -> bool {
+        let mut c = Cursor::new(s);
+        c.skip(0).is_ok() && c.at_end()
+    }
+
+    fn serde_ok(s: &str) -> bool {
+        serde_json::from_str::<IgnoredAny>(s).is_ok()
+    }
+
+    #[test]
+    fn skips_what_serde_json_skips() {
+        let long = "x".repeat(100);
+        let esc = "ab\\n\\\"".repeat(40);
+        let valid = [
+            r#""""#,
+            r#""plain""#,
+            r#""a\"b""#,
+            r#""a\\""#,
+            r#""a\\\\""#,
+            r#""\\\"\\""#,
+            r#""\/\b\f\n\r\t""#,
+            r#""\u00e9\u0041\uD83D\uDE00""#,
+            r#""\ud800""#, // a lone surrogate: serde_json skips it unchecked
+            "\"é ü 日本 🎉\"",
+            r#"{"a": [1, -2, 3.5, -0.0e+10, 1E3, true, false, null, {"b": {}}, []]}"#,
+            r#"[[[[[[["deep"]]]]]]]"#,
+            " \t\r\n{ \"k\" : \"v\" , \"k\" : [ ] } \n",
+            "0",
+            "-0",
+            "12345678901234567890123456789",
+            &format!("\"{long}\""),
+            &format!("\"{esc}\""),
+            &format!("\"{long}\\\\\""),
+            &format!("\"{long}\\u12aB{long}\""),
+            &format!("[\"{long}\", {{\"{long}\": \"{esc}\"}}]"),
+        ];
+        for s in valid {
+            assert!(serde_ok(s), "serde_json rejects {s}");
+            assert!(fast_ok(s), "fast path rejects {s}");
+        }
+    }
+
+    #[test]
+    fn gives_up_where_serde_json_fails() {
+        let long = "y".repeat(50);
+        let invalid = [
+            "",
+            " ",
+            r#"""#,
+            r#""abc"#,
+            r#""abc\""#,
+            r#""a\x""#,
+            r#""\u12G4""#,
+            r#""\u12""#,
+            "\"tab\there\"",
+            "\"new\nline\"",
+            &format!("\"{long}\u{1}{long}\""),
+            &format!("\"{long}\\"),
+            &format!("\"{long}"),
+            "01",
+            "-",
+            "1.",
+            ".5",
+            "1e",
+            "1e+",
+            "+1",
+            "tru",
+            "nul",
+            "True",
+            "[1,]",
+            "[1 2]",
+            "{\"a\" 1}",
+            "{\"a\":1,}",
+            "{a:1}",
+            "{\"a\":}",
+            "[",
+            "{",
+            "{\"a\":[1,{\"b\":\"c\"",
+            "]",
+            "[1]]",
+            "{\"a\":1} x",
+            "\"a\" \"b\"",
+        ];
+        for s in invalid {
+            assert!(!serde_ok(s), "serde_json accepts {s:?}");
+            assert!(!fast_ok(s), "fast path accepts {s:?}");
+        }
+    }
+
+    #[test]
+    fn truncated_texts_give_up_at_every_cut() {
+        let s = r#"{"type":"user","message":{"content":[{"type":"tool_result","content":"a\\\"b\nc\u00e9 \ud83d\ude00","is_error":false}],"n":-1.5e3},"x":[null,true,{}]}"#;
+        assert!(serde_ok(s) && fast_ok(s));
+        for cut in 0..s.len() {
+            if s.is_char_boundary(cut) {
+                assert!(!fast_ok(&s[..cut]), "fast path accepts a cut at {cut}");
+            }
+        }
+    }
+
+    #[test]
+    fn nesting_past_the_limit_gives_up() {
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        assert!(fast_ok(&deep(MAX_DEPTH)));
+        assert!(!fast_ok(&deep(MAX_DEPTH + 1)));
+        assert!(serde_ok(&deep(MAX_DEPTH + 1)));
+        let objs = |n: usize| format!("{}1{}", "{\"a\":".repeat(n), "}".repeat(n));
+        assert!(fast_ok(&objs(MAX_DEPTH)));
+        assert!(!fast_ok(&objs(MAX_DEPTH + 1)));
+    }
+
+    #[test]
+    fn string_ends_at_every_offset() {
+        // the vector loop and the scalar tail agree wherever the quote falls
+        for n in 0..70 {
+            for special in ["\"", "\\\\\"", "\\\"\""] {
+                let body = format!("{}{special}rest", "a".repeat(n));
+                let b = body.as_bytes();
+                let (end, escaped) = string_end(b, 0).unwrap();
+                assert_eq!(&body[end..end + 5], "\"rest", "{body}");
+                assert_eq!(escaped, special != "\"");
+                for i in 0..=b.len() {
+                    assert_eq!(special_mask(b, i), special_mask_scalar(b, i));
+                }
+            }
+            let ctrl = format!("{}\u{1f}\"", "a".repeat(n));
+            assert_eq!(string_end(ctrl.as_bytes(), 0), Err(GiveUp));
+            let high = format!("{}\u{7f}é\"", "a".repeat(n)); // bytes ≥ 0x7f are not special
+            assert!(string_end(high.as_bytes(), 0).is_ok());
+        }
+    }
+
+    /// A byte-at-a-time reading of the same rules.
+    fn string_end_reference(b: &[u8], mut i: usize) -> Fast<(usize, bool)> {
+        let mut escaped = false;
+        loop {
+            match *b.get(i).ok_or(GiveUp)? {
+                b'"' => return Ok((i, escaped)),
+                b'\\' => {
+                    escaped = true;
+                    match b.get(i + 1) {
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 2,
+                        Some(b'u') => {
+                            let hex = b.get(i + 2..i + 6).ok_or(GiveUp)?;
+                            if !hex.iter().all(u8::is_ascii_hexdigit) {
+                                return Err(GiveUp);
+                            }
+                            i += 6;
+                        }
+                        _ => return Err(GiveUp),
+                    }
+                }
+                c if c < 0x20 => return Err(GiveUp),
+                _ => i += 1,
+            }
+        }
+    }
+
+    #[test]
+    fn escapes_across_block_boundaries_match_a_byte_loop() {
+        // pieces that straddle the 16-byte blocks at every offset
+        let pieces: [&[u8]; 12] = [
+            b"a",
+            b"bcdefgh",
+            b"\\n",
+            b"\\\\",
+            b"\\\"",
+            b"\\u00e9",
+            b"\\uD83D\\uDE00",
+            "é".as_bytes(),
+            b"\\u12",
+            b"\\x",
+            b"\x01",
+            b"\"",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..4000 {
+            let mut text = Vec::new();
+            let n = (seed % 40) as usize;
+            for _ in 0..n {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                // the quote, the bad escapes and the control byte are rarer
+                let k = (seed % 60) as usize;
+                text.extend_from_slice(pieces[if k < 8 { k } else { k % 8 }]);
+                if k >= 57 {
+                    text.extend_from_slice(pieces[k - 48]);
+                }
+            }
+            for start in 0..text.len().min(17) {
+                assert_eq!(
+                    string_end(&text, start),
+                    string_end_reference(&text, start),
+                    "{:?} from {start}",
+                    String::from_utf8_lossy(&text)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn objects_and_arrays_walk_fields_and_elements() {
+        let s = r#" { "a" : "x" , "b" : [1, {"c": 2}] , "e\u0041" : 3 } "#;
+        let mut keys = Vec::new();
+        let mut c = Cursor::new(s);
+        let r = c.object(0, |c, k| {
+            keys.push(k);
+            c.skip(1)
+        });
+        // the escaped key gives up after the first two fields
+        assert_eq!(r, Err(GiveUp));
+        assert_eq!(keys, ["a", "b"]);
+
+        let s = r#"[ "p" , {"k": "v\"w"} , 7 ]"#;
+        let mut raws = Vec::new();
+        let mut c = Cursor::new(s);
+        c.array(0, |c| {
+            raws.push(c.value(1)?);
+            Ok(())
+        })
+        .unwrap();
+        assert!(c.at_end());
+        assert_eq!(raws, [r#""p""#, r#"{"k": "v\"w"}"#, "7"]);
+        assert_eq!(plain_str(raws[0]), Some("p"));
+        assert_eq!(plain_str(r#""v\"w""#), None);
+        assert_eq!(serde::<String>(r#""v\"w""#), Ok("v\"w".to_string()));
+        assert_eq!(serde::<String>("7"), Err(GiveUp));
+    }
+}
