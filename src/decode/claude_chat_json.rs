@@ -6,7 +6,8 @@
 //! buffered reader (one record in memory at a time). Each record goes through
 //! the session decoder's handler. Locations are JSON pointers to the element (`/17`).
 
-use super::claude_code::{parse_record, record_from_value, ClaudeRecords};
+use super::claude_code::{parse_record, record_at, record_from_value, ClaudeRecords};
+use super::fastjson::{self, Cursor, GiveUp};
 use super::jsonl;
 use super::{
     DecodeError, DecodeOptions, DecodeProblem, Decoder, Harness, Location, ProblemKind, Trajectory,
@@ -84,6 +85,17 @@ fn decode_array<const K: bool>(path: &Path) -> Result<Trajectory, DecodeError> {
 /// `None` when the file must take the streaming path ([`Check::Stream`], an
 /// element that is not a `Value`, or a file that is not a JSON array).
 fn in_place<const K: bool>(path: &Path, text: &str) -> Result<Option<Trajectory>, DecodeError> {
+    if let Some((st, index)) = in_place_fast::<K>(path, text) {
+        return finish(path, st, Ok(()), index).map(Some);
+    }
+    in_place_serde::<K>(path, text)
+}
+
+/// [`in_place`] by serde_json alone.
+fn in_place_serde<const K: bool>(
+    path: &Path,
+    text: &str,
+) -> Result<Option<Trajectory>, DecodeError> {
     let traj = Trajectory::new(path.to_path_buf(), Harness::ClaudeCode, "claude-chat-json");
     let mut st = ClaudeRecords::<K>::new(traj, None);
     let mut de = serde_json::Deserializer::from_str(text);
@@ -103,6 +115,59 @@ fn in_place<const K: bool>(path: &Path, text: &str) -> Result<Option<Trajectory>
         return Ok(None);
     }
     finish(path, st, res, index).map(Some)
+}
+
+/// [`in_place`] with the elements found by [`fastjson`] instead of serde_json's
+/// `RawValue` (the same element texts, the same handling of each): `None`
+/// when it cannot vouch for the text — [`in_place`] then reads it as before.
+/// The records and their count.
+fn in_place_fast<const K: bool>(path: &Path, text: &str) -> Option<(ClaudeRecords<K>, usize)> {
+    let traj = Trajectory::new(path.to_path_buf(), Harness::ClaudeCode, "claude-chat-json");
+    let mut st = ClaudeRecords::<K>::new(traj, None);
+    let mut index = 0usize;
+    let mut c = Cursor::new(text);
+    if c.peek() != Some(b'[') {
+        return None;
+    }
+    c.array(0, |c| {
+        // the element is read as a record where it is one, else stepped over
+        let start = c.pos();
+        let rec = if c.peek() == Some(b'{') {
+            record_at::<K, false>(c)
+        } else {
+            Err(GiveUp)
+        };
+        let s = if rec.is_ok() {
+            c.since(start)
+        } else {
+            c.set_pos(start);
+            c.value(1)?
+        };
+        let how = check(s.as_bytes());
+        if how == Check::Stream {
+            return Err(GiveUp);
+        }
+        let loc = Location::pointer(format!("/{index}"));
+        index += 1;
+        if how == Check::Fast && s.starts_with('{') {
+            if let Ok(rec) = rec.or_else(|_| parse_record::<K, false>(s, false)) {
+                st.record_scanning_if_needed(rec, loc, s.as_bytes());
+                return Ok(());
+            }
+        }
+        match serde_json::from_str::<serde_json::Value>(s) {
+            Ok(v) => {
+                element(&mut st, &v, loc);
+                Ok(())
+            }
+            Err(_) => Err(GiveUp),
+        }
+    })
+    .ok()?;
+    if !c.at_end() {
+        return None;
+    }
+    Some((st, index))
 }
 
 /// The streaming path: one element at a time as a `Value` (memory: one element).
@@ -198,8 +263,15 @@ fn check(s: &[u8]) -> Check {
         digits = 0;
         match c {
             b'"' => {
-                // skip the string: to its closing quote, past escapes
+                // skip the string: to its closing quote, past escapes (16
+                // bytes at a time when it is well formed and has no `\u`)
                 i += 1;
+                if let Ok((end, escaped)) = fastjson::string_end(s, i) {
+                    if !escaped || memchr::memmem::find(&s[i..end], b"\\u").is_none() {
+                        i = end + 1;
+                        continue;
+                    }
+                }
                 while let Some(k) = memchr::memchr2(b'"', b'\\', &s[i..]) {
                     i += k;
                     if s[i] == b'"' {
@@ -366,6 +438,26 @@ mod tests {
         for text in &inputs {
             let (fast, slow) = both(text);
             assert_eq!(fast, slow, "input: {text}");
+            cursor_and_raw_values_agree(text);
+        }
+    }
+
+    /// Where the cursor path reads a text, serde_json's `RawValue` path reads
+    /// it the same (and the cursor path reads the real exports).
+    fn cursor_and_raw_values_agree(text: &str) -> bool {
+        let path = Path::new("chat.json");
+        let show = |r: Result<Option<Trajectory>, DecodeError>| match r {
+            Ok(Some(t)) => serde_json::to_string(&t).unwrap(),
+            Ok(None) => "streamed".to_string(),
+            Err(e) => format!("error {e}"),
+        };
+        match in_place_fast::<false>(path, text) {
+            Some((st, index)) => {
+                let fast = show(finish(path, st, Ok(()), index).map(Some));
+                assert_eq!(fast, show(in_place_serde::<false>(path, text)), "{text}");
+                true
+            }
+            None => false,
         }
     }
 
@@ -382,6 +474,8 @@ mod tests {
                     let text = std::fs::read_to_string(&p).unwrap();
                     let (fast, slow) = both(&text);
                     assert_eq!(fast, slow, "{}", p.display());
+                    let by_cursor = cursor_and_raw_values_agree(&text);
+                    assert!(by_cursor || !dir.starts_with("../shared"));
                     if dir.starts_with("../shared") {
                         // whole real exports take the fast path
                         let whole = in_place::<false>(&p, &text);

@@ -503,6 +503,17 @@ pub(crate) fn parse_record<const K: bool, const T: bool>(
 /// `data`, usage, thinking signatures) stepped over.
 fn fast_record<const K: bool, const T: bool>(s: &str) -> Fast<Record<K, T>> {
     let mut c = Cursor::new(s);
+    let r = record_at(&mut c)?;
+    if !c.at_end() {
+        return Err(GiveUp);
+    }
+    Ok(r)
+}
+
+/// [`fast_record`] of the object at the cursor (a `chat.json` element: one
+/// level deeper than a session line, which counts against
+/// [`fastjson::MAX_DEPTH`] one level early, never late).
+pub(crate) fn record_at<const K: bool, const T: bool>(c: &mut Cursor) -> Fast<Record<K, T>> {
     let mut r = Record::<K, T>::default();
     let mut seen = 0u32;
     if c.peek() != Some(b'{') {
@@ -564,9 +575,6 @@ fn fast_record<const K: bool, const T: bool>(s: &str) -> Fast<Record<K, T>> {
         }
         Ok(())
     })?;
-    if !c.at_end() {
-        return Err(GiveUp);
-    }
     Ok(r)
 }
 
@@ -599,6 +607,9 @@ fn fast_message<const K: bool, const T: bool>(c: &mut Cursor) -> Fast<Option<Mes
 
 /// `message.content` (depth 2): a list of blocks.
 fn fast_content<const K: bool, const T: bool>(c: &mut Cursor) -> Fast<Content<K, T>> {
+    if c.peek() == Some(b'"') {
+        return Ok(Content::Text(ScanText::from_text(&c.string()?)));
+    }
     if c.peek() != Some(b'[') {
         return fastjson::serde(c.value(2)?);
     }
@@ -621,12 +632,12 @@ fn fast_block<const K: bool, const T: bool>(c: &mut Cursor) -> Fast<Block<K, T>>
     c.object(3, |c, key| {
         match key {
             "type" => b.ty = loose_str(c.value(4)?)?,
-            "text" => b.text = Some(fastjson::serde(c.value(4)?)?),
+            "text" => b.text = Some(scan_text(c, 4)?),
             "id" => b.id = loose_str(c.value(4)?)?,
             "name" => b.name = loose_str(c.value(4)?)?,
             "input" => b.input = Some(Input::fast(c, 4)?),
             "tool_use_id" => b.tool_use_id = loose_str(c.value(4)?)?,
-            "content" => b.content = Some(fastjson::serde(c.value(4)?)?),
+            "content" => b.content = Some(scan_text(c, 4)?),
             "is_error" => b.is_error = loose_bool(c.value(4)?)?,
             _ => c.skip(4)?,
         }
@@ -650,6 +661,19 @@ fn fast_tool_use_result(c: &mut Cursor) -> Fast<Option<ToolUseResult>> {
         Ok(())
     })?;
     Ok(Some(r))
+}
+
+/// A [`ScanText`] value (inside `depth` containers): a string in one pass
+/// (what its visitor's `visit_str` does), anything else by serde_json.
+fn scan_text<const K: bool, const OUT: bool>(
+    c: &mut Cursor,
+    depth: usize,
+) -> Fast<ScanText<K, OUT>> {
+    if c.peek() == Some(b'"') {
+        Ok(ScanText::from_text(&c.string()?))
+    } else {
+        fastjson::serde(c.value(depth)?)
+    }
 }
 
 /// [`LooseStr`] of a value's text.

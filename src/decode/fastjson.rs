@@ -15,6 +15,7 @@
 //! whitespace is space, tab, CR and LF).
 
 use serde::Deserialize;
+use std::borrow::Cow;
 
 /// Nesting (objects and arrays, counted from the top of the text) past which
 /// the fast path gives up; serde_json's own limit is 128.
@@ -57,6 +58,22 @@ impl<'a> Cursor<'a> {
     pub fn peek(&mut self) -> Option<u8> {
         self.ws();
         self.bytes().get(self.i).copied()
+    }
+
+    /// Where the next value starts (whitespace skipped).
+    pub fn pos(&mut self) -> usize {
+        self.ws();
+        self.i
+    }
+
+    /// Go back to a position [`Cursor::pos`] gave.
+    pub fn set_pos(&mut self, i: usize) {
+        self.i = i;
+    }
+
+    /// The text from `start` to the cursor.
+    pub fn since(&self, start: usize) -> &'a str {
+        &self.s[start..self.i]
     }
 
     /// Only whitespace is left.
@@ -145,6 +162,23 @@ impl<'a> Cursor<'a> {
                 _ => return Err(GiveUp),
             }
         }
+    }
+
+    /// A string value (the next value, which must be a string), unescaped
+    /// as serde_json does; borrowed when it has no escapes. A `\u` escape of
+    /// a surrogate (a pair or a lone half) gives up: serde_json decides.
+    pub fn string(&mut self) -> Fast<Cow<'a, str>> {
+        if self.peek() != Some(b'"') {
+            return Err(GiveUp);
+        }
+        let start = self.i + 1;
+        let (end, escaped) = string_end(self.bytes(), start)?;
+        self.i = end + 1;
+        let raw = &self.s[start..end];
+        if !escaped {
+            return Ok(Cow::Borrowed(raw));
+        }
+        unescape(raw).map(Cow::Owned)
     }
 
     /// A key without escapes (the text between its quotes).
@@ -387,6 +421,39 @@ fn special_mask_sse2(b: &[u8], i: usize) -> u32 {
     }
 }
 
+/// The contents of a string that [`string_end`] accepted, unescaped.
+fn unescape(raw: &str) -> Fast<String> {
+    let b = raw.as_bytes();
+    let mut out = String::with_capacity(raw.len());
+    let mut i = 0;
+    while let Some(k) = memchr::memchr(b'\\', &b[i..]) {
+        let j = i + k;
+        out.push_str(&raw[i..j]);
+        let c = match b.get(j + 1) {
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\x08',
+            Some(b'f') => '\x0c',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => {
+                let hex = raw.get(j + 2..j + 6).ok_or(GiveUp)?;
+                let n = u32::from_str_radix(hex, 16).map_err(|_| GiveUp)?;
+                i = j + 6;
+                out.push(char::from_u32(n).ok_or(GiveUp)?); // a surrogate: `None`
+                continue;
+            }
+            _ => return Err(GiveUp),
+        };
+        out.push(c);
+        i = j + 2;
+    }
+    out.push_str(&raw[i..]);
+    Ok(out)
+}
+
 /// A kept value: serde_json reads it (the fast path gives up where serde_json
 /// fails, so that the whole text is parsed again and fails the same way).
 pub fn serde<'a, T: Deserialize<'a>>(raw: &'a str) -> Fast<T> {
@@ -607,6 +674,38 @@ mod tests {
                     String::from_utf8_lossy(&text)
                 );
             }
+        }
+    }
+
+    #[test]
+    fn strings_unescape_as_serde_json_does() {
+        let long = "z".repeat(40);
+        let texts = [
+            r#""plain""#.to_string(),
+            r#""a\"b\\c\/d\be\ff\ng\rh\ti""#.to_string(),
+            r#""\u0041\u00e9\u20AC\u0000\uFFFF""#.to_string(),
+            format!(r#""{long}\n{long}\\\"{long}""#),
+            "\"é 日本 🎉\\n\"".to_string(),
+        ];
+        for t in &texts {
+            let mut c = Cursor::new(t);
+            let s = c.string().unwrap();
+            assert_eq!(s, serde_json::from_str::<String>(t).unwrap(), "{t}");
+            assert!(c.at_end());
+        }
+        assert!(matches!(
+            Cursor::new(r#""abc""#).string(),
+            Ok(Cow::Borrowed("abc"))
+        ));
+        // surrogates (paired or not) are serde_json's to judge
+        for t in [
+            r#""\ud83d\ude00""#,
+            r#""\ud800""#,
+            r#""\udc00""#,
+            r#""x\u12""#,
+            "7",
+        ] {
+            assert_eq!(Cursor::new(t).string(), Err(GiveUp), "{t}");
         }
     }
 
