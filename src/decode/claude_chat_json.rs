@@ -132,6 +132,7 @@ fn in_place_fast<const K: bool>(path: &Path, text: &str) -> Option<(ClaudeRecord
     c.array(0, |c| {
         // the element is read as a record where it is one, else stepped over
         let start = c.pos();
+        c.take_risky();
         let rec = if c.peek() == Some(b'{') {
             record_at::<K, false>(c)
         } else {
@@ -143,7 +144,14 @@ fn in_place_fast<const K: bool>(path: &Path, text: &str) -> Option<(ClaudeRecord
             c.set_pos(start);
             c.value(1)?
         };
-        let how = check(s.as_bytes());
+        // a record read whole saw every byte: no `check` pass (nested at most
+        // MAX_DEPTH deep, it is never `Check::Stream`)
+        let how = match rec {
+            Ok(_) if c.take_risky() => Check::Value,
+            Ok(_) => Check::Fast,
+            Err(_) => check(s.as_bytes()),
+        };
+        debug_assert_eq!(how, check(s.as_bytes()));
         if how == Check::Stream {
             return Err(GiveUp);
         }
@@ -267,7 +275,7 @@ fn check(s: &[u8]) -> Check {
                 // bytes at a time when it is well formed and has no `\u`)
                 i += 1;
                 if let Ok((end, escaped)) = fastjson::string_end(s, i) {
-                    if !escaped || memchr::memmem::find(&s[i..end], b"\\u").is_none() {
+                    if escaped == 0 || memchr::memmem::find(&s[i..end], b"\\u").is_none() {
                         i = end + 1;
                         continue;
                     }

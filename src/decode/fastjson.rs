@@ -25,6 +25,12 @@ pub const MAX_DEPTH: usize = 100;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GiveUp;
 
+/// [`string_end`]: the string has an escape.
+pub const ESCAPED: u8 = 1;
+/// [`string_end`]: the string has a `\uD8xx`–`\uDFxx` escape (a surrogate
+/// half; implies [`ESCAPED`]).
+pub const SURROGATE: u8 = 2;
+
 /// Result of a fast-path step.
 pub type Fast<T> = Result<T, GiveUp>;
 
@@ -32,11 +38,18 @@ pub type Fast<T> = Result<T, GiveUp>;
 pub struct Cursor<'a> {
     s: &'a str,
     i: usize,
+    /// A number with an exponent or more than 300 digits in a row, or a
+    /// surrogate escape, was stepped over (see [`Cursor::take_risky`]).
+    risky: bool,
 }
 
 impl<'a> Cursor<'a> {
     pub fn new(s: &'a str) -> Self {
-        Cursor { s, i: 0 }
+        Cursor {
+            s,
+            i: 0,
+            risky: false,
+        }
     }
 
     fn bytes(&self) -> &'a [u8] {
@@ -74,6 +87,13 @@ impl<'a> Cursor<'a> {
     /// The text from `start` to the cursor.
     pub fn since(&self, start: usize) -> &'a str {
         &self.s[start..self.i]
+    }
+
+    /// Whether a number with an exponent or a run of more than 300 digits, or
+    /// a `\uD8xx`–`\uDFxx` escape (in a key or a value), was read since the
+    /// last call: values that serde_json skips but may refuse as a `Value`.
+    pub fn take_risky(&mut self) -> bool {
+        std::mem::take(&mut self.risky)
     }
 
     /// Only whitespace is left.
@@ -172,10 +192,11 @@ impl<'a> Cursor<'a> {
             return Err(GiveUp);
         }
         let start = self.i + 1;
-        let (end, escaped) = string_end(self.bytes(), start)?;
+        let (end, esc) = string_end(self.bytes(), start)?;
         self.i = end + 1;
+        self.risky |= esc & SURROGATE != 0;
         let raw = &self.s[start..end];
-        if !escaped {
+        if esc == 0 {
             return Ok(Cow::Borrowed(raw));
         }
         unescape(raw).map(Cow::Owned)
@@ -187,8 +208,8 @@ impl<'a> Cursor<'a> {
             return Err(GiveUp);
         }
         let start = self.i + 1;
-        let (end, escaped) = string_end(self.bytes(), start)?;
-        if escaped {
+        let (end, esc) = string_end(self.bytes(), start)?;
+        if esc != 0 {
             return Err(GiveUp);
         }
         self.i = end + 1;
@@ -205,7 +226,8 @@ impl<'a> Cursor<'a> {
         'value: loop {
             match b.get(self.i) {
                 Some(b'"') => {
-                    let (end, _) = string_end(b, self.i + 1)?;
+                    let (end, esc) = string_end(b, self.i + 1)?;
+                    self.risky |= esc & SURROGATE != 0;
                     self.i = end + 1;
                 }
                 Some(&c @ (b'{' | b'[')) => {
@@ -272,7 +294,8 @@ impl<'a> Cursor<'a> {
         if self.peek() != Some(b'"') {
             return Err(GiveUp);
         }
-        let (end, _) = string_end(self.bytes(), self.i + 1)?;
+        let (end, esc) = string_end(self.bytes(), self.i + 1)?;
+        self.risky |= esc & SURROGATE != 0;
         self.i = end + 1;
         self.eat(b':')
     }
@@ -293,11 +316,13 @@ impl<'a> Cursor<'a> {
         if b.get(i) == Some(&b'-') {
             i += 1;
         }
-        let digits = |i: &mut usize| {
+        let mut long = false;
+        let mut digits = |i: &mut usize| {
             let start = *i;
             while b.get(*i).is_some_and(u8::is_ascii_digit) {
                 *i += 1;
             }
+            long |= *i - start > 300;
             *i > start
         };
         match b.get(i) {
@@ -314,6 +339,7 @@ impl<'a> Cursor<'a> {
             }
         }
         if matches!(b.get(i), Some(b'e' | b'E')) {
+            self.risky = true;
             i += 1;
             if matches!(b.get(i), Some(b'+' | b'-')) {
                 i += 1;
@@ -322,50 +348,97 @@ impl<'a> Cursor<'a> {
                 return Err(GiveUp);
             }
         }
+        self.risky |= long;
         self.i = i;
         Ok(())
     }
 }
 
 /// Where the string whose contents start at `i` ends (the index of its
-/// closing quote), and whether it has an escape. Gives up on a control
-/// character, an invalid escape or a missing end. The bytes are looked at 16
-/// at a time; the escapes within a block are handled from its mask.
-pub fn string_end(b: &[u8], mut i: usize) -> Fast<(usize, bool)> {
-    let mut escaped = false;
-    'block: loop {
-        let (mut mask, len) = special_mask(b, i);
-        if len == 0 {
-            return Err(GiveUp); // no closing quote
+/// closing quote), and [`ESCAPED`] | [`SURROGATE`] for its escapes. Gives up on a control
+/// character, an invalid escape or a missing end. The bytes are looked at 32
+/// (AVX2) or 16 (SSE2) at a time; the escapes within a block are handled from
+/// its mask.
+pub fn string_end(b: &[u8], i: usize) -> Fast<(usize, u8)> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2 (checked just above).
+            return unsafe { string_end_avx2(b, i) };
         }
-        while mask != 0 {
-            let j = i + mask.trailing_zeros() as usize;
-            match b[j] {
-                b'"' => return Ok((j, escaped)),
-                b'\\' => {
-                    escaped = true;
-                    let next = match b.get(j + 1) {
-                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => j + 2,
-                        Some(b'u') => {
-                            let hex = b.get(j + 2..j + 6).ok_or(GiveUp)?;
-                            if !hex.iter().all(u8::is_ascii_hexdigit) {
-                                return Err(GiveUp);
-                            }
-                            j + 6
-                        }
-                        _ => return Err(GiveUp),
-                    };
-                    if next - i >= len {
-                        i = next;
-                        continue 'block;
-                    }
-                    mask &= !0u32 << (next - i);
-                }
-                _ => return Err(GiveUp), // a control character
-            }
-        }
-        i += len;
     }
+    string_end_16(b, i)
+}
+
+/// The loop of [`string_end`] over blocks of `$w` bytes, `$mask(b, i)` giving
+/// the special bytes of the full block at `i`.
+macro_rules! string_end_loop {
+    ($b:expr, $i:expr, $w:expr, $mask:expr) => {{
+        let b: &[u8] = $b;
+        let mut i: usize = $i;
+        let mut escaped = 0u8;
+        'block: loop {
+            let (mut mask, len) = if i + $w <= b.len() {
+                ($mask(b, i), $w)
+            } else {
+                special_mask_scalar(b, i, $w)
+            };
+            if len == 0 {
+                return Err(GiveUp); // no closing quote
+            }
+            while mask != 0 {
+                let j = i + mask.trailing_zeros() as usize;
+                match b[j] {
+                    b'"' => return Ok((j, escaped)),
+                    b'\\' => {
+                        escaped |= ESCAPED;
+                        let next = match b.get(j + 1) {
+                            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => j + 2,
+                            Some(b'u') => {
+                                let hex = b.get(j + 2..j + 6).ok_or(GiveUp)?;
+                                if !hex.iter().all(u8::is_ascii_hexdigit) {
+                                    return Err(GiveUp);
+                                }
+                                if matches!(hex[0], b'd' | b'D')
+                                    && matches!(hex[1], b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
+                                {
+                                    escaped |= SURROGATE;
+                                }
+                                j + 6
+                            }
+                            _ => return Err(GiveUp),
+                        };
+                        if next - i >= len {
+                            i = next;
+                            continue 'block;
+                        }
+                        mask &= !0u64 << (next - i);
+                    }
+                    _ => return Err(GiveUp), // a control character
+                }
+            }
+            i += len;
+        }
+    }};
+}
+
+/// [`string_end`] 16 bytes at a time.
+fn string_end_16(b: &[u8], i: usize) -> Fast<(usize, u8)> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        string_end_loop!(b, i, 16, special_mask_sse2)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        string_end_loop!(b, i, 16, |b, i| special_mask_scalar(b, i, 16).0)
+    }
+}
+
+/// [`string_end`] 32 bytes at a time.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn string_end_avx2(b: &[u8], i: usize) -> Fast<(usize, u8)> {
+    string_end_loop!(b, i, 32, special_mask_avx2)
 }
 
 #[inline]
@@ -373,21 +446,12 @@ fn is_special(c: u8) -> bool {
     c == b'"' || c == b'\\' || c < 0x20
 }
 
-/// The special bytes (`"`, `\`, below 0x20) of the block of up to 16 bytes
-/// at `i`, as a bit mask, and the block's length (0 at the end).
-#[inline]
-fn special_mask(b: &[u8], i: usize) -> (u32, usize) {
-    #[cfg(target_arch = "x86_64")]
-    if i + 16 <= b.len() {
-        return (special_mask_sse2(b, i), 16);
-    }
-    special_mask_scalar(b, i)
-}
-
-fn special_mask_scalar(b: &[u8], i: usize) -> (u32, usize) {
+/// The special bytes (`"`, `\`, below 0x20) of the block of up to `w`
+/// bytes at `i`, as a bit mask, and the block's length (0 at the end).
+fn special_mask_scalar(b: &[u8], i: usize, w: usize) -> (u64, usize) {
     let block = b.get(i..).unwrap_or_default();
-    let block = &block[..block.len().min(16)];
-    let mut mask = 0u32;
+    let block = &block[..block.len().min(w)];
+    let mut mask = 0u64;
     for (k, &c) in block.iter().enumerate() {
         if is_special(c) {
             mask |= 1 << k;
@@ -398,7 +462,7 @@ fn special_mask_scalar(b: &[u8], i: usize) -> (u32, usize) {
 
 #[cfg(target_arch = "x86_64")]
 #[inline]
-fn special_mask_sse2(b: &[u8], i: usize) -> u32 {
+fn special_mask_sse2(b: &[u8], i: usize) -> u64 {
     use std::arch::x86_64::{
         _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
         _mm_set1_epi8,
@@ -417,7 +481,30 @@ fn special_mask_sse2(b: &[u8], i: usize) -> u32 {
             // unsigned v <= 0x1f  <=>  min(v, 0x1f) == v
             _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v),
         );
-        _mm_movemask_epi8(special) as u32
+        _mm_movemask_epi8(special) as u32 as u64
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn special_mask_avx2(b: &[u8], i: usize) -> u64 {
+    use std::arch::x86_64::{
+        _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8,
+        _mm256_or_si256, _mm256_set1_epi8,
+    };
+    debug_assert!(i + 32 <= b.len());
+    // SAFETY: the unaligned 32-byte load reads `b[i..i + 32]`, in bounds (the
+    // caller checks `i + 32 <= b.len()`); AVX2 is enabled on this function.
+    unsafe {
+        let v = _mm256_loadu_si256(b.as_ptr().add(i).cast());
+        let special = _mm256_or_si256(
+            _mm256_or_si256(
+                _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'"' as i8)),
+                _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\\' as i8)),
+            ),
+            _mm256_cmpeq_epi8(_mm256_min_epu8(v, _mm256_set1_epi8(0x1f)), v),
+        );
+        _mm256_movemask_epi8(special) as u32 as u64
     }
 }
 
@@ -596,9 +683,19 @@ mod tests {
                 let b = body.as_bytes();
                 let (end, escaped) = string_end(b, 0).unwrap();
                 assert_eq!(&body[end..end + 5], "\"rest", "{body}");
-                assert_eq!(escaped, special != "\"");
+                assert_eq!(escaped != 0, special != "\"");
                 for i in 0..=b.len() {
-                    assert_eq!(special_mask(b, i), special_mask_scalar(b, i));
+                    assert_eq!(string_end_16(b, i), string_end_reference(b, i));
+                    #[cfg(target_arch = "x86_64")]
+                    if i + 16 <= b.len() {
+                        assert_eq!(special_mask_sse2(b, i), special_mask_scalar(b, i, 16).0);
+                    }
+                    #[cfg(target_arch = "x86_64")]
+                    if i + 32 <= b.len() && std::is_x86_feature_detected!("avx2") {
+                        // SAFETY: the CPU has AVX2.
+                        let m = unsafe { special_mask_avx2(b, i) };
+                        assert_eq!(m, special_mask_scalar(b, i, 32).0);
+                    }
                 }
             }
             let ctrl = format!("{}\u{1f}\"", "a".repeat(n));
@@ -609,19 +706,23 @@ mod tests {
     }
 
     /// A byte-at-a-time reading of the same rules.
-    fn string_end_reference(b: &[u8], mut i: usize) -> Fast<(usize, bool)> {
-        let mut escaped = false;
+    fn string_end_reference(b: &[u8], mut i: usize) -> Fast<(usize, u8)> {
+        let mut escaped = 0u8;
         loop {
             match *b.get(i).ok_or(GiveUp)? {
                 b'"' => return Ok((i, escaped)),
                 b'\\' => {
-                    escaped = true;
+                    escaped |= ESCAPED;
                     match b.get(i + 1) {
                         Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 2,
                         Some(b'u') => {
                             let hex = b.get(i + 2..i + 6).ok_or(GiveUp)?;
                             if !hex.iter().all(u8::is_ascii_hexdigit) {
                                 return Err(GiveUp);
+                            }
+                            let h = hex[0].to_ascii_lowercase();
+                            if h == b'd' && (b'8'..=b'f').contains(&hex[1].to_ascii_lowercase()) {
+                                escaped |= SURROGATE;
                             }
                             i += 6;
                         }
@@ -667,6 +768,10 @@ mod tests {
                 }
             }
             for start in 0..text.len().min(17) {
+                assert_eq!(
+                    string_end_16(&text, start),
+                    string_end_reference(&text, start)
+                );
                 assert_eq!(
                     string_end(&text, start),
                     string_end_reference(&text, start),
