@@ -359,6 +359,7 @@ impl<'a> Cursor<'a> {
 /// character, an invalid escape or a missing end. The bytes are looked at 32
 /// (AVX2) or 16 (SSE2) at a time; the escapes within a block are handled from
 /// its mask.
+#[inline]
 pub fn string_end(b: &[u8], i: usize) -> Fast<(usize, u8)> {
     #[cfg(target_arch = "x86_64")]
     {
@@ -439,6 +440,28 @@ fn string_end_16(b: &[u8], i: usize) -> Fast<(usize, u8)> {
 #[target_feature(enable = "avx2")]
 fn string_end_avx2(b: &[u8], i: usize) -> Fast<(usize, u8)> {
     string_end_loop!(b, i, 32, special_mask_avx2)
+}
+
+/// The first `"`, `\\` or control character (below 0x20) at or after `i`:
+/// the bytes a JSON writer escapes.
+pub fn find_special(b: &[u8], mut i: usize) -> Option<usize> {
+    loop {
+        #[cfg(target_arch = "x86_64")]
+        let (mask, len) = if i + 16 <= b.len() {
+            (special_mask_sse2(b, i), 16)
+        } else {
+            special_mask_scalar(b, i, 16)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let (mask, len) = special_mask_scalar(b, i, 16);
+        if mask != 0 {
+            return Some(i + mask.trailing_zeros() as usize);
+        }
+        if len == 0 {
+            return None;
+        }
+        i += len;
+    }
 }
 
 #[inline]

@@ -130,10 +130,7 @@ fn write_envelope_parallel(
 /// (every line after the first indented by two more levels).
 fn nested_text(v: &SkillVerdict, buf: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     buf.clear();
-    v.serialize(&mut serde_json::Serializer::with_formatter(
-        buf,
-        Pretty::at_level(2),
-    ))
+    super::pretty::to_vec_pretty_at(v, buf, 2)
 }
 
 /// `serde_json::ser::PrettyFormatter` with a two-space indent, byte for byte,

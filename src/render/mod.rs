@@ -8,6 +8,8 @@ pub mod github;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+/// serde_json's pretty JSON with fast string escaping (the many-skill JSON).
+pub(crate) mod pretty;
 pub mod report;
 pub mod sarif;
 

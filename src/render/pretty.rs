@@ -1,0 +1,719 @@
+//! `serde_json::to_writer_pretty`'s output, byte for byte, into a `Vec<u8>`,
+//! with strings escaped 16 or 32 bytes at a time.
+//!
+//! serde_json escapes a string a byte at a time; 32 skills' verdicts over a
+//! large corpus are tens of megabytes of JSON, mostly trajectory paths and
+//! keys, and that byte loop was two thirds of writing them. This serializer
+//! writes the same text: the same pretty layout (two spaces, `[]` / `{}` when
+//! empty, `": "` after a key), the same escapes (`\"`, `\\`, `\b`, `\f`, `\n`,
+//! `\r`, `\t`, `\u00xx` in lower case for the other control characters,
+//! nothing else escaped), numbers as serde_json writes them (floats by
+//! serde_json itself), the same map keys (strings; numbers, booleans and
+//! chars quoted; anything else an error). Tests compare it with serde_json.
+
+use serde::ser::{self, Serialize};
+use std::io::Write as _;
+
+type Error = serde_json::Error;
+type Result<T> = std::result::Result<T, Error>;
+
+/// Serialize `value` as serde_json's pretty JSON into `out`, as if it
+/// started `level` levels deep (each line after the first indented by
+/// `2 * level` more spaces).
+pub(crate) fn to_vec_pretty_at<T: Serialize + ?Sized>(
+    value: &T,
+    out: &mut Vec<u8>,
+    level: usize,
+) -> Result<()> {
+    value.serialize(&mut Ser { out, level })
+}
+
+struct Ser<'a> {
+    out: &'a mut Vec<u8>,
+    level: usize,
+}
+
+impl Ser<'_> {
+    /// A line break and the indentation of `level`.
+    fn line(&mut self) {
+        const SPACES: &[u8] = b"\n                                                                ";
+        let want = 1 + 2 * self.level;
+        if want <= SPACES.len() {
+            self.out.extend_from_slice(&SPACES[..want]);
+        } else {
+            self.out.push(b'\n');
+            self.out.resize(self.out.len() + 2 * self.level, b' ');
+        }
+    }
+
+    fn open(&mut self, c: u8) {
+        self.level += 1;
+        self.out.push(c);
+    }
+
+    fn close(&mut self, c: u8, any: bool) {
+        self.level -= 1;
+        if any {
+            self.line();
+        }
+        self.out.push(c);
+    }
+
+    fn display(&mut self, v: impl std::fmt::Display) {
+        // writing into a Vec cannot fail
+        let _ = write!(self.out, "{v}");
+    }
+
+    /// `{"variant": ` of an enum's newtype, tuple or struct variant.
+    fn variant_key(&mut self, variant: &str) {
+        self.open(b'{');
+        self.line();
+        escape_str(self.out, variant);
+        self.out.extend_from_slice(b": ");
+    }
+}
+
+/// `s` as a JSON string, escaped as serde_json escapes it.
+pub(crate) fn escape_str(out: &mut Vec<u8>, s: &str) {
+    let b = s.as_bytes();
+    out.reserve(b.len() + 2);
+    out.push(b'"');
+    let mut start = 0;
+    let mut i = 0;
+    while let Some(j) = next_special(b, i) {
+        out.extend_from_slice(&b[start..j]);
+        let c = b[j];
+        match c {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\x08' => out.extend_from_slice(b"\\b"),
+            b'\x0c' => out.extend_from_slice(b"\\f"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.extend_from_slice(b"\\u00");
+                out.push(HEX[usize::from(c >> 4)]);
+                out.push(HEX[usize::from(c & 0xf)]);
+            }
+        }
+        start = j + 1;
+        i = j + 1;
+    }
+    out.extend_from_slice(&b[start..]);
+    out.push(b'"');
+}
+
+/// The next `"`, `\` or control character at or after `i`.
+fn next_special(b: &[u8], i: usize) -> Option<usize> {
+    crate::decode::fastjson::find_special(b, i)
+}
+
+impl<'a, 'b> ser::Serializer for &'a mut Ser<'b> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Compound<'a, 'b>;
+    type SerializeTuple = Compound<'a, 'b>;
+    type SerializeTupleStruct = Compound<'a, 'b>;
+    type SerializeTupleVariant = Compound<'a, 'b>;
+    type SerializeMap = Compound<'a, 'b>;
+    type SerializeStruct = Compound<'a, 'b>;
+    type SerializeStructVariant = Compound<'a, 'b>;
+
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        self.out
+            .extend_from_slice(if v { b"true" } else { b"false" });
+        Ok(())
+    }
+    fn serialize_i8(self, v: i8) -> Result<()> {
+        self.display(v);
+        Ok(())
+    }
+    fn serialize_i16(self, v: i16) -> Result<()> {
+        self.display(v);
+        Ok(())
+    }
+    fn serialize_i32(self, v: i32) -> Result<()> {
+        self.display(v);
+        Ok(())
+    }
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        self.display(v);
+        Ok(())
+    }
+    fn serialize_i128(self, v: i128) -> Result<()> {
+        self.display(v);
+        Ok(())
+    }
+    fn serialize_u8(self, v: u8) -> Result<()> {
+        self.display(v);
+        Ok(())
+    }
+    fn serialize_u16(self, v: u16) -> Result<()> {
+        self.display(v);
+        Ok(())
+    }
+    fn serialize_u32(self, v: u32) -> Result<()> {
+        self.display(v);
+        Ok(())
+    }
+    fn serialize_u64(self, v: u64) -> Result<()> {
+        self.display(v);
+        Ok(())
+    }
+    fn serialize_u128(self, v: u128) -> Result<()> {
+        self.display(v);
+        Ok(())
+    }
+    fn serialize_f32(self, v: f32) -> Result<()> {
+        serde_json::to_writer(&mut *self.out, &v)
+    }
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        serde_json::to_writer(&mut *self.out, &v)
+    }
+    fn serialize_char(self, v: char) -> Result<()> {
+        escape_str(self.out, v.encode_utf8(&mut [0; 4]));
+        Ok(())
+    }
+    fn serialize_str(self, v: &str) -> Result<()> {
+        escape_str(self.out, v);
+        Ok(())
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        use ser::SerializeSeq;
+        let mut seq = self.serialize_seq(Some(v.len()))?;
+        for b in v {
+            seq.serialize_element(b)?;
+        }
+        seq.end()
+    }
+    fn serialize_none(self) -> Result<()> {
+        self.out.extend_from_slice(b"null");
+        Ok(())
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<()> {
+        self.out.extend_from_slice(b"null");
+        Ok(())
+    }
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
+        self.serialize_unit()
+    }
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<()> {
+        escape_str(self.out, variant);
+        Ok(())
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.variant_key(variant);
+        value.serialize(&mut *self)?;
+        self.close(b'}', true);
+        Ok(())
+    }
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a, 'b>> {
+        self.open(b'[');
+        Ok(Compound {
+            ser: self,
+            any: false,
+            variant: false,
+        })
+    }
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'a, 'b>> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, 'b>> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a, 'b>> {
+        self.variant_key(variant);
+        self.open(b'[');
+        Ok(Compound {
+            ser: self,
+            any: false,
+            variant: true,
+        })
+    }
+    fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a, 'b>> {
+        self.open(b'{');
+        Ok(Compound {
+            ser: self,
+            any: false,
+            variant: false,
+        })
+    }
+    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, 'b>> {
+        self.serialize_map(Some(len))
+    }
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a, 'b>> {
+        self.variant_key(variant);
+        self.open(b'{');
+        Ok(Compound {
+            ser: self,
+            any: false,
+            variant: true,
+        })
+    }
+}
+
+/// An array or object being written.
+pub(crate) struct Compound<'a, 'b> {
+    ser: &'a mut Ser<'b>,
+    /// An element or field was written (the closing bracket goes on its own line).
+    any: bool,
+    /// Inside `{"variant": …}`: that object closes too.
+    variant: bool,
+}
+
+impl Compound<'_, '_> {
+    fn next(&mut self) {
+        if self.any {
+            self.ser.out.push(b',');
+        }
+        self.any = true;
+        self.ser.line();
+    }
+
+    fn finish(self, c: u8) -> Result<()> {
+        self.ser.close(c, self.any);
+        if self.variant {
+            self.ser.close(b'}', true);
+        }
+        Ok(())
+    }
+
+    fn field<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<()> {
+        self.next();
+        escape_str(self.ser.out, key);
+        self.ser.out.extend_from_slice(b": ");
+        value.serialize(&mut *self.ser)
+    }
+}
+
+impl ser::SerializeSeq for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.next();
+        value.serialize(&mut *self.ser)
+    }
+    fn end(self) -> Result<()> {
+        self.finish(b']')
+    }
+}
+
+impl ser::SerializeTuple for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish(b']')
+    }
+}
+
+impl ser::SerializeTupleStruct for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish(b']')
+    }
+}
+
+impl ser::SerializeTupleVariant for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish(b']')
+    }
+}
+
+impl ser::SerializeMap for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
+        self.next();
+        key.serialize(KeySer { out: self.ser.out })?;
+        self.ser.out.extend_from_slice(b": ");
+        Ok(())
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        value.serialize(&mut *self.ser)
+    }
+    fn end(self) -> Result<()> {
+        self.finish(b'}')
+    }
+}
+
+impl ser::SerializeStruct for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.field(key, value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish(b'}')
+    }
+}
+
+impl ser::SerializeStructVariant for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.field(key, value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish(b'}')
+    }
+}
+
+/// A map key as serde_json writes it: strings, and numbers, booleans and
+/// chars quoted; anything else is an error.
+struct KeySer<'a> {
+    out: &'a mut Vec<u8>,
+}
+
+fn key_error() -> Error {
+    ser::Error::custom("key must be a string")
+}
+
+impl KeySer<'_> {
+    fn quoted(self, v: impl std::fmt::Display) -> Result<()> {
+        self.out.push(b'"');
+        let _ = write!(self.out, "{v}");
+        self.out.push(b'"');
+        Ok(())
+    }
+    fn float(self, v: &impl Serialize) -> Result<()> {
+        let mut tmp = Vec::new();
+        serde_json::to_writer(&mut tmp, v)?;
+        if tmp == b"null" {
+            return Err(ser::Error::custom("float key must be finite"));
+        }
+        self.out.push(b'"');
+        self.out.extend_from_slice(&tmp);
+        self.out.push(b'"');
+        Ok(())
+    }
+}
+
+impl ser::Serializer for KeySer<'_> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = ser::Impossible<(), Error>;
+    type SerializeTuple = ser::Impossible<(), Error>;
+    type SerializeTupleStruct = ser::Impossible<(), Error>;
+    type SerializeTupleVariant = ser::Impossible<(), Error>;
+    type SerializeMap = ser::Impossible<(), Error>;
+    type SerializeStruct = ser::Impossible<(), Error>;
+    type SerializeStructVariant = ser::Impossible<(), Error>;
+
+    fn serialize_str(self, v: &str) -> Result<()> {
+        escape_str(self.out, v);
+        Ok(())
+    }
+    fn serialize_char(self, v: char) -> Result<()> {
+        escape_str(self.out, v.encode_utf8(&mut [0; 4]));
+        Ok(())
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<()> {
+        escape_str(self.out, variant);
+        Ok(())
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        value.serialize(self)
+    }
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        self.quoted(v)
+    }
+    fn serialize_i8(self, v: i8) -> Result<()> {
+        self.quoted(v)
+    }
+    fn serialize_i16(self, v: i16) -> Result<()> {
+        self.quoted(v)
+    }
+    fn serialize_i32(self, v: i32) -> Result<()> {
+        self.quoted(v)
+    }
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        self.quoted(v)
+    }
+    fn serialize_i128(self, v: i128) -> Result<()> {
+        self.quoted(v)
+    }
+    fn serialize_u8(self, v: u8) -> Result<()> {
+        self.quoted(v)
+    }
+    fn serialize_u16(self, v: u16) -> Result<()> {
+        self.quoted(v)
+    }
+    fn serialize_u32(self, v: u32) -> Result<()> {
+        self.quoted(v)
+    }
+    fn serialize_u64(self, v: u64) -> Result<()> {
+        self.quoted(v)
+    }
+    fn serialize_u128(self, v: u128) -> Result<()> {
+        self.quoted(v)
+    }
+    fn serialize_f32(self, v: f32) -> Result<()> {
+        self.float(&v)
+    }
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        self.float(&v)
+    }
+    fn serialize_bytes(self, _: &[u8]) -> Result<()> {
+        Err(key_error())
+    }
+    fn serialize_none(self) -> Result<()> {
+        Err(key_error())
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<()> {
+        Err(key_error())
+    }
+    fn serialize_unit(self) -> Result<()> {
+        Err(key_error())
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<()> {
+        Err(key_error())
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<()> {
+        Err(key_error())
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
+        Err(key_error())
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
+        Err(key_error())
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
+        Err(key_error())
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant> {
+        Err(key_error())
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+        Err(key_error())
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+        Err(key_error())
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant> {
+        Err(key_error())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::collections::BTreeMap;
+
+    /// serde_json's pretty text, `level` deep, as [`super::super::json`]'s
+    /// formatter writes it.
+    fn serde_at<T: Serialize>(v: &T, level: usize) -> String {
+        let mut out = Vec::new();
+        v.serialize(&mut serde_json::Serializer::with_formatter(
+            &mut out,
+            super::super::json::Pretty::at_level(level),
+        ))
+        .unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    fn ours_at<T: Serialize>(v: &T, level: usize) -> String {
+        let mut out = Vec::new();
+        to_vec_pretty_at(v, &mut out, level).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    fn same<T: Serialize>(v: &T) {
+        for level in [0, 1, 2, 40] {
+            assert_eq!(ours_at(v, level), serde_at(v, level), "level {level}");
+        }
+        assert_eq!(ours_at(v, 0), serde_json::to_string_pretty(v).unwrap());
+    }
+
+    #[test]
+    fn values_are_serde_jsons_pretty_text() {
+        let all_bytes: String = (0u8..128).map(char::from).collect();
+        let mut deep = json!({
+            "s": all_bytes,
+            "u": "é 日本 🎉 \u{7f} \u{2028}",
+            "long": "a\"b\\c\nd".repeat(50),
+            "n": [0, -1, 18446744073709551615u64, -9223372036854775808i64, 1.5, -0.0, 1e300, 2.5e-8, 0.1],
+            "e": [[], {}, [[]], [{}], {"a": []}],
+            "b": [true, false, null],
+        });
+        for i in 0..30 {
+            deep = json!({ format!("k{i}\t"): [deep, i, "s"] });
+        }
+        same(&deep);
+        same(&json!([]));
+        same(&json!({}));
+        same(&json!("x"));
+        same(&f64::NAN);
+        same(&f32::INFINITY);
+        same(&1.1f32);
+    }
+
+    #[derive(serde::Serialize)]
+    enum E {
+        Unit,
+        New(u8),
+        Tuple(u8, &'static str),
+        Struct { a: u8, b: Vec<u8> },
+        EmptyTuple(),
+        EmptyStruct {},
+    }
+
+    #[derive(serde::Serialize)]
+    struct Unit;
+
+    #[derive(serde::Serialize)]
+    struct S {
+        e: Vec<E>,
+        unit: (),
+        unit_struct: Unit,
+        tuple: (u8, char, Option<i128>),
+        opt: Option<u128>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        skipped: Option<u8>,
+        #[serde(with = "serde_bytes_like")]
+        bytes: Vec<u8>,
+        ints: BTreeMap<i32, bool>,
+        bools: BTreeMap<bool, u8>,
+        chars: BTreeMap<char, u8>,
+        #[serde(flatten)]
+        flat: BTreeMap<String, u8>,
+    }
+
+    mod serde_bytes_like {
+        pub fn serialize<S: serde::Serializer>(v: &[u8], s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_bytes(v)
+        }
+    }
+
+    #[test]
+    fn every_shape_of_the_data_model_is_serde_jsons() {
+        let s = S {
+            e: vec![
+                E::Unit,
+                E::New(7),
+                E::Tuple(1, "x\u{1}"),
+                E::Struct { a: 2, b: vec![] },
+                E::Struct {
+                    a: 3,
+                    b: vec![4, 5],
+                },
+                E::EmptyTuple(),
+                E::EmptyStruct {},
+            ],
+            unit: (),
+            unit_struct: Unit,
+            tuple: (9, '"', Some(-170141183460469231731687303715884105728)),
+            opt: Some(u128::MAX),
+            skipped: None,
+            bytes: vec![0, 255],
+            ints: [(-3, true), (4, false)].into_iter().collect(),
+            bools: [(true, 1)].into_iter().collect(),
+            chars: [('\n', 1)].into_iter().collect(),
+            flat: [("z\"".to_string(), 1)].into_iter().collect(),
+        };
+        same(&s);
+        same(&vec![E::New(1)]);
+        let floats: BTreeMap<String, f64> = [("k".to_string(), 0.5)].into_iter().collect();
+        same(&floats);
+        // keys serde_json refuses are refused
+        let bad: BTreeMap<Vec<u8>, u8> = [(vec![1], 1)].into_iter().collect();
+        assert!(to_vec_pretty_at(&bad, &mut Vec::new(), 0).is_err());
+        assert!(serde_json::to_string_pretty(&bad).is_err());
+    }
+
+    #[test]
+    fn escapes_at_every_offset_are_serde_jsons() {
+        for n in 0..70 {
+            for special in ["\"", "\\", "\n", "\u{1f}", "\u{0}", "é", "\u{7f}"] {
+                let s = format!("{}{special}{}", "a".repeat(n), "b".repeat(n % 7));
+                let mut out = Vec::new();
+                escape_str(&mut out, &s);
+                assert_eq!(
+                    String::from_utf8(out).unwrap(),
+                    serde_json::to_string(&s).unwrap()
+                );
+            }
+        }
+    }
+}
