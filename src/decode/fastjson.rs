@@ -442,25 +442,17 @@ fn string_end_avx2(b: &[u8], i: usize) -> Fast<(usize, u8)> {
     string_end_loop!(b, i, 32, special_mask_avx2)
 }
 
-/// The first `"`, `\\` or control character (below 0x20) at or after `i`:
-/// the bytes a JSON writer escapes.
-pub fn find_special(b: &[u8], mut i: usize) -> Option<usize> {
-    loop {
-        #[cfg(target_arch = "x86_64")]
-        let (mask, len) = if i + 16 <= b.len() {
-            (special_mask_sse2(b, i), 16)
-        } else {
-            special_mask_scalar(b, i, 16)
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let (mask, len) = special_mask_scalar(b, i, 16);
-        if mask != 0 {
-            return Some(i + mask.trailing_zeros() as usize);
-        }
-        if len == 0 {
-            return None;
-        }
-        i += len;
+/// The special bytes (`"`, `\`, below 0x20: those a JSON writer escapes)
+/// of the 16 bytes at `i` (`i + 16 <= b.len()`), as a bit mask.
+#[inline]
+pub fn special_mask_16(b: &[u8], i: usize) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        special_mask_sse2(b, i)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        special_mask_scalar(b, i, 16).0
     }
 }
 

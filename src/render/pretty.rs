@@ -73,41 +73,80 @@ impl Ser<'_> {
     }
 }
 
-/// `s` as a JSON string, escaped as serde_json escapes it.
+/// `s` as a JSON string, escaped as serde_json escapes it. The special
+/// bytes of a long string are found 16 at a time (the last, partial block
+/// looked at again from its end), of a short one a byte at a time.
 pub(crate) fn escape_str(out: &mut Vec<u8>, s: &str) {
     let b = s.as_bytes();
-    out.reserve(b.len() + 2);
+    let n = b.len();
+    out.reserve(n + 2);
     out.push(b'"');
     let mut start = 0;
-    let mut i = 0;
-    while let Some(j) = next_special(b, i) {
-        out.extend_from_slice(&b[start..j]);
-        let c = b[j];
-        match c {
-            b'"' => out.extend_from_slice(b"\\\""),
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            b'\x08' => out.extend_from_slice(b"\\b"),
-            b'\x0c' => out.extend_from_slice(b"\\f"),
-            b'\n' => out.extend_from_slice(b"\\n"),
-            b'\r' => out.extend_from_slice(b"\\r"),
-            b'\t' => out.extend_from_slice(b"\\t"),
-            _ => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                out.extend_from_slice(b"\\u00");
-                out.push(HEX[usize::from(c >> 4)]);
-                out.push(HEX[usize::from(c & 0xf)]);
+    if n < 16 {
+        for (j, &c) in b.iter().enumerate() {
+            if is_special(c) {
+                out.extend_from_slice(&b[start..j]);
+                escape_byte(out, c);
+                start = j + 1;
             }
         }
-        start = j + 1;
-        i = j + 1;
+    } else {
+        let mut i = 0;
+        loop {
+            // the block at `i`, or the last 16 bytes with those before `i` masked off
+            let (at, mut mask) = if i + 16 <= n {
+                (i, crate::decode::fastjson::special_mask_16(b, i))
+            } else {
+                let at = n - 16;
+                (
+                    at,
+                    crate::decode::fastjson::special_mask_16(b, at) & (!0u64 << (i - at)),
+                )
+            };
+            while mask != 0 {
+                let j = at + mask.trailing_zeros() as usize;
+                out.extend_from_slice(&b[start..j]);
+                escape_byte(out, b[j]);
+                start = j + 1;
+                mask &= mask - 1;
+            }
+            i = at + 16;
+            if i >= n {
+                break;
+            }
+        }
     }
     out.extend_from_slice(&b[start..]);
     out.push(b'"');
 }
 
-/// The next `"`, `\` or control character at or after `i`.
-fn next_special(b: &[u8], i: usize) -> Option<usize> {
-    crate::decode::fastjson::find_special(b, i)
+#[inline]
+fn is_special(c: u8) -> bool {
+    c == b'"' || c == b'\\' || c < 0x20
+}
+
+/// The escape of a special byte.
+fn escape_byte(out: &mut Vec<u8>, c: u8) {
+    match c {
+        b'"' => out.extend_from_slice(b"\\\""),
+        b'\\' => out.extend_from_slice(b"\\\\"),
+        b'\x08' => out.extend_from_slice(b"\\b"),
+        b'\x0c' => out.extend_from_slice(b"\\f"),
+        b'\n' => out.extend_from_slice(b"\\n"),
+        b'\r' => out.extend_from_slice(b"\\r"),
+        b'\t' => out.extend_from_slice(b"\\t"),
+        _ => {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[usize::from(c >> 4)],
+                HEX[usize::from(c & 0xf)],
+            ]);
+        }
+    }
 }
 
 impl<'a, 'b> ser::Serializer for &'a mut Ser<'b> {
@@ -713,6 +752,14 @@ mod tests {
                     String::from_utf8(out).unwrap(),
                     serde_json::to_string(&s).unwrap()
                 );
+            }
+            // specials everywhere, the overlapping last block included
+            for unit in ["\"\n", "x\\", "\u{1}é", "ab\tcd"] {
+                let s = unit.repeat(n);
+                let mut out = Vec::new();
+                escape_str(&mut out, &s);
+                let want = serde_json::to_string(&s).unwrap();
+                assert_eq!(String::from_utf8(out).unwrap(), want);
             }
         }
     }
