@@ -83,6 +83,11 @@ pub(crate) fn escape_str(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
     let mut start = 0;
     if n < 16 {
+        if !short_has_special(b) {
+            out.extend_from_slice(b);
+            out.push(b'"');
+            return;
+        }
         for (j, &c) in b.iter().enumerate() {
             if is_special(c) {
                 out.extend_from_slice(&b[start..j]);
@@ -118,6 +123,39 @@ pub(crate) fn escape_str(out: &mut Vec<u8>, s: &str) {
     }
     out.extend_from_slice(&b[start..]);
     out.push(b'"');
+}
+
+/// Whether a string shorter than 16 bytes has a special byte: its bytes
+/// read as one or two (overlapping) 8-byte words, tested all at once.
+#[inline]
+fn short_has_special(b: &[u8]) -> bool {
+    let n = b.len();
+    let word = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or_default());
+    let half = |i: usize| {
+        u64::from(u32::from_le_bytes(
+            b[i..i + 4].try_into().unwrap_or_default(),
+        ))
+    };
+    if n >= 8 {
+        word_has_special(word(0)) || word_has_special(word(n - 8))
+    } else if n >= 4 {
+        word_has_special(half(0) | (half(n - 4) << 32))
+    } else {
+        b.iter().any(|&c| is_special(c))
+    }
+}
+
+/// Whether any byte of `x` is `"`, `\` or below 0x20 (exact as a yes/no).
+#[inline]
+fn word_has_special(x: u64) -> bool {
+    const ONES: u64 = u64::MAX / 255;
+    const HIGH: u64 = ONES << 7;
+    let ctrl = x.wrapping_sub(ONES * 0x20) & !x;
+    let q = x ^ (ONES * u64::from(b'"'));
+    let quote = q.wrapping_sub(ONES) & !q;
+    let bs = x ^ (ONES * u64::from(b'\\'));
+    let backslash = bs.wrapping_sub(ONES) & !bs;
+    (ctrl | quote | backslash) & HIGH != 0
 }
 
 #[inline]
@@ -739,6 +777,42 @@ mod tests {
         let bad: BTreeMap<Vec<u8>, u8> = [(vec![1], 1)].into_iter().collect();
         assert!(to_vec_pretty_at(&bad, &mut Vec::new(), 0).is_err());
         assert!(serde_json::to_string_pretty(&bad).is_err());
+    }
+
+    #[test]
+    fn short_strings_are_tested_exactly() {
+        // every string of up to 15 bytes over a small alphabet with specials
+        let alphabet = [
+            b'a', b'"', b'\\', 0x1f, 0x20, 0x7f, 0xc3, b'!', b'#', b'[', b']',
+        ];
+        for n in 0..16 {
+            for seed in 0..400usize {
+                let b: Vec<u8> = (0..n)
+                    .map(|k| alphabet[(seed * 7 + k * (seed % 5 + 1)) % alphabet.len()])
+                    .collect();
+                assert_eq!(
+                    short_has_special(&b),
+                    b.iter().any(|&c| is_special(c)),
+                    "{b:?}"
+                );
+            }
+        }
+        // every byte value at every position, next to every neighbour class
+        for n in 1..16 {
+            for pos in 0..n {
+                for c in 0..=255u8 {
+                    for fill in [b'a', 0x20, 0x21, 0xff, 0x80] {
+                        let mut b = vec![fill; n];
+                        b[pos] = c;
+                        assert_eq!(short_has_special(&b), b.iter().any(|&c| is_special(c)));
+                    }
+                }
+            }
+        }
+        for x in [0u64, u64::MAX, 0x2121_2121_2121_2121, 0x2020_2020_2020_2020] {
+            let bytes = x.to_le_bytes();
+            assert_eq!(word_has_special(x), bytes.iter().any(|&c| is_special(c)));
+        }
     }
 
     #[test]
