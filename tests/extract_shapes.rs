@@ -1860,3 +1860,10 @@ fn a_bold_numbered_step_over_an_assignment_requires_the_command_it_runs() {
     );
     assert!(c.scope.is_empty() && c.when.is_none(), "{c:#?}");
 }
+
+#[test]
+fn a_reason_after_because_lends_no_scope() {
+    let cs = fixture("release-steps");
+    let c = at(&cs, 55).expect("triage rule");
+    assert!(c.scope.is_empty() && c.behavior().is_none(), "{c:#?}");
+}

@@ -1278,8 +1278,8 @@ pub(super) fn analyse(
     })
 }
 
-/// The clause up to a purpose or relative clause (" so that ", " so it ",
-/// " which ", " in order to "), outside code and quotes.
+/// The clause up to a purpose, reason or relative clause (" so that ", " so
+/// it ", " which ", " in order to ", " because "), outside code and quotes.
 ///
 /// With `relative_that`, also a " that " clause after a plural noun ("Create
 /// servers that enable LLMs to call services"): it describes the object.
@@ -1361,6 +1361,10 @@ pub(super) fn cut_purpose(s: &str, relative_that: bool) -> String {
                     " which ",
                     " in order to ",
                     " based on ",
+                    " because ",
+                    " since it ",
+                    " since they ",
+                    " since this ",
                 ]
                 .iter()
                 .any(|m| l.starts_with(m))
