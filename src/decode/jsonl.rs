@@ -83,8 +83,9 @@ thread_local! {
     static SPARE_BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// A buffer longer than this (grown for a long line) is not kept.
-const SPARE_MAX: usize = 4 * READ_BUF;
+/// A buffer grown for a long line is not kept (it would hold its memory
+/// while the thread reads small files).
+const SPARE_MAX: usize = READ_BUF;
 
 impl<R> Drop for JsonlLines<R> {
     fn drop(&mut self) {
