@@ -1867,3 +1867,10 @@ fn a_reason_after_because_lends_no_scope() {
     let c = at(&cs, 55).expect("triage rule");
     assert!(c.scope.is_empty() && c.behavior().is_none(), "{c:#?}");
 }
+
+#[test]
+fn what_the_skill_does_is_no_rule_what_it_must_not_be_used_for_is() {
+    let cs = fixture("changelog");
+    assert!(at(&cs, 16).is_none(), "{cs:#?}");
+    assert!(at(&cs, 18).is_some(), "{cs:#?}");
+}

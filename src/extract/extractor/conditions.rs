@@ -542,6 +542,9 @@ pub(super) fn analyse(
     first: bool,
     lex: &Lexicon,
 ) -> Option<Analysis> {
+    if describes_the_skill(s) {
+        return None;
+    }
     let alternative = alternative_conditions_dropped(s.trim());
     let whether = if_as_whether(alternative.as_deref().unwrap_or(s.trim()));
     let s = bounded(&whether);
@@ -1537,6 +1540,29 @@ fn sits_on_the_default_branch(main: &str) -> bool {
         .collect();
     let s = t.join(" ");
     s.starts_with("current branch is main") || s.starts_with("current branch is master")
+}
+
+/// "This skill enforces the team's git workflow", "The skill works
+/// standalone": what the skill is or does, not what the agent must do
+/// ("This skill must not be used for releases" and "This skill requires
+/// …" still bind).
+fn describes_the_skill(s: &str) -> bool {
+    let w: Vec<String> = words(&mask(&strip_emphasis(s)).0)
+        .into_iter()
+        .filter(|x| !x.barrier)
+        .map(|x| x.text)
+        .collect();
+    matches!(
+        w.as_slice(),
+        [a, b, verb, ..]
+            if matches!(a.as_str(), "this" | "the")
+                && b == "skill"
+                && verb.ends_with('s')
+                && !matches!(
+                    verb.as_str(),
+                    "requires" | "needs" | "demands" | "expects" | "forbids" | "assumes"
+                )
+    )
 }
 
 /// A rule about how a message, title or description is worded.
