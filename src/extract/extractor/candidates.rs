@@ -420,16 +420,7 @@ impl Extractor<'_> {
                             .flatten(),
                         None => self.paragraph(body, &section),
                     };
-                    if strip_emphasis(&body.text).trim_end().ends_with(':') {
-                        if self.drafts.len() > drafts_before {
-                            colon_rule = Some(self.drafts.len() - 1);
-                        } else {
-                            bare_colon = Some((
-                                strip_emphasis(&body.text),
-                                [body.first_line(), body.last_line()],
-                            ));
-                        }
-                    }
+                    self.note_colon(body, drafts_before, &mut colon_rule, &mut bare_colon);
                 }
                 Block::Item {
                     body,
@@ -524,16 +515,7 @@ impl Extractor<'_> {
                         l
                     });
                     items.push((*indent, own_lead));
-                    if strip_emphasis(&body.text).trim_end().ends_with(':') {
-                        if self.drafts.len() > drafts_before {
-                            colon_rule = Some(self.drafts.len() - 1);
-                        } else {
-                            bare_colon = Some((
-                                strip_emphasis(&body.text),
-                                [body.first_line(), body.last_line()],
-                            ));
-                        }
-                    }
+                    self.note_colon(body, drafts_before, &mut colon_rule, &mut bare_colon);
                 }
                 Block::Row {
                     line,
@@ -624,6 +606,27 @@ impl Extractor<'_> {
 
     /// "Run the validation script:" over a shell block: the rule, which
     /// names no act of its own, runs the block's commands.
+    /// A paragraph or item that ends with a colon: the rule it made, for
+    /// the block under it, or — where it made none ("1. Check the
+    /// status:") — its text and lines.
+    fn note_colon(
+        &self,
+        body: &Lined,
+        drafts_before: usize,
+        colon_rule: &mut Option<usize>,
+        bare_colon: &mut Option<(String, [u32; 2])>,
+    ) {
+        let text = strip_emphasis(&body.text);
+        if !text.trim_end().ends_with(':') {
+            return;
+        }
+        if self.drafts.len() > drafts_before {
+            *colon_rule = Some(self.drafts.len() - 1);
+        } else {
+            *bare_colon = Some((text, [body.first_line(), body.last_line()]));
+        }
+    }
+
     /// "1. Check the status:" over `git status` / `git diff --staged`: a
     /// step too short to be a rule of its own whose shell block says what
     /// it runs — that step requires those commands.

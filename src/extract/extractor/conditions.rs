@@ -1508,11 +1508,7 @@ fn skipped_as_run(main: &str) -> Option<String> {
 
 /// "Work in feature branches", "work on a separate branch".
 fn works_off_the_default_branch(main: &str) -> bool {
-    let t: Vec<String> = words(&mask(main).0)
-        .into_iter()
-        .filter(|x| !x.barrier)
-        .map(|x| x.text)
-        .collect();
+    let t = plain_words(main);
     let Some(i) = t.iter().position(|x| x != "always") else {
         return false;
     };
@@ -1533,11 +1529,7 @@ fn works_off_the_default_branch(main: &str) -> bool {
 /// "Current branch is main/master", "on main": the session sits on the
 /// default branch.
 fn sits_on_the_default_branch(main: &str) -> bool {
-    let t: Vec<String> = words(&mask(main).0)
-        .into_iter()
-        .filter(|x| !x.barrier)
-        .map(|x| x.text)
-        .collect();
+    let t = plain_words(main);
     let s = t.join(" ");
     s.starts_with("current branch is main") || s.starts_with("current branch is master")
 }
@@ -1547,11 +1539,7 @@ fn sits_on_the_default_branch(main: &str) -> bool {
 /// ("This skill must not be used for releases" and "This skill requires
 /// …" still bind).
 fn describes_the_skill(s: &str) -> bool {
-    let w: Vec<String> = words(&mask(&strip_emphasis(s)).0)
-        .into_iter()
-        .filter(|x| !x.barrier)
-        .map(|x| x.text)
-        .collect();
+    let w = plain_words(&strip_emphasis(s));
     matches!(
         w.as_slice(),
         [a, b, verb, ..]
@@ -1598,12 +1586,8 @@ fn about_wording(main: &str) -> bool {
 /// step of each task is no commit); approval ("the plan is approved") is
 /// left to the consent rules.
 fn describes_a_document(main: &str) -> bool {
-    let w = words(&mask(main).0);
-    let t: Vec<&str> = w
-        .iter()
-        .filter(|x| !x.barrier)
-        .map(|x| x.text.as_str())
-        .collect();
+    let w = plain_words(main);
+    let t: Vec<&str> = w.iter().map(String::as_str).collect();
     let at = t
         .iter()
         .position(|x| !matches!(*x, "the" | "each" | "every" | "all" | "a" | "an" | "your"))
@@ -1642,12 +1626,8 @@ fn describes_a_document(main: &str) -> bool {
 /// of committing or opening it (elsewhere "the commit" is a thing: "the
 /// commit message").
 fn commit_as_act(c: &str) -> std::borrow::Cow<'_, str> {
-    let w = words(&mask(c).0);
-    let t: Vec<&str> = w
-        .iter()
-        .filter(|x| !x.barrier)
-        .map(|x| x.text.as_str())
-        .collect();
+    let w = plain_words(c);
+    let t: Vec<&str> = w.iter().map(String::as_str).collect();
     let noun = match t.as_slice() {
         [n] => Some(*n),
         [d, n] | [d, _, n] if matches!(*d, "the" | "a" | "each" | "every" | "any" | "your") => {
@@ -2061,33 +2041,23 @@ pub(super) fn user_consent(text: &str) -> bool {
     });
     // "unless instructed", "unless explicitly asked to": the user's word
     // in the passive.
-    let passive = !w.is_empty()
-        && w.iter().any(|x| {
-            matches!(
-                x.text.as_str(),
-                "instructed"
-                    | "told"
-                    | "asked"
-                    | "requested"
-                    | "approved"
-                    | "authorized"
-                    | "authorised"
-                    | "directed"
-            )
-        })
+    const GIVEN: &[&str] = &[
+        "instructed",
+        "told",
+        "asked",
+        "requested",
+        "approved",
+        "authorized",
+        "authorised",
+        "directed",
+    ];
+    let passive = w.iter().any(|x| GIVEN.contains(&x.text.as_str()))
         && w.iter().all(|x| {
             x.barrier
+                || GIVEN.contains(&x.text.as_str())
                 || matches!(
                     x.text.as_str(),
-                    "instructed"
-                        | "told"
-                        | "asked"
-                        | "requested"
-                        | "approved"
-                        | "authorized"
-                        | "authorised"
-                        | "directed"
-                        | "explicitly"
+                    "explicitly"
                         | "specifically"
                         | "expressly"
                         | "to"
