@@ -1874,3 +1874,20 @@ fn what_the_skill_does_is_no_rule_what_it_must_not_be_used_for_is() {
     assert!(at(&cs, 16).is_none(), "{cs:#?}");
     assert!(at(&cs, 18).is_some(), "{cs:#?}");
 }
+
+#[test]
+fn a_pronoun_object_forbids_no_write_and_a_wait_label_is_a_gate() {
+    let cs = fixture("plan-gates");
+    // "Do not make any changes to it": "it" is the file shown, not every
+    // file — no forbid of all writes.
+    assert!(
+        cs.iter()
+            .filter(|c| c.lines[0] == 29)
+            .all(|c| c.forbid.is_none()),
+        "{cs:#?}"
+    );
+    // "**Wait for the choice**: Get explicit confirmation …": a user turn
+    // before the work's next edit.
+    let c = at(&cs, 30).expect("wait step");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+}

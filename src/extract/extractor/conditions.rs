@@ -217,6 +217,13 @@ pub(super) fn plain_words(text: &str) -> Vec<String> {
 /// to build").
 pub(super) fn object_qualified(main: &str) -> bool {
     let w = plain_words(main);
+    // "Do not make any modifications to it": the object is the thing named
+    // before, not every file.
+    if w.windows(2)
+        .any(|p| matches!(p[0].as_str(), "to" | "of") && matches!(p[1].as_str(), "it" | "them"))
+    {
+        return true;
+    }
     w.iter().enumerate().skip(1).any(|(i, t)| {
         // ("uncommitted", "unstaged", "untracked" name what reset/clean act
         // on by definition: no qualifier.)
@@ -1226,8 +1233,10 @@ pub(super) fn analyse(
                     "start" | "starts" | "begin" | "begins" | "proceeding" | "proceed" | "moving"
                 )
             });
-    // "Wait for approval", "Present the plan and wait for user approval".
-    let waits = verb.as_deref() == Some("wait")
+    // "Wait for approval", "Present the plan and wait for user approval",
+    // "**Wait for selection**: Get explicit confirmation about the choice".
+    let waits = matches!(verb.as_deref(), Some("wait" | "get" | "obtain"))
+        || label_text.to_lowercase().starts_with("wait")
         || mw.iter().any(|x| x.text == "wait")
             && mw.iter().any(|x| matches!(x.text.as_str(), "and" | "then"));
     let awaits = waits
