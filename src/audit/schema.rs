@@ -161,7 +161,18 @@ pub fn version(conn: &Connection) -> rusqlite::Result<i64> {
 }
 
 fn migrate(conn: &mut Connection, path: &Path) -> Result<()> {
-    let current = version(conn).map_err(|e| not_a_database(path, e))?;
+    // The version and the table count in one statement, so one snapshot: a
+    // parallel run that creates the tables sets the version in the same
+    // commit, and two separate reads could see its tables but not its
+    // version.
+    let (current, tables): (i64, i64) = conn
+        .query_row(
+            "SELECT (SELECT user_version FROM pragma_user_version), \
+                    (SELECT count(*) FROM sqlite_master)",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .map_err(|e| not_a_database(path, e))?;
     if current > CURRENT_VERSION {
         return Err(AuditError::Schema {
             path: path.to_path_buf(),
@@ -172,9 +183,6 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<()> {
     }
     if current == 0 {
         // A non-empty file with user_version 0 is not one of ours.
-        let tables: i64 = conn
-            .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
-            .map_err(|e| not_a_database(path, e))?;
         if tables > 0 {
             return Err(AuditError::Schema {
                 path: path.to_path_buf(),
