@@ -23,7 +23,9 @@
 //! 2. [`candidates`] — which blocks and groups are rules (examples,
 //!    explanations, headings are not), with their lead-ins and modality;
 //! 3. [`conditions`] — condition parts and main clause, composed into
-//!    `when` / `require` / `forbid` / `order`;
+//!    `when` / `require` / `forbid` / `order` (with [`consent`]: the
+//!    user's word; [`readings`]: content vs act, bare nouns, shapes;
+//!    [`clauses`]: splitting a sentence into its clauses);
 //! 4. [`predicates`] — what a clause's words, commands and paths denote;
 //! 5. [`scope`] — the scope tags a rule's predicates carry;
 //! 6. [`document`] — passes over the whole document (consent over the
@@ -39,14 +41,19 @@ use crate::parse::Skill;
 use std::collections::{BTreeMap, BTreeSet};
 
 mod candidates;
+mod clauses;
 mod conditions;
+mod consent;
 mod document;
 mod predicates;
+mod readings;
 mod scope;
 mod sentences;
 
 use candidates::*;
+use clauses::*;
 use conditions::*;
+use consent::*;
 use document::*;
 use predicates::*;
 use scope::*;

@@ -1,0 +1,215 @@
+//! Part of stage 3 (conditions): readings of a sentence's wording before
+//! and after its conditions are split — what is content rather than an act
+//! (a plan's tasks, a message's wording, what the skill is), what a
+//! condition's bare noun or a parenthesis means, and shapes that stand for
+//! an act ("work on a feature branch", "never skip X").
+
+use super::*;
+
+/// "proceeding", "continuing", "moving on": going on to the next step.
+/// "Read the changelog (`CHANGELOG.md`, or `CHANGELOG` if missing)": a
+/// parenthesis that offers an alternative under a condition; the condition
+/// is the alternative's, not the rule's. The text without it, or `None`.
+pub(super) fn alternative_conditions_dropped(s: &str) -> Option<String> {
+    let open = s.find('(')?;
+    let close = open + s[open..].find(')')?;
+    let inner = &s[open + 1..close];
+    let or = inner.find(" or ")?;
+    let cond = or + inner[or..].find(" if ")?;
+    Some(format!(
+        "{}{}{}",
+        &s[..open + 1],
+        &inner[..cond],
+        &s[close..]
+    ))
+}
+
+/// "Check if there are changes": after a verb of finding out, "if" means
+/// "whether" and opens the verb's object, not a condition.
+pub(super) fn if_as_whether(s: &str) -> std::borrow::Cow<'_, str> {
+    const VERBS: &[&str] = &[
+        "check",
+        "see",
+        "verify",
+        "determine",
+        "confirm",
+        "decide",
+        "know",
+        "test",
+        "find out",
+        "ask",
+        "assess",
+        "evaluate",
+    ];
+    let lower = s.to_lowercase();
+    let mut out = String::new();
+    let mut last = 0;
+    for (i, _) in lower.match_indices(" if ") {
+        let before = lower[..i].trim_end();
+        if VERBS.iter().any(|v| {
+            before.ends_with(v)
+                && before[..before.len() - v.len()]
+                    .chars()
+                    .last()
+                    .is_none_or(|c| !c.is_alphanumeric())
+        }) {
+            out.push_str(&s[last..i]);
+            out.push_str(" whether ");
+            last = i + " if ".len();
+        }
+    }
+    if last == 0 {
+        return s.into();
+    }
+    out.push_str(&s[last..]);
+    out.into()
+}
+
+/// "skip the tests or code review" → "run the tests or code review".
+pub(super) fn skipped_as_run(main: &str) -> Option<String> {
+    let lower = main.to_lowercase();
+    ["skip ", "skipping ", "omit ", "forget ", "neglect "]
+        .iter()
+        .find_map(|v| lower.find(v).map(|i| (i, v.len())))
+        .map(|(i, n)| format!("{}run {}", &main[..i], &main[i + n..]))
+}
+
+/// "Work in feature branches", "work on a separate branch".
+pub(super) fn works_off_the_default_branch(main: &str) -> bool {
+    let t = plain_words(main);
+    let Some(i) = t.iter().position(|x| x != "always") else {
+        return false;
+    };
+    t[i] == "work"
+        && matches!(t.get(i + 1).map(String::as_str), Some("in" | "on" | "from"))
+        && t[i + 2..].iter().take(3).any(|x| {
+            matches!(
+                x.as_str(),
+                "feature" | "topic" | "separate" | "dedicated" | "own" | "new"
+            )
+        })
+        && t[i + 2..]
+            .iter()
+            .take(4)
+            .any(|x| x == "branch" || x == "branches")
+}
+
+/// "Current branch is main/master", "on main": the session sits on the
+/// default branch.
+pub(super) fn sits_on_the_default_branch(main: &str) -> bool {
+    let t = plain_words(main);
+    let s = t.join(" ");
+    s.starts_with("current branch is main") || s.starts_with("current branch is master")
+}
+
+/// "This skill enforces the team's git workflow", "The skill works
+/// standalone": what the skill is or does, not what the agent must do
+/// ("This skill must not be used for releases" and "This skill requires
+/// …" still bind).
+pub(super) fn describes_the_skill(s: &str) -> bool {
+    let w = plain_words(&strip_emphasis(s));
+    matches!(
+        w.as_slice(),
+        [a, b, verb, ..]
+            if matches!(a.as_str(), "this" | "the")
+                && b == "skill"
+                && verb.ends_with('s')
+                && !matches!(
+                    verb.as_str(),
+                    "requires" | "needs" | "demands" | "expects" | "forbids" | "assumes"
+                )
+    )
+}
+
+/// A rule about how a message, title or description is worded.
+pub(super) fn about_wording(main: &str) -> bool {
+    let (masked, code, _) = mask(main);
+    code.is_empty()
+        && words(&masked).iter().any(|x| {
+            matches!(
+                x.text.as_str(),
+                "message"
+                    | "messages"
+                    | "subject"
+                    | "title"
+                    | "titles"
+                    | "description"
+                    | "body"
+                    | "summary"
+                    | "bullet"
+                    | "bullets"
+                    | "chars"
+                    | "characters"
+                    | "attribution"
+                    | "wording"
+                    | "tone"
+            )
+        })
+}
+
+/// "Tasks are atomic and follow RED → GREEN → COMMIT", "Each task includes
+/// exact file paths", "The plan lacks verification steps": a statement
+/// about what a plan, its tasks or a spec contains. The words it uses name
+/// the document's content, not an act of the session (a commit named as a
+/// step of each task is no commit); approval ("the plan is approved") is
+/// left to the consent rules.
+pub(super) fn describes_a_document(main: &str) -> bool {
+    let w = plain_words(main);
+    let t: Vec<&str> = w.iter().map(String::as_str).collect();
+    let at = t
+        .iter()
+        .position(|x| !matches!(*x, "the" | "each" | "every" | "all" | "a" | "an" | "your"))
+        .unwrap_or(t.len());
+    let subject = t.get(at).copied().unwrap_or("");
+    let verb = t.get(at + 1).copied().unwrap_or("");
+    matches!(
+        subject,
+        "plan" | "plans" | "task" | "tasks" | "spec" | "specs" | "design" | "designs"
+    ) && matches!(
+        verb,
+        "is" | "are"
+            | "includes"
+            | "include"
+            | "has"
+            | "have"
+            | "lacks"
+            | "lack"
+            | "follows"
+            | "follow"
+            | "contains"
+            | "contain"
+            | "lists"
+            | "list"
+            | "covers"
+            | "cover"
+            | "names"
+            | "name"
+            | "describes"
+            | "describe"
+    ) && !t.iter().any(|x| x.starts_with("approv"))
+}
+
+/// "before the first commit", "after each commit", "before the PR": a
+/// condition that names the commit or the pull request alone names the act
+/// of committing or opening it (elsewhere "the commit" is a thing: "the
+/// commit message").
+pub(super) fn commit_as_act(c: &str) -> std::borrow::Cow<'_, str> {
+    let w = plain_words(c);
+    let t: Vec<&str> = w.iter().map(String::as_str).collect();
+    let noun = match t.as_slice() {
+        [n] => Some(*n),
+        [d, n] | [d, _, n] if matches!(*d, "the" | "a" | "each" | "every" | "any" | "your") => {
+            Some(*n)
+        }
+        _ => None,
+    };
+    if t.len() == 3 && !matches!(t[1], "first" | "next" | "final" | "last" | "new") {
+        return c.into();
+    }
+    match noun {
+        Some("commit" | "commits") => "committing".into(),
+        // "before the PR", "before PR": before opening it.
+        Some("pr" | "prs") => "opening the pr".into(),
+        _ => c.into(),
+    }
+}
