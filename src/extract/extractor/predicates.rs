@@ -335,7 +335,7 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             .collect();
         // "Run `check_heads.py`": a script the clause runs, by its name.
         if preds.is_empty() && runs {
-            preds.extend(bare_script(c));
+            preds.extend(script_command(c.trim(), !c.contains(' ')));
         }
         if !preds.is_empty() {
             for p in preds {
@@ -384,7 +384,7 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
         });
         let tok = tok.strip_suffix('.').unwrap_or(tok);
         if looks_like_file(tok) {
-            if let Some(c) = script_command(tok).filter(|_| runs) {
+            if let Some(c) = script_command(tok, false).filter(|_| runs) {
                 info.actions.push((c, true));
             } else if let Some(g) = path_glob(tok) {
                 path_mention(&g, verb_action, lex, &mut info);
@@ -703,7 +703,7 @@ pub(super) fn command_predicate(c: &str, lex: &Lexicon) -> Option<Predicate> {
     }
     // `scripts/review-package PLAN BASE HEAD`: a script of the skill's own.
     if !lex.is_command_word(&first) {
-        return script_command(toks.first()?);
+        return script_command(toks.first()?, false);
     }
     // `--help`-like lone flags, `git` alone, or a bare tool word: not commands.
     if toks.len() == 1 && first != "pytest" && first != "make" {
@@ -755,21 +755,11 @@ pub(super) fn command_predicate(c: &str, lex: &Lexicon) -> Option<Predicate> {
 /// A script named by its path (`scripts/fetch.py`, `./bin/setup`,
 /// `tools/check.sh`) → a command glob on its file name, however it is
 /// invoked (`python scripts/fetch.py`, `bash …`, `./…`).
-/// A script named alone by its file name (`check_heads.py`), run however
-/// the session runs it (`python check_heads.py`, `./scripts/check_heads.py`).
-fn bare_script(c: &str) -> Option<Predicate> {
-    let name = c.trim();
-    let ok = !name.contains(['/', ' '])
-        && name
-            .chars()
-            .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '-' | '_' | '.'))
-        && name.rsplit_once('.').is_some_and(|(stem, ext)| {
-            stem.len() >= 2 && matches!(ext, "py" | "sh" | "js" | "ts" | "rb" | "pl" | "mjs")
-        });
-    ok.then(|| Predicate::Command(format!("*{}*", globset::escape(name))))
-}
-
-pub(super) fn script_command(tok: &str) -> Option<Predicate> {
+/// A script the skill runs, as a command glob on its file name: one under
+/// `scripts/`, `bin/`, `tools/`, or any path with a script extension; with
+/// `bare`, also a file name alone (`check_heads.py`, where the clause says
+/// it is run).
+pub(super) fn script_command(tok: &str, bare: bool) -> Option<Predicate> {
     let t = tok.trim_start_matches("./");
     let name = t.rsplit('/').next()?;
     let in_script_dir = t.contains('/')
@@ -782,7 +772,7 @@ pub(super) fn script_command(tok: &str) -> Option<Predicate> {
     let ok_chars = name
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    (ok_chars && name.len() >= 3 && (in_script_dir || (script_ext && t.contains('/'))))
+    (ok_chars && name.len() >= 3 && (in_script_dir || (script_ext && (t.contains('/') || bare))))
         .then(|| Predicate::Command(format!("*{}*", globset::escape(name))))
 }
 

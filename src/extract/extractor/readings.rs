@@ -213,3 +213,81 @@ pub(super) fn commit_as_act(c: &str) -> std::borrow::Cow<'_, str> {
         _ => c.into(),
     }
 }
+
+/// "Deleting a pushed tag is outward-facing, so ask the user first": a
+/// statement about an act (a gerund subject) whose consequence is an
+/// imperative after ", so" reads "Before deleting a pushed tag, ask the
+/// user first" — the act is the trigger, the imperative the rule.
+pub(super) fn act_then_so(s: &str, lex: &Lexicon) -> Option<String> {
+    let (head, rest) = s.split_once(", so ")?;
+    let verb = rest.split_whitespace().next()?.to_lowercase();
+    if !lex.is_imperative(&verb) {
+        return None;
+    }
+    let first = head.split_whitespace().next()?.to_lowercase();
+    let first = first.trim_matches(|c: char| !c.is_alphanumeric());
+    if !first.ends_with("ing") || first.len() < 5 {
+        return None;
+    }
+    let subject = [
+        " is ", " are ", " can ", " will ", " would ", " may ", " has ", " could ",
+    ]
+    .iter()
+    .filter_map(|v| head.find(v))
+    .min()
+    .map(|i| &head[..i])?;
+    let mut cs = subject.chars();
+    let subject: String = cs
+        .next()
+        .map(|c| c.to_lowercase().chain(cs).collect())
+        .unwrap_or_default();
+    Some(format!("Before {subject}, {rest}"))
+}
+
+/// Consent said as a condition of the act itself: "Only push with explicit
+/// permission" reads "Never push without explicit permission"; "Pushing
+/// requires the user's approval" reads "Before pushing, get the user's
+/// approval". `None` for any other sentence.
+pub(super) fn consent_phrasing(s: &str) -> Option<String> {
+    const CONSENT: &[&str] = &[
+        "permission",
+        "approval",
+        "consent",
+        "confirmation",
+        "sign-off",
+        "go-ahead",
+        "authorization",
+        "authorisation",
+    ];
+    let lower = s.to_lowercase();
+    // Byte offsets found in the lowercase text index the original.
+    if lower.len() != s.len() {
+        return None;
+    }
+    let names_consent = |t: &str| CONSENT.iter().any(|c| t.contains(c));
+    if let Some(rest) = lower.strip_prefix("only ") {
+        let at = rest.find(" with ")?;
+        let from = "only ".len();
+        let tail = &s[from + at + " with ".len()..];
+        return names_consent(&tail.to_lowercase())
+            .then(|| format!("Never {} without {tail}", &s[from..from + at]));
+    }
+    let first = lower.split_whitespace().next()?;
+    let first = first.trim_matches(|c: char| !c.is_alphanumeric() && c != '-');
+    if first.len() < 5 || !first.ends_with("ing") {
+        return None;
+    }
+    let (at, verb) = [" requires ", " needs ", " require ", " need "]
+        .iter()
+        .filter_map(|v| lower.find(v).map(|i| (i, v.len())))
+        .min()?;
+    let tail = &s[at + verb..];
+    names_consent(&tail.to_lowercase()).then(|| {
+        let mut cs = s[..at].chars();
+        let subject: String = cs
+            .next()
+            .map(|c| c.to_lowercase().chain(cs).collect())
+            .unwrap_or_default();
+        format!("Before {subject}, get {tail}")
+    })
+}
