@@ -1891,3 +1891,68 @@ fn a_pronoun_object_forbids_no_write_and_a_wait_label_is_a_gate() {
     let c = at(&cs, 30).expect("wait step");
     assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
 }
+
+#[test]
+fn tagging_version_bumps_and_lint_runs_are_acts() {
+    let cs = fixture("tag-guards");
+    // "Always bump the version before tagging": the gerund is the tag, the
+    // bump an edit of the version's file (or the version tool), before it.
+    let c = at(&cs, 10).expect("bump rule");
+    assert_eq!(c.when, Some(p("{git: tag}")), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    let req = serde_json::to_string(&c.require).unwrap();
+    assert!(
+        req.contains("package.json") && req.contains("npm|yarn|pnpm) version"),
+        "{c:#?}"
+    );
+    // "Run the linter", "Run the build": the verification commands.
+    for line in [11, 22] {
+        let c = at(&cs, line).unwrap_or_else(|| panic!("no rule at {line}"));
+        let req = serde_json::to_string(&c.require).unwrap();
+        assert!(req.contains("eslint") && req.contains("clippy"), "{c:#?}");
+    }
+    assert_eq!(at(&cs, 11).unwrap().when, Some(p("{git: commit}")));
+    // A capitalised file name in code is still the changelog.
+    let req = serde_json::to_string(&at(&cs, 12).unwrap().require).unwrap();
+    assert!(req.contains("CHANGELOG"), "{req}");
+}
+
+#[test]
+fn empty_commits_and_commits_on_protected_branches_are_forbidden() {
+    let cs = fixture("tag-guards");
+    assert_eq!(
+        at(&cs, 13).unwrap().forbid,
+        Some(p("{git: commit, args: ['--allow-empty']}"))
+    );
+    let on_main = p("{all: [{git: commit}, {any: [{branch: main}, {branch: master}]}]}");
+    for line in [14, 15] {
+        let c = at(&cs, line).unwrap_or_else(|| panic!("no rule at {line}"));
+        assert_eq!(c.forbid, Some(on_main.clone()), "{c:#?}");
+        assert!(c.when.is_none(), "{c:#?}");
+    }
+}
+
+#[test]
+fn deleting_a_worktree_and_wished_or_approved_edits_are_consent_gates() {
+    let cs = fixture("tag-guards");
+    let c = at(&cs, 19).expect("worktree rule");
+    assert_eq!(
+        c.when,
+        Some(p(
+            "{any: [{command: 'git worktree remove*'}, {command: 'git worktree prune*'}]}"
+        )),
+        "{c:#?}"
+    );
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    // "Ask whether the user wants the edits applied", "Only change the
+    // files they approve": a user turn before the edits.
+    for line in [20, 21] {
+        let c = at(&cs, line).unwrap_or_else(|| panic!("no rule at {line}"));
+        assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+        assert_eq!(
+            c.when,
+            Some(p("{any: [{write: '**'}, {edit: '**'}]}")),
+            "{c:#?}"
+        );
+    }
+}

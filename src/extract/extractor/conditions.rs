@@ -253,8 +253,13 @@ pub(super) fn object_qualified(main: &str) -> bool {
                     | "current"
                     | "active"
                     | "hidden"
-                    | "protected"
             )
+            // ("a protected branch" names the branches the act is on: the
+            // default ones.)
+            || (t == "protected"
+                && !w
+                    .get(i + 1)
+                    .is_some_and(|n| matches!(n.as_str(), "branch" | "branches")))
             // "… as part of finishing the task": only some such acts.
             || (t == "part" && i >= 1 && w[i - 1] == "as" && w.get(i + 1).is_some_and(|n| n == "of"))
             // "… in propose mode", "… in plan mode": a state of the
@@ -1641,8 +1646,22 @@ impl Analysis {
             });
             if let Some(guarded) = d.when.clone().filter(|_| asks && before && !self.negative) {
                 consent_gate(&mut d, guarded, true);
-            } else if let Some(((c, _), guarded)) =
-                wants.zip(d.when.clone()).filter(|_| asks && !self.negative)
+            } else if let Some(((c, _), guarded)) = wants
+                .and_then(|w| {
+                    // "Ask if the user wants to apply the changes": the act
+                    // wanted, which the trigger set aside as a wish.
+                    let named = || {
+                        any_of(
+                            clause_info(&commit_as_act(&w.0), lex)
+                                .actions
+                                .into_iter()
+                                .map(|(p, _)| p)
+                                .collect(),
+                        )
+                    };
+                    d.when.clone().or_else(named).map(|g| (w, g))
+                })
+                .filter(|_| asks && !self.negative)
             {
                 consent_gate(&mut d, guarded, !batch_object(c));
             }

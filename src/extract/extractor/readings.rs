@@ -265,6 +265,9 @@ pub(super) fn consent_phrasing(s: &str) -> Option<String> {
         return None;
     }
     let names_consent = |t: &str| CONSENT.iter().any(|c| t.contains(c));
+    if let Some(gate) = wish_asked(s, &lower).or_else(|| approved_only(s, &lower)) {
+        return Some(gate);
+    }
     if let Some(rest) = lower.strip_prefix("only ") {
         let at = rest.find(" with ")?;
         let from = "only ".len();
@@ -290,4 +293,70 @@ pub(super) fn consent_phrasing(s: &str) -> Option<String> {
             .unwrap_or_default();
         format!("Before {subject}, get {tail}")
     })
+}
+
+/// The persons whose word is consent, as a skill names them.
+const WHO: &[&str] = &[
+    "the user ",
+    "the user's ",
+    "they ",
+    "the human ",
+    "your partner ",
+    "your human partner ",
+];
+
+/// "Ask whether the user wants the edits applied", "Ask if they want to
+/// push": the question seeks consent for the act wished for.
+fn wish_asked(s: &str, lower: &str) -> Option<String> {
+    let rest = lower.strip_prefix("ask ")?;
+    let rest = rest.strip_prefix("the user ").unwrap_or(rest);
+    let rest = rest
+        .strip_prefix("whether ")
+        .or_else(|| rest.strip_prefix("if "))?;
+    let rest = WHO.iter().find_map(|w| rest.strip_prefix(w))?;
+    let rest = ["wants to ", "want to ", "wants ", "want "]
+        .iter()
+        .find_map(|w| rest.strip_prefix(w))?;
+    let act = &s[s.len() - rest.len()..];
+    let act = act.trim_end_matches(['.', '?', '!']);
+    (!act.trim().is_empty()).then(|| format!("Never {act} without the user's approval"))
+}
+
+/// "Only edit the files they approve", "Only change what the user
+/// approved": the approval is consent for each such act.
+fn approved_only(s: &str, lower: &str) -> Option<String> {
+    let rest = lower.strip_prefix("only ")?;
+    let at = WHO
+        .iter()
+        .filter_map(|w| rest.find(&format!(" {w}")))
+        .min()?;
+    let tail = rest[at..].trim_start();
+    let approves = WHO.iter().filter_map(|w| tail.strip_prefix(w)).any(|t| {
+        [
+            "approve",
+            "approves",
+            "approved",
+            "confirm",
+            "confirms",
+            "confirmed",
+            "accept",
+            "accepts",
+            "accepted",
+            "has approved",
+            "have approved",
+        ]
+        .iter()
+        .any(|v| t.starts_with(v))
+    });
+    if !approves {
+        return None;
+    }
+    let from = "only ".len();
+    let act = s[from..from + at].trim_end();
+    let act = act
+        .strip_suffix(" that")
+        .or_else(|| act.strip_suffix(" which"))
+        .or_else(|| act.strip_suffix(" what"))
+        .unwrap_or(act);
+    Some(format!("Never {act} without the user's approval"))
 }

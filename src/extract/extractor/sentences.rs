@@ -219,8 +219,15 @@ pub(super) fn mask(s: &str) -> (String, Vec<String>, Vec<String>) {
         let c = chars[i];
         if c == '`' {
             if let Some(j) = chars[i + 1..].iter().position(|x| *x == '`') {
-                code.push(chars[i + 1..i + 1 + j].iter().collect::<String>());
-                out.push('\u{1}');
+                let span: String = chars[i + 1..i + 1 + j].iter().collect();
+                // A capitalised file name in code (`CHANGELOG`, `README`)
+                // is still a word of the sentence: the file it names.
+                if span.len() > 2 && span.chars().all(|c| c.is_ascii_uppercase()) {
+                    out.push_str(&span);
+                } else {
+                    out.push('\u{1}');
+                }
+                code.push(span);
                 i += j + 2;
                 continue;
             }
