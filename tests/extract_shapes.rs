@@ -1956,3 +1956,60 @@ fn deleting_a_worktree_and_wished_or_approved_edits_are_consent_gates() {
         );
     }
 }
+
+#[test]
+fn secrets_in_replies_and_chat_are_sensitive_memory() {
+    let cs = fixture("tag-guards");
+    // Printing variables' values: the commands that print them.
+    let c = at(&cs, 26).expect("print rule");
+    assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
+    assert!(
+        serde_json::to_string(&c.forbid)
+            .unwrap()
+            .contains("printenv"),
+        "{c:#?}"
+    );
+    // Asking for secrets in the chat is a speech rule, but about secrets.
+    let c = at(&cs, 27).expect("chat rule");
+    assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
+    assert!(c.behavior().is_none(), "{c:#?}");
+}
+
+#[test]
+fn commits_since_a_tag_are_read_and_head_is_no_branch() {
+    let cs = fixture("tag-guards");
+    let c = at(&cs, 29).expect("log rule");
+    assert_eq!(c.require, Some(p("{git: log}")), "{c:#?}");
+    assert!(c.scope.is_empty(), "{c:#?}");
+}
+
+#[test]
+fn asking_as_a_second_verb_and_confirming_approval_are_consent_gates() {
+    let cs = fixture("tag-guards");
+    let c = at(&cs, 30).expect("ask rule");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert_eq!(
+        c.when,
+        Some(p("{any: [{write: '**'}, {edit: '**'}]}")),
+        "{c:#?}"
+    );
+    // "Confirm the user's approval to discard local changes".
+    let c = at(&cs, 31).expect("discard rule");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert!(
+        serde_json::to_string(&c.when).unwrap().contains("reset"),
+        "{c:#?}"
+    );
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    // "…; no direct commits to protected branches": a rule of its own.
+    let c = cs
+        .iter()
+        .find(|c| c.lines[0] == 32 && c.forbid.is_some())
+        .expect("the prohibition after the semicolon");
+    assert_eq!(
+        c.forbid,
+        Some(p(
+            "{all: [{git: commit}, {any: [{branch: main}, {branch: master}]}]}"
+        ))
+    );
+}

@@ -53,6 +53,9 @@ pub(super) struct Analysis {
     pub(super) negative_before: Option<String>,
     /// Scope from the whole sentence's words (main part excluded for speech).
     pub(super) scope_text: Vec<String>,
+    /// A speech rule about secrets ("Never ask the user to paste API keys
+    /// in the chat"): what it guards is the secret, whatever is said.
+    pub(super) speaks_secrets: bool,
     /// The main clause may become a `forbid`.
     pub(super) forbid_ok: bool,
     /// "Prefer X over Y": Y.
@@ -245,7 +248,6 @@ pub(super) fn object_qualified(main: &str) -> bool {
                     | "unfinished"
                     | "large"
                     | "huge"
-                    | "sensitive"
                     | "generated"
                     | "temporary"
                     | "debug"
@@ -254,6 +256,14 @@ pub(super) fn object_qualified(main: &str) -> bool {
                     | "active"
                     | "hidden"
             )
+            // ("Sensitive data" is what secrets are, not some of them.)
+            || (t == "sensitive"
+                && !w.get(i + 1).is_some_and(|n| {
+                    matches!(
+                        n.as_str(),
+                        "data" | "information" | "info" | "values" | "credentials"
+                    )
+                }))
             // ("a protected branch" names the branches the act is on: the
             // default ones.)
             || (t == "protected"
@@ -967,7 +977,19 @@ pub(super) fn analyse(
         .1
         .iter()
         .any(|c| command_predicate(c.trim(), lex).is_some());
-    let speech = (verb.as_deref().is_some_and(|v| lex.is_speech(v)) && !by_command || quoted_only)
+    // "Present the plan and ask the user to confirm": the rule is the
+    // question its second verb asks.
+    let asks_after = {
+        let w = words(&mask(&rest).0);
+        w.windows(3).any(|p| {
+            matches!(p[0].text.as_str(), "and" | "then")
+                && p[1].text == "ask"
+                && matches!(p[2].text.as_str(), "the" | "user" | "your" | "them" | "for")
+        })
+    };
+    let speech = (verb.as_deref().is_some_and(|v| lex.is_speech(v)) && !by_command
+        || quoted_only
+        || asks_after)
         && !item_is_condition;
     // Trailing clauses of the main part.
     let mut main = if item_is_condition {
@@ -1197,6 +1219,11 @@ pub(super) fn analyse(
         conditions.clear();
         scope_text.clear();
     }
+    let speaks_secrets = speech
+        && !quoted_only
+        && clause_info(&main, lex)
+            .scope
+            .contains(&ScopeTag::SensitiveMemory);
     Some(Analysis {
         purpose,
         named_paths,
@@ -1215,6 +1242,7 @@ pub(super) fn analyse(
         main,
         without,
         negative_before,
+        speaks_secrets,
         scope_text,
         forbid_ok,
         avoided,
@@ -1562,6 +1590,9 @@ impl Analysis {
         for t in &self.scope_text {
             d.scope.extend(clause_info(t, lex).scope);
         }
+        if self.speaks_secrets {
+            d.scope.insert(ScopeTag::SensitiveMemory);
+        }
         let mut main = clause_info(&self.main, lex);
         // "Never skip tests or code review": what is skipped is run.
         if self.skipped && main.actions.is_empty() {
@@ -1629,10 +1660,17 @@ impl Analysis {
             d.when = when_actions;
             // "Ask the user to confirm before deleting anything": asking
             // before an act is seeking consent for it (SPEC §4.2).
-            let asks = words(&self.main)
+            // ("Show the plan and ask the user to confirm before …": the
+            // question the second verb asks.)
+            let mw = words(&self.main);
+            let asks = mw
                 .iter()
                 .find(|w| !w.barrier && !is_filler(&w.text))
-                .is_some_and(|w| matches!(w.text.as_str(), "ask" | "confirm"));
+                .is_some_and(|w| matches!(w.text.as_str(), "ask" | "confirm"))
+                || mw.windows(2).any(|p| {
+                    matches!(p[0].text.as_str(), "and" | "then")
+                        && matches!(p[1].text.as_str(), "ask" | "confirm")
+                });
             let before = self.conditions.iter().any(|(_, o)| *o == Order::Before);
             // "Ask the user if they want to push the commit and tag": the
             // question seeks consent for the act it names.

@@ -1106,6 +1106,8 @@ fn branch_targets(text: &str) -> Vec<String> {
             && name.len() <= 60
             && !name.contains('.')
             && !name.ends_with('/')
+            // (`HEAD` is a commit, `GITHUB_TOKEN` a variable: no branch.)
+            && !name.chars().all(|c| c.is_ascii_uppercase() || c == '_')
             && name
                 .chars()
                 .all(|c| c.is_alphanumeric() || matches!(c, '/' | '-' | '_' | '*'));

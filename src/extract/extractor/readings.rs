@@ -265,7 +265,10 @@ pub(super) fn consent_phrasing(s: &str) -> Option<String> {
         return None;
     }
     let names_consent = |t: &str| CONSENT.iter().any(|c| t.contains(c));
-    if let Some(gate) = wish_asked(s, &lower).or_else(|| approved_only(s, &lower)) {
+    if let Some(gate) = wish_asked(s, &lower)
+        .or_else(|| approved_only(s, &lower))
+        .or_else(|| approval_to(s, &lower))
+    {
         return Some(gate);
     }
     if let Some(rest) = lower.strip_prefix("only ") {
@@ -359,4 +362,61 @@ fn approved_only(s: &str, lower: &str) -> Option<String> {
         .or_else(|| act.strip_suffix(" what"))
         .unwrap_or(act);
     Some(format!("Never {act} without the user's approval"))
+}
+
+/// "Confirm user approval to discard local changes", "Get the user's
+/// consent before deleting the branch": consent for the act named.
+fn approval_to(s: &str, lower: &str) -> Option<String> {
+    let w: Vec<&str> = lower.split_whitespace().collect();
+    let verb = *w.first()?;
+    if !matches!(
+        verb,
+        "confirm" | "get" | "obtain" | "seek" | "request" | "secure"
+    ) {
+        return None;
+    }
+    let noun = w.iter().position(|x| {
+        matches!(
+            x.trim_end_matches([',', ':']),
+            "approval" | "consent" | "permission" | "confirmation" | "sign-off" | "go-ahead"
+        )
+    })?;
+    // Only who gives it may stand between the verb and the noun.
+    if noun > 4
+        || !w[1..noun].iter().all(|x| {
+            matches!(
+                *x,
+                "the"
+                    | "user"
+                    | "user's"
+                    | "users'"
+                    | "explicit"
+                    | "written"
+                    | "human"
+                    | "partner's"
+                    | "your"
+            )
+        })
+    {
+        return None;
+    }
+    let link = *w.get(noun + 1)?;
+    if !matches!(link, "to" | "for" | "before") {
+        return None;
+    }
+    // The words after the link, in the original's case.
+    let skip: usize = w[..noun + 2].iter().map(|x| x.len()).sum();
+    let mut seen = 0;
+    let mut at = 0;
+    for (i, c) in lower.char_indices() {
+        if !c.is_whitespace() {
+            seen += c.len_utf8();
+            if seen == skip {
+                at = i + c.len_utf8();
+                break;
+            }
+        }
+    }
+    let act = s.get(at..)?.trim().trim_end_matches(['.', '!']);
+    (!act.is_empty()).then(|| format!("Never {act} without the user's approval"))
 }

@@ -122,7 +122,7 @@ pub(super) fn split_sentences(text: &str) -> Vec<(usize, usize)> {
             // confirmation": a prohibition after a semicolon is a rule of
             // its own.
             let next = text[i + 1..].trim_start().to_lowercase();
-            if ["do not ", "don't ", "never ", "must not ", "avoid "]
+            if ["do not ", "don't ", "never ", "must not ", "avoid ", "no "]
                 .iter()
                 .any(|p| next.starts_with(p))
             {
