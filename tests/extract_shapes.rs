@@ -2013,3 +2013,26 @@ fn asking_as_a_second_verb_and_confirming_approval_are_consent_gates() {
         ))
     );
 }
+
+#[test]
+fn consent_to_the_changes_guards_the_files_the_skill_exists_to_change() {
+    // A skill that updates CLAUDE.md: "the additions" and "the files" its
+    // gates guard are that file's writes, self-modification.
+    let cs = fixture("notes-reviser");
+    for line in [10, 11] {
+        let c = at(&cs, line).unwrap_or_else(|| panic!("no rule at {line}: {cs:#?}"));
+        assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+        assert_eq!(c.when, Some(p("{touch: '**/CLAUDE.md'}")), "{c:#?}");
+        assert!(c.scope.contains(&ScopeTag::SelfModification), "{c:#?}");
+    }
+    // The steps before it act on nothing the gate can see.
+    assert!(at(&cs, 8).unwrap().scope.is_empty());
+}
+
+#[test]
+fn a_modal_in_a_relative_clause_is_not_the_rules() {
+    let cs = fixture("notes-reviser");
+    let c = at(&cs, 13).expect("check rule");
+    assert_eq!(c.modality, Modality::Must, "{c:#?}");
+    assert!(c.forbid.is_none(), "{c:#?}");
+}

@@ -86,6 +86,9 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
             }
         }
     }
+    if let Some(subject) = subject_writes(description, lexicon) {
+        consent_on_the_subject(&mut drafts, &subject, lexicon);
+    }
     gate_following_acts(&mut drafts, &blocks, lexicon);
     look_ups_before_the_next_act(&mut drafts, &blocks, lexicon);
     skill_anaphora(&mut drafts);

@@ -1637,9 +1637,19 @@ pub(super) fn negation(w: &[Word]) -> (bool, bool) {
             .windows(2)
             .any(|p| matches!(p[0], "do" | "must" | "shall") && p[1] == "not")
         || (t.first() == Some(&"no") && !no_need)
-        || t.windows(2)
+        || t[..relative_clause_at(&t)]
+            .windows(2)
             .any(|p| matches!(p[0], "must" | "shall") && p[1] == "not");
     (strong || weak, weak && !strong)
+}
+
+/// Where a relative clause starts ("files that must not be committed"):
+/// its modal words qualify the object, not the rule. The end when none.
+fn relative_clause_at(t: &[&str]) -> usize {
+    t.iter()
+        .skip(1)
+        .position(|x| matches!(*x, "that" | "which" | "who"))
+        .map_or(t.len(), |i| i + 1)
 }
 
 /// A clause's own modal word: Some(modality) when it says one.
@@ -1657,7 +1667,10 @@ pub(super) fn own_modal(w: &[Word]) -> Option<Modality> {
         .filter(|x| !x.barrier)
         .map(|x| x.text.as_str())
         .collect();
-    if t.iter()
+    // ("Check for files that should not be committed": a modal inside a
+    // relative clause qualifies the object, not the rule.)
+    if t[..relative_clause_at(&t)]
+        .iter()
         .any(|x| matches!(*x, "should" | "prefer" | "recommended" | "ideally"))
     {
         return Some(Modality::Should);

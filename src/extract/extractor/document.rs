@@ -269,3 +269,38 @@ pub(super) fn judged_where_work_was_done(d: &mut Draft) {
         d.order = Some(Order::Anywhere);
     }
 }
+
+/// The files the skill exists to change, where they are the agent's own
+/// configuration or memory ("Update CLAUDE.md with learnings"): the
+/// description's writes that carry a scope.
+pub(super) fn subject_writes(description: &str, lex: &Lexicon) -> Option<Predicate> {
+    let writes: Vec<Predicate> = clause_info(description, lex)
+        .actions
+        .into_iter()
+        .map(|(p, _)| p)
+        .filter(|p| {
+            matches!(
+                p,
+                Predicate::Write(_) | Predicate::Edit(_) | Predicate::Touch(_)
+            ) && !predicate_scopes(p, lex).is_empty()
+        })
+        .collect();
+    any_of(writes)
+}
+
+/// In a skill that exists to change such files, a consent gate on "the
+/// changes" or "files" ("Ask if the user wants to apply the changes",
+/// "Only edit files they approve") guards those files: the gate's
+/// trigger is their writes, and it carries their scope.
+pub(super) fn consent_on_the_subject(drafts: &mut [Draft], subject: &Predicate, lex: &Lexicon) {
+    let any_edit = Predicate::Any(vec![
+        Predicate::Write("**".into()),
+        Predicate::Edit("**".into()),
+    ]);
+    for d in drafts.iter_mut() {
+        if d.require == Some(Predicate::UserTurn) && d.when.as_ref() == Some(&any_edit) {
+            d.scope.extend(predicate_scopes(subject, lex));
+            d.when = Some(subject.clone());
+        }
+    }
+}
