@@ -2036,3 +2036,22 @@ fn a_modal_in_a_relative_clause_is_not_the_rules() {
     assert_eq!(c.modality, Modality::Must, "{c:#?}");
     assert!(c.forbid.is_none(), "{c:#?}");
 }
+
+#[test]
+fn a_templates_outputs_non_goals_and_checks_are_rules() {
+    let cs = fixture("template-sections");
+    for line in [9, 10, 11, 18, 19] {
+        let c = at(&cs, line).unwrap_or_else(|| panic!("no rule at {line}: {cs:#?}"));
+        assert_eq!(c.modality, Modality::Must, "{c:#?}");
+    }
+    for line in [14, 15] {
+        let c = at(&cs, line).unwrap_or_else(|| panic!("no rule at {line}: {cs:#?}"));
+        assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+        assert!(c.behavior().is_none(), "{c:#?}");
+    }
+    // "Typecheck and lint pass": the verification commands.
+    let req = serde_json::to_string(&at(&cs, 19).unwrap().require).unwrap();
+    assert!(req.contains("eslint"), "{req}");
+    // The heading and the blank lines are no rules.
+    assert!(at(&cs, 8).is_none() && at(&cs, 13).is_none());
+}

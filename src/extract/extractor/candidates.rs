@@ -71,6 +71,9 @@ impl Section {
             || phrase("do not")
             || has("avoid")
             || phrase("anti-pattern")
+            || phrase("non-goal")
+            || phrase("non goal")
+            || phrase("out of scope")
         {
             return Some(Some(if has("avoid") {
                 Modality::ShouldNot
@@ -99,6 +102,12 @@ impl Section {
             || has("constraints")
             || has("must")
             || has("always")
+            // A template's sections of what the work delivers and how it
+            // is checked ("## Outputs", "## Acceptance checks").
+            || matches!(
+                h.trim(),
+                "outputs" | "deliverables" | "expected outputs" | "checks" | "acceptance checks" | "quality checks"
+            )
         {
             return Some(None);
         }
