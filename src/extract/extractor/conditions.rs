@@ -230,6 +230,23 @@ pub(super) fn object_qualified(main: &str) -> bool {
     {
         return true;
     }
+    // "a worktree with uncommitted changes", "branches with unpushed
+    // commits": a state of the object, which the act does not show.
+    if w.windows(2).skip(1).any(|p| {
+        matches!(p[0].as_str(), "with" | "that has" | "having")
+            && matches!(
+                p[1].as_str(),
+                "uncommitted"
+                    | "unstaged"
+                    | "untracked"
+                    | "unmerged"
+                    | "unpushed"
+                    | "local"
+                    | "pending"
+            )
+    }) {
+        return true;
+    }
     w.iter().enumerate().skip(1).any(|(i, t)| {
         // ("uncommitted", "unstaged", "untracked" name what reset/clean act
         // on by definition: no qualifier.)
@@ -2109,8 +2126,11 @@ impl Analysis {
             // humans": how to word a skill is not a change the gate can
             // see; only a rule with a visible act takes that heading's
             // self-modification.
+            // Likewise a "## Secrets" heading over a rule with no act the
+            // gate can see lends it no sensitive-memory.
             if d.when.is_none() && d.require.is_none() && d.forbid.is_none() {
                 d.scope.remove(&ScopeTag::SelfModification);
+                d.scope.remove(&ScopeTag::SensitiveMemory);
             }
         }
         // "Work in feature branches", "Always work on a topic branch": the
