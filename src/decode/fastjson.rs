@@ -15,6 +15,7 @@
 //! whitespace is space, tab, CR and LF).
 
 use serde::Deserialize;
+use serde_json::{Map, Value};
 use std::borrow::Cow;
 
 /// Nesting (objects and arrays, counted from the top of the text) past which
@@ -200,6 +201,36 @@ impl<'a> Cursor<'a> {
             return Ok(Cow::Borrowed(raw));
         }
         unescape(raw).map(Cow::Owned)
+    }
+
+    /// The next value (inside `depth` containers) as the `Value` serde_json
+    /// builds of it: strings unescaped by [`Cursor::string`], objects and
+    /// arrays walked here, numbers and literals read by serde_json. Gives up
+    /// where the walk does (an escaped key, a surrogate escape, past
+    /// [`MAX_DEPTH`]) and where serde_json refuses a number; a repeated key
+    /// keeps its first place and its last value, as in serde_json's map.
+    pub fn value_tree(&mut self, depth: usize) -> Fast<Value> {
+        match self.peek() {
+            Some(b'"') => Ok(Value::String(self.string()?.into_owned())),
+            Some(b'{') => {
+                let mut m = Map::new();
+                self.object(depth, |c, key| {
+                    let v = c.value_tree(depth + 1)?;
+                    m.insert(key.to_string(), v);
+                    Ok(())
+                })?;
+                Ok(Value::Object(m))
+            }
+            Some(b'[') => {
+                let mut a = Vec::new();
+                self.array(depth, |c| {
+                    a.push(c.value_tree(depth + 1)?);
+                    Ok(())
+                })?;
+                Ok(Value::Array(a))
+            }
+            _ => serde(self.value(depth)?),
+        }
     }
 
     /// A key without escapes (the text between its quotes).
@@ -617,6 +648,46 @@ mod tests {
         for s in valid {
             assert!(serde_ok(s), "serde_json rejects {s}");
             assert!(fast_ok(s), "fast path rejects {s}");
+        }
+    }
+
+    #[test]
+    fn value_trees_are_serde_jsons_values() {
+        let long = "z".repeat(70);
+        let texts = [
+            r#"{"a": [1, -2, 3.5, -0.0, 1E3, 2.5e-8, true, false, null, {"b": {}}, []], "c": "d"}"#
+                .to_string(),
+            r#"{"k": 1, "j": 2, "k": [3]}"#.to_string(),
+            r#"[18446744073709551615, -9223372036854775808, 18446744073709551616, 0.1, 1e300]"#
+                .to_string(),
+            format!(r#"{{"{long}": "{long}\n\t\"\\\u00e9\u0041", "e": "é 日本"}}"#),
+            r#"{"outer": {"inner": {"x": [[], {}, [{"y": null}]]}}}"#.to_string(),
+            " [ 1 , \"two\" , { } ] ".to_string(),
+        ];
+        for t in &texts {
+            let mut c = Cursor::new(t);
+            let v = c.value_tree(0).unwrap();
+            assert!(c.at_end());
+            let want: Value = serde_json::from_str(t).unwrap();
+            assert_eq!(
+                serde_json::to_string(&v).unwrap(),
+                serde_json::to_string(&want).unwrap(),
+                "{t}"
+            );
+        }
+        // what it cannot vouch for, or serde_json refuses
+        let deep = format!("{}1{}", "[".repeat(120), "]".repeat(120));
+        for t in [
+            r#"{"a": 1e400}"#,
+            r#"{"a": "\ud800"}"#,
+            r#"{"a\u0062": 1}"#,
+            r#"{"a": 01}"#,
+            r#"{"a": [1,]}"#,
+            "{\"a\": \"tab\tin\"}",
+            r#"{"a": tru}"#,
+            deep.as_str(),
+        ] {
+            assert!(Cursor::new(t).value_tree(0).is_err(), "{t}");
         }
     }
 

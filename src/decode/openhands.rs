@@ -32,6 +32,7 @@
 //! raw tool name is `tool_call_metadata.function_name` when recorded, else
 //! the action name. OpenHands timestamps carry no UTC offset and are not kept.
 
+use super::fastjson::{self, Cursor, Fast, GiveUp};
 use super::generic::*;
 use super::model::*;
 use super::{DecodeError, DecodeOptions, Decoder, Harness, Trajectory};
@@ -153,10 +154,21 @@ fn decode_output_jsonl(
     traj: &mut Trajectory,
     opts: &DecodeOptions,
 ) -> Result<(), DecodeError> {
+    decode_output_jsonl_with(path, traj, opts, true)
+}
+
+/// [`decode_output_jsonl`]; `fast`: read each instance with
+/// [`lean_instance`] first (tests compare both ways).
+fn decode_output_jsonl_with(
+    path: &Path,
+    traj: &mut Trajectory,
+    opts: &DecodeOptions,
+    fast: bool,
+) -> Result<(), DecodeError> {
     let mut instances = 0usize;
     let mut all_done = true;
     let mut ids: Vec<String> = Vec::new();
-    for_each_jsonl(path, traj, |line, v, traj| {
+    let mut each = |line: u64, v: Value, traj: &mut Trajectory| {
         let Some(o) = v.as_object() else {
             problem(
                 traj,
@@ -184,7 +196,17 @@ fn decode_output_jsonl(
         let done = decode_events(history, Some(line), "/history", traj, opts);
         let errored = o.get("error").is_some_and(|e| !e.is_null());
         all_done &= done && !errored;
-    })?;
+    };
+    let mut lines = super::jsonl::JsonlLines::open(path)?;
+    while let Some(line) = lines.next_line()? {
+        let parsed = line.parse_with(traj, |text| match fast.then(|| lean_instance(text)) {
+            Some(Ok(v)) => Ok(v),
+            _ => serde_json::from_str::<Value>(text),
+        });
+        if let Some(v) = parsed {
+            each(line.number, v, traj);
+        }
+    }
     if ids.len() == 1 {
         traj.session_id = ids.pop();
     }
@@ -194,6 +216,94 @@ fn decode_output_jsonl(
             && matches!(p.kind, ProblemKind::Undecodable | ProblemKind::InvalidUtf8)
     });
     traj.complete = instances > 0 && all_done && !traj.truncated && !unreadable_line;
+    Ok(())
+}
+
+/// An `output.jsonl` instance as a `Value` holding only what
+/// [`decode_output_jsonl`] and [`decode_events`] read: `instance_id`,
+/// `error`, and of each `history` event its `id`, `source`, `action`,
+/// `observation`, `args`, `message`, `content`, `cause`, `success`,
+/// `extras` and `tool_call_metadata.function_name`. The rest of an instance
+/// (the model's raw responses under `tool_call_metadata`, `llm_metrics`,
+/// `metrics`, the instance's metadata: most of its bytes) is stepped over
+/// by the fast path instead of becoming a `Value` tree. Gives up — the line
+/// is then parsed whole by serde_json, as before — on anything the fast path
+/// cannot vouch for, on a repeated kept key, and on a stepped-over value
+/// serde_json would refuse as a `Value` (a number out of range, a lone
+/// surrogate), so that what is read, and every error, stays the same.
+fn lean_instance(text: &str) -> Fast<Value> {
+    let mut c = Cursor::new(text);
+    let mut top = Map::new();
+    c.object(0, |c, key| match key {
+        "history" if c.peek() == Some(b'[') => {
+            let mut events = Vec::new();
+            c.array(1, |c| {
+                events.push(lean_event(c)?);
+                Ok(())
+            })?;
+            put(&mut top, key, Value::Array(events))
+        }
+        "history" | "instance_id" | "error" => {
+            let v = c.value_tree(1)?;
+            put(&mut top, key, v)
+        }
+        _ => skip_checked(c, 1),
+    })?;
+    if !c.at_end() {
+        return Err(GiveUp);
+    }
+    Ok(Value::Object(top))
+}
+
+/// One `history` element of [`lean_instance`] (inside two containers).
+fn lean_event(c: &mut Cursor) -> Fast<Value> {
+    if c.peek() != Some(b'{') {
+        return c.value_tree(2);
+    }
+    let mut m = Map::new();
+    c.object(2, |c, key| match key {
+        "id" | "source" | "action" | "observation" | "args" | "message" | "content" | "cause"
+        | "success" | "extras" => {
+            let v = c.value_tree(3)?;
+            put(&mut m, key, v)
+        }
+        "tool_call_metadata" if c.peek() == Some(b'{') => {
+            let mut t = Map::new();
+            c.object(3, |c, key| match key {
+                "function_name" => {
+                    let v = c.value_tree(4)?;
+                    put(&mut t, key, v)
+                }
+                _ => skip_checked(c, 4),
+            })?;
+            put(&mut m, key, Value::Object(t))
+        }
+        "tool_call_metadata" => {
+            let v = c.value_tree(3)?;
+            put(&mut m, key, v)
+        }
+        _ => skip_checked(c, 3),
+    })?;
+    Ok(Value::Object(m))
+}
+
+/// A kept key, once (serde_json would keep the last of repeated keys: give up).
+fn put(m: &mut Map<String, Value>, key: &str, v: Value) -> Fast<()> {
+    match m.insert(key.to_string(), v) {
+        None => Ok(()),
+        Some(_) => Err(GiveUp),
+    }
+}
+
+/// Step over a value not kept; one that serde_json may refuse as a `Value`
+/// (an exponent, 300 digits in a row, a surrogate escape) is parsed as one,
+/// and the fast path gives up where that fails.
+fn skip_checked(c: &mut Cursor, depth: usize) -> Fast<()> {
+    c.take_risky();
+    let raw = c.value(depth)?;
+    if c.take_risky() {
+        fastjson::serde::<Value>(raw)?;
+    }
     Ok(())
 }
 
@@ -233,7 +343,14 @@ fn decode_events(
             }
         }
         let source = o.get("source").and_then(Value::as_str).unwrap_or("");
-        let args = o.get("args").cloned().unwrap_or(Value::Object(Map::new()));
+        let no_args;
+        let args = match o.get("args") {
+            Some(a) => a,
+            None => {
+                no_args = Value::Object(Map::new());
+                &no_args
+            }
+        };
         let tool_name = o
             .get("tool_call_metadata")
             .and_then(|m| m.get("function_name"))
@@ -285,23 +402,23 @@ fn decode_events(
                             if args.get("is_input").and_then(Value::as_bool) == Some(true) {
                                 Action::Other
                             } else {
-                                shell_input_action(&args, None).unwrap_or(Action::Other)
+                                shell_input_action(args, None).unwrap_or(Action::Other)
                             }
                         }
-                        "read" => str_arg(&args, &["path"])
+                        "read" => str_arg(args, &["path"])
                             .map(|p| file_action(FileEffect::Read { path: p.into() }))
                             .unwrap_or(Action::Other),
-                        "edit" => edit_action(&args),
-                        "write" => str_arg(&args, &["path"])
+                        "edit" => edit_action(args),
+                        "write" => str_arg(args, &["path"])
                             .map(|p| file_action(FileEffect::Write { path: p.into() }))
                             .unwrap_or(Action::Other),
-                        "browse" | "browse_interactive" => str_arg(&args, &["url"])
+                        "browse" | "browse_interactive" => str_arg(args, &["url"])
                             .map(str::to_string)
-                            .or_else(|| str_arg(&args, &["browser_actions"]).and_then(first_url))
+                            .or_else(|| str_arg(args, &["browser_actions"]).and_then(first_url))
                             .map(|url| Action::Fetch { url })
                             .unwrap_or(Action::Other),
                         "delegate" => Action::Subagent {
-                            agent_type: str_arg(&args, &["agent"]).map(str::to_string),
+                            agent_type: str_arg(args, &["agent"]).map(str::to_string),
                             agent_id: None,
                         },
                         "think" | "run_ipython" | "call_tool_mcp" | "mcp" | "reject"
@@ -317,11 +434,11 @@ fn decode_events(
                     };
                     let name = tool_name.clone().unwrap_or_else(|| match action {
                         "call_tool_mcp" | "mcp" => {
-                            str_arg(&args, &["name"]).unwrap_or(action).to_string()
+                            str_arg(args, &["name"]).unwrap_or(action).to_string()
                         }
                         _ => action.to_string(),
                     });
-                    let mut ev = tool_event(loc(i), role, &name, a, &args, opts);
+                    let mut ev = tool_event(loc(i), role, &name, a, args, opts);
                     if opts.keep_content {
                         if let (Some(c), Some(t)) = (ev.content.as_mut(), text_arg(&["thought"])) {
                             c.text = Some(t);
@@ -337,7 +454,7 @@ fn decode_events(
                 }
             }
         } else if let Some(obs) = o.get("observation").and_then(Value::as_str) {
-            let extras = o.get("extras").cloned().unwrap_or(Value::Null);
+            let extras = o.get("extras").unwrap_or(&Value::Null);
             let content = o.get("content").and_then(Value::as_str).map(str::to_string);
             let target = o
                 .get("cause")
@@ -346,7 +463,7 @@ fn decode_events(
                 .copied();
             match obs {
                 "recall" => {
-                    for (k, name) in microagents(&extras).into_iter().enumerate() {
+                    for (k, name) in microagents(extras).into_iter().enumerate() {
                         let mut ev = Event::new(
                             Location {
                                 file: None,
@@ -517,6 +634,109 @@ mod tests {
                 path: "/w/p.c".into()
             })
         );
+    }
+
+    /// An `output.jsonl` decoded with and without [`lean_instance`], as
+    /// JSON (default options, then `keep_content`).
+    fn both_paths(path: &Path) -> (String, String) {
+        let run = |fast: bool, keep_content: bool| {
+            let mut traj = Trajectory::new(path.to_path_buf(), Harness::OpenHands, "openhands");
+            let opts = DecodeOptions { keep_content };
+            decode_output_jsonl_with(path, &mut traj, &opts, fast).unwrap();
+            serde_json::to_string(&traj).unwrap()
+        };
+        (
+            format!("{}\n{}", run(true, false), run(true, true)),
+            format!("{}\n{}", run(false, false), run(false, true)),
+        )
+    }
+
+    #[test]
+    fn lean_instances_decode_as_value_trees_do() {
+        let mut files = Vec::new();
+        for root in [
+            "fixtures/decode-others/openhands",
+            "../shared/realdata/transcripts/openhands",
+        ] {
+            for e in std::fs::read_dir(root).unwrap().flatten() {
+                if e.path().extension().is_some_and(|x| x == "jsonl") {
+                    files.push(e.path());
+                }
+            }
+        }
+        assert!(files.len() >= 2, "the fixtures and real outputs are there");
+        for f in &files {
+            let (fast, slow) = both_paths(f);
+            assert!(fast == slow, "{} decodes differently", f.display());
+        }
+        // the real instances are read by the fast path
+        let real = "../shared/realdata/transcripts/openhands/multi_swe_bench_output.jsonl";
+        let text = std::fs::read_to_string(real).unwrap();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            assert!(lean_instance(line).is_ok());
+        }
+    }
+
+    #[test]
+    fn lean_instances_give_up_on_what_they_cannot_vouch_for() {
+        let ev_run = r#"{"id":1,"source":"agent","action":"run","args":{"command":"cargo test","thought":"t"},"tool_call_metadata":{"function_name":"execute_bash","model_response":{"choices":[{"x":1.5e3}],"usage":{"a":[1,2,{"b":null}]}}},"llm_metrics":{"cost":0.5},"timestamp":"2025"}"#;
+        let ev_obs = r#"{"id":2,"source":"agent","observation":"run","cause":1,"content":"test result: FAILED. 1 passed; 1 failed;\n","extras":{"metadata":{"exit_code":1,"working_dir":"/w"}},"success":false}"#;
+        let deep = format!("{}1{}", "[".repeat(120), "]".repeat(120));
+        let inst = |history: &str, extra: &str| {
+            format!(
+                r#"{{"instance_id":"i1","instruction":"do","metadata":{{"m":[1,{{"k":"v"}}]}},"history":[{history}]{extra},"error":null}}"#
+            )
+        };
+        let both = format!("{ev_run},{ev_obs}");
+        let lines = vec![
+            inst(&both, ""),
+            inst(&both, r#","metrics":{"a":1e400}"#),
+            inst(&both, r#","metrics":{"a":1e-5,"b":"\ud800"}"#),
+            inst(&both, r#","metrics":{"a":"\ud83d\ude00"}"#),
+            inst(&both, &format!(r#","metrics":{deep}"#)),
+            inst(&both, r#","history":[]"#),
+            inst(&both, r#","error":"boom""#),
+            inst(&both, r#","instance_\u0069d":"i2""#),
+            inst(&format!(r#"{ev_run},7,null,[1],{{"id":3,"id":4,"source":"agent","action":"message","args":{{"content":"hi"}}}}"#), ""),
+            inst(r#"{"id":5,"source":"agent","action":"read","args":{"path":"/a"},"tool_call_metadata":"odd","tool_call_metadata":{}}"#, ""),
+            inst(r#"{"id":6,"source":"agent","action":"read","args":{"path":"/a"},"tool_call_metadata":{"function_name":"a","function_name":"b"}}"#, ""),
+            inst(r#"{"id":7,"source":"agent","action":"edit","args":{"path":"/a","command":"create"},"tool_call_metadata":{"function_name":7}}"#, ""),
+            r#"{"instance_id":"i3","history":{"not":"a list"}}"#.to_string(),
+            r#"{"instance_id":"i4","history":[{"id":1,"source":"agent","action":"run","args":{"command":"ls"}}]} trailing"#.to_string(),
+            r#"["not","an","object"]"#.to_string(),
+            r#"{"instance_id":"i5","history":[{"id":1,"source":"agent","action":"run","args":{"command":"tab	inside"}}]}"#.to_string(),
+            r#"{"instance_id":"i6","history":[{"id":1,"x":01}]}"#.to_string(),
+            r#"{"instance_id":"i7","history":[{"id":1,"source":"agent","action":"run","args":{"command":"cut"#.to_string(),
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("output.jsonl");
+        let mut texts: Vec<String> = lines.iter().map(|l| format!("{l}\n")).collect();
+        texts.push(lines.join("\n"));
+        let all = lines.join("\n");
+        for cut in (0..all.len()).step_by(41) {
+            if all.is_char_boundary(cut) {
+                texts.push(all[..cut].to_string());
+            }
+        }
+        for text in &texts {
+            std::fs::write(&path, text).unwrap();
+            let (fast, slow) = both_paths(&path);
+            assert_eq!(fast, slow, "{text}");
+        }
+        // what goes which way
+        assert!(lean_instance(&lines[0]).is_ok());
+        assert!(lean_instance(&lines[2]).is_err()); // a lone surrogate, stepped over
+        assert!(lean_instance(&lines[3]).is_ok()); // a surrogate pair is fine
+        assert!(lean_instance(&lines[4]).is_err()); // too deep
+        assert!(lean_instance(&lines[5]).is_err()); // a repeated kept key
+        assert!(lean_instance(&lines[7]).is_err()); // an escaped key
+        let v = lean_instance(&lines[0]).unwrap();
+        let ev = &v["history"][0];
+        assert_eq!(
+            ev["tool_call_metadata"],
+            json!({"function_name": "execute_bash"})
+        );
+        assert!(ev.get("llm_metrics").is_none() && v.get("metadata").is_none());
     }
 
     #[test]
