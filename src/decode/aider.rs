@@ -40,7 +40,7 @@ use super::{DecodeError, DecodeOptions, Decoder, Harness, Trajectory};
 use serde_json::{json, Value};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
-use std::io::BufRead;
+use std::io::Read;
 use std::path::Path;
 
 pub struct AiderDecoder;
@@ -94,39 +94,65 @@ impl Decoder for AiderDecoder {
         }
     }
     fn decode(&self, path: &Path, opts: &DecodeOptions) -> Result<Trajectory, DecodeError> {
-        let file = super::open_transcript(path)?;
-        let mut reader = std::io::BufReader::with_capacity(256 * 1024, file);
+        let mut file = super::open_transcript(path)?;
         let mut traj = Trajectory::new(path.to_path_buf(), Harness::Aider, self.format());
         let mut st = Parser::new(opts.clone());
-        let mut buf = Vec::new();
         let mut line_no = 0u64;
         let mut last_had_newline = true;
-        loop {
-            buf.clear();
-            let n = reader.read_until(b'\n', &mut buf).map_err(|e| {
-                DecodeError::new(path, Some(line_no + 1), format!("cannot read: {e}"))
-            })?;
-            if n == 0 {
-                break;
-            }
-            line_no += 1;
-            last_had_newline = buf.last() == Some(&b'\n');
-            while matches!(buf.last(), Some(b'\n' | b'\r')) {
-                buf.pop();
-            }
-            let line = match std::str::from_utf8(&buf) {
-                Ok(s) => std::borrow::Cow::Borrowed(s),
-                Err(_) => {
-                    problem(
-                        &mut traj,
-                        Location::line(line_no),
-                        ProblemKind::InvalidUtf8,
-                        "line is not valid UTF-8",
-                    );
-                    String::from_utf8_lossy(&buf)
-                }
+        // The file is read in blocks and split into lines in place; the
+        // complete lines of a block are checked for UTF-8 at once (a line
+        // is valid exactly when the block of whole lines holding it is, or
+        // it is checked alone); a line longer than the buffer grows it.
+        const BLOCK: usize = 256 * 1024;
+        let mut buf: Vec<u8> = Vec::with_capacity(BLOCK);
+        let mut eof = false;
+        while !eof {
+            let n = std::io::Read::take(&mut file, BLOCK as u64)
+                .read_to_end(&mut buf)
+                .map_err(|e| {
+                    DecodeError::new(path, Some(line_no + 1), format!("cannot read: {e}"))
+                })?;
+            eof = n == 0;
+            let whole = if eof {
+                buf.len()
+            } else {
+                memchr::memrchr(b'\n', &buf).map_or(0, |i| i + 1)
             };
-            st.line(line_no, &line, &mut traj);
+            let mut each = |raw: &[u8], text: Option<&str>, traj: &mut Trajectory| {
+                line_no += 1;
+                last_had_newline = raw.last() == Some(&b'\n');
+                let mut end = raw.len();
+                while end > 0 && matches!(raw[end - 1], b'\n' | b'\r') {
+                    end -= 1;
+                }
+                let line = match text {
+                    Some(t) => std::borrow::Cow::Borrowed(&t[..end]),
+                    None => match std::str::from_utf8(&raw[..end]) {
+                        Ok(s) => std::borrow::Cow::Borrowed(s),
+                        Err(_) => {
+                            problem(
+                                traj,
+                                Location::line(line_no),
+                                ProblemKind::InvalidUtf8,
+                                "line is not valid UTF-8",
+                            );
+                            String::from_utf8_lossy(&raw[..end])
+                        }
+                    },
+                };
+                st.line(line_no, &line, traj);
+            };
+            let text = simdutf8::basic::from_utf8(&buf[..whole]).ok();
+            let mut from = 0;
+            let ends = memchr::memchr_iter(b'\n', &buf[..whole]).map(|i| i + 1);
+            // at the end of the file, a last line without a line break
+            let last = whole > 0 && buf[whole - 1] != b'\n';
+            for to in ends.chain(last.then_some(whole)) {
+                // a line break is ASCII: a char boundary of a valid text
+                each(&buf[from..to], text.map(|t| &t[from..to]), &mut traj);
+                from = to;
+            }
+            buf.drain(..whole);
         }
         st.finish(&mut traj);
         traj.truncated = !last_had_newline && line_no > 0;
@@ -876,6 +902,90 @@ impl Parser {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The file read line by line with `read_until`, as before the block
+    /// reader: the reference for [`AiderDecoder::decode`]'s line splitting.
+    fn decode_by_read_until(path: &Path) -> Trajectory {
+        use std::io::BufRead;
+        let mut reader = std::io::BufReader::new(std::fs::File::open(path).unwrap());
+        let mut traj = Trajectory::new(path.to_path_buf(), Harness::Aider, "aider");
+        let mut st = Parser::new(DecodeOptions::default());
+        let (mut buf, mut line_no, mut last_had_newline) = (Vec::new(), 0u64, true);
+        loop {
+            buf.clear();
+            if reader.read_until(b'\n', &mut buf).unwrap() == 0 {
+                break;
+            }
+            line_no += 1;
+            last_had_newline = buf.last() == Some(&b'\n');
+            while matches!(buf.last(), Some(b'\n' | b'\r')) {
+                buf.pop();
+            }
+            let line = match std::str::from_utf8(&buf) {
+                Ok(s) => std::borrow::Cow::Borrowed(s),
+                Err(_) => {
+                    problem(
+                        &mut traj,
+                        Location::line(line_no),
+                        ProblemKind::InvalidUtf8,
+                        "line is not valid UTF-8",
+                    );
+                    String::from_utf8_lossy(&buf)
+                }
+            };
+            st.line(line_no, &line, &mut traj);
+        }
+        st.finish(&mut traj);
+        traj.truncated = !last_had_newline && line_no > 0;
+        traj.complete = !traj.truncated
+            && match st.last_turn {
+                Some(Turn::Reply) => !st.interrupted,
+                Some(Turn::End) => true,
+                _ => false,
+            };
+        traj
+    }
+
+    #[test]
+    fn lines_are_split_as_read_until_splits_them() {
+        let session = "# aider chat started at 2025-01-01 10:00:00\r\n\n#### fix the bug  \n\nsrc/a.py\n```python\n<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE\n```\n\n> Applied edit to src/a.py  \n\r\r\n#### /run cargo test  \n> Run shell command? (Y)es/(N)o [Yes]: y  \n";
+        let mut texts: Vec<Vec<u8>> = vec![
+            Vec::new(),
+            b"\n".to_vec(),
+            b"no line break at the end".to_vec(),
+            session.as_bytes().to_vec(),
+            session.trim_end().as_bytes().to_vec(),
+            session.replace('\n', "\r\n").into_bytes(),
+            [
+                session.as_bytes(),
+                b"bad \xff\xfe utf-8\n",
+                session.as_bytes(),
+            ]
+            .concat(),
+            [session.as_bytes(), b"cut \xe6\x97"].concat(),
+        ];
+        // lines across the 256 KiB blocks, one longer than a block
+        let mut big = session.repeat(3000).into_bytes();
+        big.extend_from_slice(&[b'x'; 300 * 1024]);
+        big.extend_from_slice(b"\n\xc3\xa9\n");
+        big.extend_from_slice(session.repeat(3000).as_bytes());
+        texts.push(big);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("chat.md");
+        for text in &texts {
+            std::fs::write(&path, text).unwrap();
+            let ours = AiderDecoder
+                .decode(&path, &DecodeOptions::default())
+                .unwrap();
+            let want = decode_by_read_until(&path);
+            assert_eq!(
+                serde_json::to_string(&ours).unwrap(),
+                serde_json::to_string(&want).unwrap(),
+                "{} bytes",
+                text.len()
+            );
+        }
+    }
 
     #[test]
     fn markers_and_filenames() {
