@@ -138,6 +138,18 @@ impl PartialParser<'_> {
     /// A string starting at the opening quote; `Ok(None)` when the bytes end inside it.
     fn string(&mut self) -> Result<Option<String>, ()> {
         let start = self.i;
+        // The end found 32 bytes at a time; a string without escapes needs
+        // only its UTF-8 checked. Whatever the fast path gives up on (a
+        // control character, a bad escape, no end) is read as before.
+        if let Ok((end, esc)) = super::fastjson::string_end(self.b, start + 1) {
+            if esc == 0 {
+                self.i = end + 1;
+                return match simdutf8::basic::from_utf8(&self.b[start + 1..end]) {
+                    Ok(s) => Ok(Some(s.to_string())),
+                    Err(_) => Err(()),
+                };
+            }
+        }
         let mut j = self.i + 1;
         let mut escaped = false;
         while j < self.b.len() {
