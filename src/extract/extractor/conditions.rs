@@ -2126,11 +2126,8 @@ impl Analysis {
             // humans": how to word a skill is not a change the gate can
             // see; only a rule with a visible act takes that heading's
             // self-modification.
-            // Likewise a "## Secrets" heading over a rule with no act the
-            // gate can see lends it no sensitive-memory.
             if d.when.is_none() && d.require.is_none() && d.forbid.is_none() {
                 d.scope.remove(&ScopeTag::SelfModification);
-                d.scope.remove(&ScopeTag::SensitiveMemory);
             }
         }
         // "Work in feature branches", "Always work on a topic branch": the
