@@ -2069,3 +2069,28 @@ fn tagging_people_is_no_tag_and_a_stated_object_forbids_nothing_visible() {
     assert!(c.forbid.is_none(), "{c:#?}");
     assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
 }
+
+#[test]
+fn fixing_is_a_production_edit_a_named_subagent_its_type_and_guidance_is_config() {
+    let cs = fixture("delegation");
+    // "Write a failing test before fixing": the fix is the trigger.
+    let c = at(&cs, 8).expect("test-first rule");
+    assert!(
+        serde_json::to_string(&c.when).unwrap().contains("not"),
+        "{c:#?}"
+    );
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    // "the `diff-reviewer` subagent": that type.
+    let c = at(&cs, 9).expect("review rule");
+    assert_eq!(c.require, Some(p("{subagent: diff-reviewer}")), "{c:#?}");
+    // "the shared agent instructions": the agent's own instruction files.
+    let c = at(&cs, 10).expect("instructions rule");
+    assert!(c.scope.contains(&ScopeTag::SelfModification), "{c:#?}");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert!(
+        serde_json::to_string(&c.when)
+            .unwrap()
+            .contains("AGENTS.md"),
+        "{c:#?}"
+    );
+}

@@ -540,7 +540,15 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
     let dispatch_verb = w.iter().any(|x| {
         matches!(
             x.text.as_str(),
-            "dispatch" | "dispatching" | "use" | "using" | "spawn" | "launch" | "delegate"
+            "dispatch"
+                | "dispatching"
+                | "use"
+                | "using"
+                | "spawn"
+                | "launch"
+                | "delegate"
+                | "delegating"
+                | "hand"
         )
     });
     if dispatch_verb
@@ -548,6 +556,15 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             .any(|x| matches!(x.text.as_str(), "subagent" | "subagents"))
     {
         info.actions.push((Predicate::Subagent("*".into()), true));
+    }
+    // "… to the `code-reviewer` subagent": the type, named in code.
+    if dispatch_verb {
+        for name in agent_types(text) {
+            let p = Predicate::Subagent(name);
+            if !info.actions.iter().any(|(q, _)| *q == p) {
+                info.actions.push((p, true));
+            }
+        }
     }
     // A named agent type makes the generic "a subagent" redundant.
     if info
@@ -1123,4 +1140,31 @@ fn named_before_branch(text: &str) -> bool {
     text.split('`').enumerate().any(|(i, part)| {
         i % 2 == 0 && i > 0 && part.trim_start().to_lowercase().starts_with("branch")
     })
+}
+
+/// Names in code right before "subagent" or "agent" ("the `code-reviewer`
+/// subagent"): agent types.
+fn agent_types(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let parts: Vec<&str> = text.split('`').collect();
+    // Odd parts are inside code spans.
+    for i in (1..parts.len().saturating_sub(1)).step_by(2) {
+        let name = parts[i];
+        let after = parts[i + 1].trim_start().to_lowercase();
+        let ok = !name.is_empty()
+            && name.len() <= 60
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':'));
+        if ok
+            && ["subagent", "sub-agent", "agent"].iter().any(|a| {
+                after
+                    .strip_prefix(a)
+                    .is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric() && c != 's'))
+            })
+        {
+            out.push(name.to_string());
+        }
+    }
+    out
 }
