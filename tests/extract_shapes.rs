@@ -2094,3 +2094,17 @@ fn fixing_is_a_production_edit_a_named_subagent_its_type_and_guidance_is_config(
         "{c:#?}"
     );
 }
+
+#[test]
+fn callout_quotes_state_rules_and_dialogue_quotes_do_not() {
+    let cs = fixture("callouts");
+    // "> [!WARNING]" over "> **Never commit tokens …**".
+    let c = at(&cs, 9).expect("alert rule");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
+    // "> ⚠️ Always run the tests before pushing."
+    let c = at(&cs, 11).expect("symbol callout");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+    // A quoted dialogue is an example.
+    assert!(at(&cs, 13).is_none() && at(&cs, 14).is_none(), "{cs:#?}");
+}

@@ -417,7 +417,14 @@ impl Extractor<'_> {
                     colon_rule = colon_before;
                     bare_colon = bare_before;
                 }
-                Block::Quote(_) => {}
+                Block::Quote(q) => {
+                    // A callout ("> [!IMPORTANT]", "> **Never …**", "> 🔐
+                    // …") states rules; any other quote shows an example.
+                    if let Some(body) = callout(q) {
+                        items.clear();
+                        para_lead = self.paragraph(&body, &section);
+                    }
+                }
                 Block::Para(body) => {
                     items.clear();
                     user_gate = None;
@@ -2095,4 +2102,46 @@ impl TableRoles {
             },
         })
     }
+}
+
+/// A blockquote that is a callout: a GitHub alert (`[!NOTE]`,
+/// `[!IMPORTANT]`, `[!WARNING]` …, the marker dropped), or one that opens
+/// in bold or with a symbol ("**Never commit secrets!**", "🔐 …"). A
+/// quote of anything else (a dialogue, a sample message) is no rule.
+fn callout(q: &Lined) -> Option<Lined> {
+    let t = q.text.trim_start();
+    let lead = q.text.len() - t.len();
+    let skip = if t.starts_with("[!") {
+        let close = t.find(']')?;
+        let marker = &t[2..close];
+        if marker.is_empty() || !marker.chars().all(|c| c.is_ascii_alphabetic()) {
+            return None;
+        }
+        lead + close + 1
+    } else if t.starts_with("**")
+        || t.chars()
+            .next()
+            .is_some_and(|c| !c.is_ascii() && !c.is_alphanumeric())
+    {
+        0
+    } else {
+        return None;
+    };
+    let text = q.text[skip..].trim_start();
+    let skip = q.text.len() - text.len();
+    if text.is_empty() {
+        return None;
+    }
+    let mut starts: Vec<(usize, u32)> = Vec::new();
+    for &(off, line) in &q.starts {
+        let at = off.saturating_sub(skip);
+        match starts.last_mut() {
+            Some(last) if last.0 == at => last.1 = line,
+            _ => starts.push((at, line)),
+        }
+    }
+    Some(Lined {
+        text: text.to_string(),
+        starts,
+    })
 }
