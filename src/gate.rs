@@ -63,7 +63,13 @@ pub struct Load {
 /// is authoritative; otherwise the first load event, weak or not. `index` is
 /// `None` when only the sidecar says the skill was loaded.
 pub fn first_load(traj: &Trajectory, skill: &str) -> Option<Load> {
-    decode::skills::first_load(traj, skill).map(|lp| Load {
+    first_load_in(traj, &decode::skills::load_events(traj), skill)
+}
+
+/// [`first_load`] from the trajectory's [`decode::skills::load_events`]
+/// (listed once for every skill that judges the trajectory).
+fn first_load_in(traj: &Trajectory, loads: &[(usize, &str, LoadVia)], skill: &str) -> Option<Load> {
+    decode::skills::first_load_in(traj, loads, skill).map(|lp| Load {
         index: (lp.via != LoadVia::Retro && lp.index < traj.events.len()).then_some(lp.index),
         via: lp.via,
         weak: lp.weak,
@@ -268,9 +274,13 @@ fn judge_all(
     decoded: &Result<Trajectory, DecodeError>,
     parallel: bool,
 ) -> Vec<Judged> {
+    let events = match decoded {
+        Ok(t) => decode::skills::load_events(t),
+        Err(_) => Vec::new(),
+    };
     let loads: Vec<Result<(LoadInfo, ScopeStart), Discarded>> = skills
         .iter()
-        .map(|&si| judge_load(&prepared[si], shown.to_string(), decoded))
+        .map(|&si| judge_load(&prepared[si], shown.to_string(), decoded, &events))
         .collect();
     let Ok(t) = decoded else {
         return loads
@@ -313,6 +323,7 @@ fn judge_load(
     p: &Prepared,
     shown: String,
     decoded: &Result<Trajectory, DecodeError>,
+    events: &[(usize, &str, LoadVia)],
 ) -> Result<(LoadInfo, ScopeStart), Discarded> {
     let name = &p.name;
     let t = match decoded {
@@ -324,7 +335,7 @@ fn judge_load(
         }
         Ok(t) => t,
     };
-    match first_load(t, name) {
+    match first_load_in(t, events, name) {
         None => Err(Discarded {
             path: shown,
             reason: match t.retro.as_ref().and_then(|r| r.loaded_skills.as_ref()) {

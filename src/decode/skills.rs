@@ -36,14 +36,33 @@ pub fn names_match(a: &str, b: &str) -> bool {
 /// sidecar the earliest load event counts, strong or weak; `weak` is set only
 /// when every load event of the skill is weak evidence.
 pub fn first_load(traj: &Trajectory, skill_name: &str) -> Option<LoadPoint> {
-    let loads: Vec<(usize, LoadVia)> = traj
-        .events
+    first_load_in(traj, &load_events(traj), skill_name)
+}
+
+/// The skill-load events of a trajectory, in order: (event index, skill
+/// name, how it was loaded). Listed once per trajectory, they answer
+/// [`first_load_in`] for every skill without a pass over the events each.
+pub fn load_events(traj: &Trajectory) -> Vec<(usize, &str, LoadVia)> {
+    traj.events
         .iter()
         .enumerate()
         .filter_map(|(i, e)| match &e.action {
-            Action::SkillLoad { name, via, .. } if names_match(name, skill_name) => Some((i, *via)),
+            Action::SkillLoad { name, via, .. } => Some((i, name.as_str(), *via)),
             _ => None,
         })
+        .collect()
+}
+
+/// [`first_load`] from the trajectory's [`load_events`].
+pub fn first_load_in(
+    traj: &Trajectory,
+    events: &[(usize, &str, LoadVia)],
+    skill_name: &str,
+) -> Option<LoadPoint> {
+    let loads: Vec<(usize, LoadVia)> = events
+        .iter()
+        .filter(|(_, name, _)| names_match(name, skill_name))
+        .map(|&(i, _, via)| (i, via))
         .collect();
     let all_weak = loads.iter().all(|(_, v)| v.is_weak());
     if let Some(listed) = traj.retro.as_ref().and_then(|r| r.loaded_skills.as_ref()) {
