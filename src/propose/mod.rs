@@ -133,8 +133,7 @@ pub fn proposals(inp: &Inputs) -> Vec<Proposal> {
             trigger: why,
             locations: cv
                 .evidence
-                .iter()
-                .filter(|e| matches!(e.label, Label::Violated | Label::Ambiguous))
+                .iter_labelled(|l| matches!(l, Label::Violated | Label::Ambiguous))
                 .map(|e| location(&e))
                 .collect(),
         };

@@ -14,7 +14,7 @@ const CELL_EVIDENCE: usize = 2;
 /// The evidence cell of a constraint row: the locations behind its label
 /// first (a violated rule shows where it was broken).
 pub fn evidence_cell(c: &ConstraintVerdict) -> String {
-    let primary: Vec<_> = c.evidence.iter().filter(|e| e.label == c.label).collect();
+    let primary: Vec<_> = c.evidence.iter_labelled(|l| l == c.label).collect();
     let (list, total) = if primary.is_empty() {
         let total: usize = c.per_trajectory.iter().map(|p| p.events).sum();
         (c.evidence.iter().collect::<Vec<_>>(), total)

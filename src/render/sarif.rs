@@ -146,7 +146,7 @@ pub fn outcome_sentence(c: &ConstraintVerdict) -> String {
 /// The trajectory locations that decided the label (the label's own evidence
 /// first, else all of it), as `path event N (line L) (why)` — never content.
 pub fn deciding_evidence(c: &ConstraintVerdict) -> Vec<String> {
-    let mut ev: Vec<_> = c.evidence.iter().filter(|e| e.label == c.label).collect();
+    let mut ev: Vec<_> = c.evidence.iter_labelled(|l| l == c.label).collect();
     if ev.is_empty() {
         ev = c.evidence.iter().collect();
     }
@@ -269,7 +269,7 @@ fn result(v: &SkillVerdict, c: &ConstraintVerdict, index: usize, sev: Severity) 
         text.push_str(&format!(" To resolve: {}.", r.hint.trim_end_matches('.')));
     }
     let mut related = Vec::new();
-    let mut shown: Vec<_> = c.evidence.iter().filter(|e| e.label == c.label).collect();
+    let mut shown: Vec<_> = c.evidence.iter_labelled(|l| l == c.label).collect();
     if shown.is_empty() {
         shown = c.evidence.iter().collect();
     }

@@ -172,6 +172,17 @@ impl EvidenceList {
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = Evidence> + ExactSizeIterator + '_ {
         (0..self.len()).map(|i| self.item(i))
     }
+    /// The locations whose label `keep` accepts, in order, as owned values
+    /// (the others are never built: filtering [`EvidenceList::iter`] built
+    /// every location's strings to look at its label).
+    pub fn iter_labelled<'a>(
+        &'a self,
+        keep: impl Fn(Label) -> bool + 'a,
+    ) -> impl Iterator<Item = Evidence> + 'a {
+        (0..self.len())
+            .filter(move |&i| keep(self.cites.get(i).label))
+            .map(|i| self.item(i))
+    }
     pub fn push(&mut self, e: Evidence) {
         let traj = intern(&mut self.paths, &e.trajectory);
         self.traj.push(traj);

@@ -35,11 +35,7 @@ pub fn location(e: &Evidence) -> String {
 }
 
 fn inspect(cv: &ConstraintVerdict, labels: &[Label], what: &str) -> Option<Resolution> {
-    let ev: Vec<Evidence> = cv
-        .evidence
-        .iter()
-        .filter(|e| labels.contains(&e.label))
-        .collect();
+    let ev: Vec<Evidence> = cv.evidence.iter_labelled(|l| labels.contains(&l)).collect();
     if ev.is_empty() {
         return None;
     }
