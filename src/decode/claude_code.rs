@@ -550,23 +550,23 @@ pub(crate) fn record_at<const K: bool, const T: bool>(c: &mut Cursor) -> Fast<Re
         }
         seen |= 1 << bit;
         match bit {
-            0 => r.ty = loose_str(c.value(1)?)?,
-            1 => r.subtype = loose_str(c.value(1)?)?,
-            2 => r.uuid = loose_str(c.value(1)?)?,
-            3 => r.parent_uuid = loose_str(c.value(1)?)?,
-            4 => r.session_id = loose_str(c.value(1)?)?,
-            5 => r.session_id_snake = loose_str(c.value(1)?)?,
-            6 => r.timestamp = loose_str(c.value(1)?)?,
-            7 => r.cwd = loose_str(c.value(1)?)?,
-            8 => r.git_branch = loose_str(c.value(1)?)?,
-            9 => r.version = loose_str(c.value(1)?)?,
-            10 => r.claude_code_version = loose_str(c.value(1)?)?,
+            0 => r.ty = loose_str_at(c, 1)?,
+            1 => r.subtype = loose_str_at(c, 1)?,
+            2 => r.uuid = loose_str_at(c, 1)?,
+            3 => r.parent_uuid = loose_str_at(c, 1)?,
+            4 => r.session_id = loose_str_at(c, 1)?,
+            5 => r.session_id_snake = loose_str_at(c, 1)?,
+            6 => r.timestamp = loose_str_at(c, 1)?,
+            7 => r.cwd = loose_str_at(c, 1)?,
+            8 => r.git_branch = loose_str_at(c, 1)?,
+            9 => r.version = loose_str_at(c, 1)?,
+            10 => r.claude_code_version = loose_str_at(c, 1)?,
             11 => r.is_sidechain = loose_bool(c.value(1)?)?,
             12 => r.is_meta = loose_bool(c.value(1)?)?,
             13 => r.is_compact_summary = loose_bool(c.value(1)?)?,
-            14 => r.agent_id = loose_str(c.value(1)?)?,
-            15 => r.source_tool_use_id = loose_str(c.value(1)?)?,
-            16 => r.parent_tool_use_id = loose_str(c.value(1)?)?,
+            14 => r.agent_id = loose_str_at(c, 1)?,
+            15 => r.source_tool_use_id = loose_str_at(c, 1)?,
+            16 => r.parent_tool_use_id = loose_str_at(c, 1)?,
             17 => r.message = fast_message(c)?,
             18 => r.tool_use_result = fast_tool_use_result(c)?,
             19 => r.tool_use_result_snake = fast_tool_use_result(c)?,
@@ -596,7 +596,7 @@ fn fast_message<const K: bool, const T: bool>(c: &mut Cursor) -> Fast<Option<Mes
         }
         seen |= bit;
         if bit == 1 {
-            m.model = loose_str(c.value(2)?)?;
+            m.model = loose_str_at(c, 2)?;
         } else {
             m.content = fast_content(c)?;
         }
@@ -631,12 +631,12 @@ fn fast_block<const K: bool, const T: bool>(c: &mut Cursor) -> Fast<Block<K, T>>
     let mut b = Block::<K, T>::default();
     c.object(3, |c, key| {
         match key {
-            "type" => b.ty = loose_str(c.value(4)?)?,
+            "type" => b.ty = loose_str_at(c, 4)?,
             "text" => b.text = Some(scan_text(c, 4)?),
-            "id" => b.id = loose_str(c.value(4)?)?,
-            "name" => b.name = loose_str(c.value(4)?)?,
+            "id" => b.id = loose_str_at(c, 4)?,
+            "name" => b.name = loose_str_at(c, 4)?,
             "input" => b.input = Some(Input::fast(c, 4)?),
-            "tool_use_id" => b.tool_use_id = loose_str(c.value(4)?)?,
+            "tool_use_id" => b.tool_use_id = loose_str_at(c, 4)?,
             "content" => b.content = Some(scan_text(c, 4)?),
             "is_error" => b.is_error = loose_bool(c.value(4)?)?,
             _ => c.skip(4)?,
@@ -654,7 +654,7 @@ fn fast_tool_use_result(c: &mut Cursor) -> Fast<Option<ToolUseResult>> {
     let mut r = ToolUseResult::default();
     c.object(1, |c, key| {
         match key {
-            "agentId" => r.agent_id = loose_str(c.value(2)?)?.0,
+            "agentId" => r.agent_id = loose_str_at(c, 2)?.0,
             "interrupted" => r.interrupted = loose_bool(c.value(2)?)?.0,
             _ => c.skip(2)?,
         }
@@ -674,6 +674,16 @@ fn scan_text<const K: bool, const OUT: bool>(
     } else {
         fastjson::serde(c.value(depth)?)
     }
+}
+
+/// [`LooseStr`] of the value at the cursor (inside `depth` containers): a
+/// string read by [`Cursor::string`] (its end and escapes found in one
+/// pass), anything else as [`loose_str`] reads its text.
+fn loose_str_at(c: &mut Cursor, depth: usize) -> Fast<LooseStr> {
+    if c.peek() == Some(b'"') {
+        return Ok(LooseStr(Some(c.string()?.into_owned())));
+    }
+    loose_str(c.value(depth)?)
 }
 
 /// [`LooseStr`] of a value's text.
