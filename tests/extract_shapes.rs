@@ -2108,3 +2108,12 @@ fn callout_quotes_state_rules_and_dialogue_quotes_do_not() {
     // A quoted dialogue is an example.
     assert!(at(&cs, 13).is_none() && at(&cs, 14).is_none(), "{cs:#?}");
 }
+
+#[test]
+fn a_table_of_skills_to_invoke_names_each_skill_under_its_situation() {
+    let cs = fixture("delegation");
+    // The situation is no action: the row names the skill, unverifiable.
+    let c = at(&cs, 16).expect("row");
+    assert_eq!(c.when, Some(p("{skill: profiling}")), "{c:#?}");
+    assert!(c.require.is_none() && c.forbid.is_none(), "{c:#?}");
+}

@@ -1116,7 +1116,19 @@ impl Extractor<'_> {
             let (own_neg, _) = negation(&words(&mask(&action_text).0));
             let verb = main_verb(&words(&mask(&action_text).0));
             let speech = verb.as_deref().is_some_and(|v| lex.is_speech(v));
-            let act = clause_info(&action_text, lex);
+            let mut act = clause_info(&action_text, lex);
+            // "**profiling** skill": the bold name is the skill's (the
+            // cell's emphasis is gone from `action_text`).
+            let raw = roles
+                .action
+                .and_then(|i| cells.get(i))
+                .map_or("", |c| c.as_str());
+            for name in bold_skill_names(raw) {
+                let p = Predicate::Skill(name);
+                if !act.actions.iter().any(|(q, _)| *q == p) {
+                    act.actions.push((p, true));
+                }
+            }
             d.scope.extend(cond.scope.iter().copied());
             if !speech {
                 d.scope.extend(act.scope.iter().copied());
@@ -2049,6 +2061,10 @@ impl TableRoles {
             "actions",
             "activities",
             "activity",
+            "to invoke",
+            "to use",
+            "to load",
+            "to run",
         ];
         const AVOID: &[&str] = &["avoid", "don't", "do not", "never", "anti pattern", "wrong"];
         const COND: &[&str] = &[

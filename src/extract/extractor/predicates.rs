@@ -535,6 +535,14 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             }
         }
     }
+    // "| Slow endpoint | **profiling** skill |": a name set in bold before
+    // "skill".
+    for name in bold_skill_names(text) {
+        let p = Predicate::Skill(name);
+        if !info.actions.iter().any(|(q, _)| *q == p) {
+            info.actions.push((p, true));
+        }
+    }
     // "Dispatch a code reviewer subagent", "Use a subagent per task": a
     // subagent dispatch (the type unnamed).
     let dispatch_verb = w.iter().any(|x| {
@@ -1163,6 +1171,30 @@ fn agent_types(text: &str) -> Vec<String> {
                     .is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric() && c != 's'))
             })
         {
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
+/// Names in bold right before "skill" ("the **profiling** skill"): skill
+/// names, lowercase words joined by hyphens.
+pub(super) fn bold_skill_names(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let parts: Vec<&str> = text.split("**").collect();
+    for i in (1..parts.len().saturating_sub(1)).step_by(2) {
+        let name = parts[i].trim();
+        let after = parts[i + 1].trim_start().to_lowercase();
+        let named = name.len() >= 3
+            && name.len() <= 60
+            && name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            && name.starts_with(|c: char| c.is_ascii_lowercase());
+        let skill = after
+            .strip_prefix("skill")
+            .is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric()));
+        if named && skill {
             out.push(name.to_string());
         }
     }
