@@ -2117,3 +2117,17 @@ fn a_table_of_skills_to_invoke_names_each_skill_under_its_situation() {
     assert_eq!(c.when, Some(p("{skill: profiling}")), "{c:#?}");
     assert!(c.require.is_none() && c.forbid.is_none(), "{c:#?}");
 }
+
+#[test]
+fn what_is_spawned_is_an_agent_type() {
+    let cs = fixture("delegation");
+    let c = at(&cs, 17).expect("spawn rule");
+    assert_eq!(c.require, Some(p("{subagent: notes-writer}")), "{c:#?}");
+}
+
+#[test]
+fn other_harnesses_instruction_files_are_self_modification() {
+    let cs = fixture("delegation");
+    let c = at(&cs, 18).expect("instructions rule");
+    assert!(c.scope.contains(&ScopeTag::SelfModification), "{c:#?}");
+}

@@ -565,9 +565,20 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
     {
         info.actions.push((Predicate::Subagent("*".into()), true));
     }
-    // "… to the `code-reviewer` subagent": the type, named in code.
+    // "… to the `code-reviewer` subagent": the type, named in code; "Spawn
+    // `release-worker`": what is spawned is an agent.
     if dispatch_verb {
-        for name in agent_types(text) {
+        let spawned = w
+            .first()
+            .filter(|x| x.text == "spawn")
+            .and_then(|_| text.split('`').nth(1))
+            .filter(|n| {
+                !n.is_empty()
+                    && n.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':'))
+            })
+            .map(str::to_string);
+        for name in agent_types(text).into_iter().chain(spawned) {
             let p = Predicate::Subagent(name);
             if !info.actions.iter().any(|(q, _)| *q == p) {
                 info.actions.push((p, true));
