@@ -2131,3 +2131,23 @@ fn other_harnesses_instruction_files_are_self_modification() {
     let c = at(&cs, 18).expect("instructions rule");
     assert!(c.scope.contains(&ScopeTag::SelfModification), "{c:#?}");
 }
+
+#[test]
+fn a_test_plan_a_purpose_and_where_content_is_kept_give_no_predicate() {
+    let cs = fixture("content-rules");
+    // "a test plan" is text, not a test file.
+    let c = at(&cs, 8).expect("test plan rule");
+    assert!(c.behavior().is_none(), "{c:#?}");
+    // ", so `git log` readers …": a purpose, not a required log read.
+    let c = at(&cs, 9).expect("purpose rule");
+    assert!(c.behavior().is_none(), "{c:#?}");
+    // Where tokens or output belong: no write shows it.
+    for line in [10, 11] {
+        let c = at(&cs, line).unwrap_or_else(|| panic!("no rule at {line}"));
+        assert!(c.behavior().is_none() && c.when.is_none(), "{c:#?}");
+    }
+    assert!(at(&cs, 10)
+        .unwrap()
+        .scope
+        .contains(&ScopeTag::SensitiveMemory));
+}

@@ -2156,6 +2156,20 @@ impl Analysis {
             };
             d.scope.insert(ScopeTag::SharedRepoState);
         }
+        // "Keep API keys in local config files, not in SKILL.md", "Keep
+        // generated files out of `src/`": where content belongs, which no
+        // write shows (a write to SKILL.md is not a key put there).
+        if places_content(&self.main)
+            && [&d.when, &d.require, &d.forbid]
+                .into_iter()
+                .flatten()
+                .all(only_paths)
+        {
+            d.when = None;
+            d.require = None;
+            d.forbid = None;
+            d.order = None;
+        }
         if describes_a_document(&self.main) {
             d.when = None;
             d.require = None;
@@ -2169,4 +2183,29 @@ impl Analysis {
         }
         d
     }
+}
+
+/// A rule on where content is kept: "keep", "store", "put" or "place" and
+/// a place ("in", "out of", "under", "inside", "outside").
+fn places_content(main: &str) -> bool {
+    let w = plain_words(main);
+    let verb = w.iter().find(|x| !is_filler(x)).map(String::as_str);
+    matches!(verb, Some("keep" | "store" | "put" | "place"))
+        && w.iter().any(|x| {
+            matches!(
+                x.as_str(),
+                "in" | "out" | "under" | "inside" | "outside" | "into" | "within"
+            )
+        })
+}
+
+/// A predicate made only of file actions.
+fn only_paths(p: &Predicate) -> bool {
+    let mut only = true;
+    p.for_each_node(&mut |q| match q {
+        Predicate::Any(_) | Predicate::All(_) | Predicate::Not(_) => {}
+        q if super::predicates::is_path_action(q) => {}
+        _ => only = false,
+    });
+    only
 }
