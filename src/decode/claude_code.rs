@@ -1558,8 +1558,13 @@ fn is_rejection(text: &str) -> bool {
 
 /// Skill names match exactly or up to a `plugin:` prefix on either side.
 pub fn names_match(a: &str, b: &str) -> bool {
+    // what follows the last `:` (a byte loop: names are short, and the gate
+    // compares every skill with every load and sidecar name of every file)
     fn short(s: &str) -> &str {
-        s.rsplit(':').next().unwrap_or(s)
+        match s.bytes().rposition(|c| c == b':') {
+            Some(i) => &s[i + 1..],
+            None => s,
+        }
     }
     !a.is_empty() && !b.is_empty() && (a == b || short(a) == short(b))
 }
