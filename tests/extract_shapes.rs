@@ -2151,3 +2151,21 @@ fn a_test_plan_a_purpose_and_where_content_is_kept_give_no_predicate() {
         .scope
         .contains(&ScopeTag::SensitiveMemory));
 }
+
+#[test]
+fn a_check_of_the_repository_in_words_before_a_scoped_step_takes_its_scope() {
+    let cs = fixture("worktree-steps");
+    let c = at(&cs, 9).expect("check step");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    assert!(c.behavior().is_none(), "{c:#?}");
+    // Choosing a name is no look at the repository.
+    assert!(at(&cs, 8).unwrap().scope.is_empty());
+    // A check waits on no one: the next step still requires its act.
+    let c = at(&cs, 10).expect("create step");
+    assert!(
+        serde_json::to_string(&c.require)
+            .unwrap()
+            .contains("git worktree add"),
+        "{c:#?}"
+    );
+}

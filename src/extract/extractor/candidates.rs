@@ -1418,12 +1418,19 @@ pub(super) fn waits_on_user(text: &str, lex: &Lexicon) -> bool {
     let t = strip_emphasis(text);
     let w = words(&mask(&t).0);
     let verb = main_verb(&w);
+    let to_person = w
+        .iter()
+        .any(|x| matches!(x.text.as_str(), "user" | "partner" | "human"));
+    // "Confirm the base branch exists", "Note the path": a check or a
+    // remark waits on no one; "Confirm with the user" does.
+    let checks = verb
+        .as_deref()
+        .is_some_and(|v| matches!(v, "confirm" | "note" | "state" | "name" | "output" | "flag"));
     verb.as_deref()
         .is_some_and(|v| lex.is_speech(v) || matches!(v, "ask" | "offer" | "propose"))
+        && (!checks || to_person)
         || w.iter().any(|x| {
-            x.text.starts_with("approv")
-                || x.text.starts_with("consent")
-                || matches!(x.text.as_str(), "user" | "partner" | "human")
+            x.text.starts_with("approv") || x.text.starts_with("consent") || (to_person && !checks)
         })
 }
 

@@ -80,6 +80,20 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
         .map(|d| d.lines[0])
         .collect();
     for d in drafts.iter_mut() {
+        // "3) Confirm base branch exists and is up to date." before "5)
+        // Create branch/worktree": a look at the repository's state, in
+        // words only, guards the act (its scope; no predicate to order).
+        if d.when.is_none()
+            && d.require.is_none()
+            && d.forbid.is_none()
+            && d.scope.is_empty()
+            && checks_repository_state(&d.text)
+        {
+            if let Some(act) = next_step_act(blocks, d.lines[0], &scoped_act) {
+                d.scope.extend(predicate_scopes(&act, lex));
+            }
+            continue;
+        }
         let looks = d.when.is_none()
             && d.forbid.is_none()
             && d.require
@@ -303,4 +317,31 @@ pub(super) fn consent_on_the_subject(drafts: &mut [Draft], subject: &Predicate, 
             d.when = Some(subject.clone());
         }
     }
+}
+
+/// A step that checks the repository's state in words ("Confirm base
+/// branch exists and is up to date", "Verify the working tree is clean").
+fn checks_repository_state(text: &str) -> bool {
+    let w = words(&mask(text).0);
+    let verb = w.iter().find(|x| !x.barrier).map(|x| x.text.as_str());
+    matches!(
+        verb,
+        Some("confirm" | "check" | "verify" | "ensure" | "inspect" | "make")
+    ) && w.iter().any(|x| {
+        matches!(
+            x.text.as_str(),
+            "branch"
+                | "branches"
+                | "remote"
+                | "upstream"
+                | "status"
+                | "tree"
+                | "worktree"
+                | "uncommitted"
+                | "staged"
+                | "merged"
+                | "tag"
+                | "tags"
+        )
+    })
 }
