@@ -2169,3 +2169,32 @@ fn a_check_of_the_repository_in_words_before_a_scoped_step_takes_its_scope() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn a_list_of_branch_prefixes_forbids_a_new_branch_outside_them() {
+    let cs = fixture("branch-naming");
+    let c = at(&cs, 8).expect("prefix rule");
+    assert_eq!(
+        c.forbid,
+        Some(p(
+            r#"{all: [{command_re: '^git (checkout -[bB]|switch -[cC]) \S'}, {not: {command_re: '^git (checkout -[bB]|switch -[cC]) (feat|bugfix|ops)/'}}]}"#
+        )),
+        "{c:#?}"
+    );
+    assert_eq!(c.lines, [8, 12], "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    // A prefix rule with no list of branch prefixes gets no such forbid.
+    assert!(at(&cs, 16).is_none_or(|c| c.forbid.is_none()), "{cs:#?}");
+}
+
+#[test]
+fn branch_prefix_items_are_the_rules_prefixes_not_rules() {
+    let cs = fixture("branch-naming");
+    assert_eq!(
+        cs.iter()
+            .filter(|c| c.lines[0] >= 8 && c.lines[1] <= 12)
+            .count(),
+        1,
+        "{cs:#?}"
+    );
+}

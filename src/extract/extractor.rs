@@ -89,6 +89,7 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
     if let Some(subject) = subject_writes(description, lexicon) {
         consent_on_the_subject(&mut drafts, &subject, lexicon);
     }
+    branch_name_prefixes(&mut drafts, &blocks);
     gate_following_acts(&mut drafts, &blocks, lexicon);
     look_ups_before_the_next_act(&mut drafts, &blocks, lexicon);
     skill_anaphora(&mut drafts);
@@ -117,6 +118,11 @@ struct Draft {
 }
 
 impl Draft {
+    /// Whether any predicate is set.
+    fn behavior_is_set(&self) -> bool {
+        self.when.is_some() || self.require.is_some() || self.forbid.is_some()
+    }
+
     /// A rule with no scope and no predicates yet.
     fn new(text: String, lines: [u32; 2], modality: Modality) -> Draft {
         Draft {

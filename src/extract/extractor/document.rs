@@ -345,3 +345,92 @@ fn checks_repository_state(text: &str) -> bool {
         )
     })
 }
+
+/// "Use descriptive names with the following prefixes:" over "- `feature/`:
+/// …", "- `fix/`: …" in a section on branches: a new branch's name takes
+/// one of the prefixes — creating a branch outside them breaks the rule.
+pub(super) fn branch_name_prefixes(drafts: &mut Vec<Draft>, blocks: &[Block]) {
+    let mut lists: Vec<[u32; 2]> = Vec::new();
+    for d in drafts.iter_mut() {
+        if d.behavior_is_set() || !mentions_prefixes(&d.text) {
+            continue;
+        }
+        let heading = blocks
+            .iter()
+            .filter_map(|b| match b {
+                Block::Heading { line, text, .. } if *line < d.lines[0] => Some(text.as_str()),
+                _ => None,
+            })
+            .last()
+            .unwrap_or("");
+        let on_branches = |t: &str| {
+            words(t)
+                .iter()
+                .any(|w| matches!(w.text.as_str(), "branch" | "branches"))
+        };
+        if !on_branches(&d.text) && !on_branches(heading) {
+            continue;
+        }
+        let Some(at) = blocks.iter().position(|b| match b {
+            Block::Para(l) | Block::Item { body: l, .. } => {
+                l.last_line() >= d.lines[1] && l.first_line() <= d.lines[1]
+            }
+            _ => false,
+        }) else {
+            continue;
+        };
+        let mut prefixes: Vec<String> = Vec::new();
+        let mut last = d.lines[1];
+        for b in &blocks[at + 1..] {
+            match b {
+                Block::Blank => {}
+                Block::Item { body, .. } => {
+                    let t = body.text.trim_start();
+                    let Some(rest) = t.strip_prefix('`') else {
+                        break;
+                    };
+                    let Some(end) = rest.find('`') else { break };
+                    let p = &rest[..end];
+                    let Some(name) = p.strip_suffix('/') else {
+                        break;
+                    };
+                    if name.is_empty()
+                        || !name
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+                    {
+                        break;
+                    }
+                    prefixes.push(name.to_string());
+                    last = body.last_line();
+                }
+                _ => break,
+            }
+        }
+        if prefixes.len() < 2 {
+            continue;
+        }
+        let create = r"^git (checkout -[bB]|switch -[cC]) ";
+        d.forbid = Some(Predicate::All(vec![
+            Predicate::CommandRe(format!(r"{create}\S")),
+            Predicate::Not(Box::new(Predicate::CommandRe(format!(
+                "{create}({})/",
+                prefixes.join("|")
+            )))),
+        ]));
+        d.scope.insert(ScopeTag::SharedRepoState);
+        lists.push([d.lines[1], last]);
+        d.lines[1] = last;
+    }
+    // The items are the rule's prefixes, not rules of their own.
+    drafts.retain(|d| {
+        !lists
+            .iter()
+            .any(|[lead, last]| d.lines[0] > *lead && d.lines[1] <= *last)
+    });
+}
+
+/// "prefix", "prefixes", "prefixed" among a text's words.
+fn mentions_prefixes(text: &str) -> bool {
+    words(text).iter().any(|w| w.text.starts_with("prefix"))
+}
