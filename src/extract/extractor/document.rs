@@ -357,11 +357,11 @@ pub(super) fn branch_name_prefixes(drafts: &mut Vec<Draft>, blocks: &[Block]) {
         }
         let heading = blocks
             .iter()
-            .filter_map(|b| match b {
+            .rev()
+            .find_map(|b| match b {
                 Block::Heading { line, text, .. } if *line < d.lines[0] => Some(text.as_str()),
                 _ => None,
             })
-            .last()
             .unwrap_or("");
         let on_branches = |t: &str| {
             words(t)
