@@ -2198,3 +2198,37 @@ fn branch_prefix_items_are_the_rules_prefixes_not_rules() {
         "{cs:#?}"
     );
 }
+
+#[test]
+fn a_numbered_step_heading_over_a_shell_block_runs_it_before_the_next_act() {
+    let cs = fixture("merge-steps");
+    // "### Step 1: Check the checks" over `gh pr checks 42`: the check,
+    // due before the merge a later step makes.
+    let c = at(&cs, 8).expect("check step");
+    assert_eq!(
+        c.require,
+        Some(p("{command: 'gh pr checks 42*'}")),
+        "{c:#?}"
+    );
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    assert!(
+        serde_json::to_string(&c.when)
+            .unwrap()
+            .contains("gh pr merge"),
+        "{c:#?}"
+    );
+    // "### Step 3: Update local main" over `git switch main && git pull`.
+    let c = at(&cs, 22).expect("update step");
+    assert!(
+        serde_json::to_string(&c.require).unwrap().contains("pull"),
+        "{c:#?}"
+    );
+}
+
+#[test]
+fn a_regular_merge_is_one_that_neither_squashes_nor_rebases() {
+    let cs = fixture("merge-steps");
+    let c = at(&cs, 16).expect("merge rule");
+    let f = serde_json::to_string(&c.forbid).unwrap();
+    assert!(f.contains("not") && f.contains("--squash"), "{c:#?}");
+}

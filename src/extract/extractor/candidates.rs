@@ -393,7 +393,7 @@ impl Extractor<'_> {
                 }
             }
             match block {
-                Block::Heading { level, text, .. } => {
+                Block::Heading { level, text, line } => {
                     while section.headings.last().is_some_and(|(l, _)| l >= level) {
                         section.headings.pop();
                     }
@@ -402,6 +402,11 @@ impl Extractor<'_> {
                     items.clear();
                     user_gate = None;
                     procedure = None;
+                    // "### Step 2: Check CI status" over a shell block: a
+                    // step that runs the block, as "1. Check the status:".
+                    if numbered_step(text) {
+                        bare_colon = Some((strip_emphasis(text), [*line, *line]));
+                    }
                 }
                 Block::Tag { name, closing, .. } => {
                     if EXAMPLE_TAGS.contains(&name.to_lowercase().as_str()) {
@@ -683,6 +688,10 @@ impl Extractor<'_> {
                 "identify",
                 "note",
                 "record",
+                "update",
+                "pull",
+                "fetch",
+                "sync",
             ]
             .contains(&v.as_str())
         });
@@ -2167,4 +2176,18 @@ fn callout(q: &Lined) -> Option<Lined> {
         text: text.to_string(),
         starts,
     })
+}
+
+/// A heading that numbers a step: "Step 2: Check CI status", "3. Push",
+/// "4) Tag".
+fn numbered_step(heading: &str) -> bool {
+    let t = strip_emphasis(heading);
+    let t = t.trim();
+    let lower = t.to_lowercase();
+    let rest = lower.strip_prefix("step ").unwrap_or(&lower);
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    digits > 0
+        && (lower.starts_with("step ")
+            || rest[digits..].starts_with('.')
+            || rest[digits..].starts_with(')'))
 }

@@ -197,6 +197,13 @@ pub(super) fn looks_at_the_repository(p: &Predicate, history: bool) -> bool {
             looks &= [
                 "gh pr view",
                 "gh (pr checks",
+                "gh pr checks",
+                "gh pr list",
+                "gh pr diff",
+                "gh pr status",
+                "gh run view",
+                "gh run list",
+                "gh api repos/",
                 "git (rev-parse",
                 "git check-ignore",
                 "(git grep|grep|rg",
