@@ -2232,3 +2232,29 @@ fn a_regular_merge_is_one_that_neither_squashes_nor_rebases() {
     let f = serde_json::to_string(&c.forbid).unwrap();
     assert!(f.contains("not") && f.contains("--squash"), "{c:#?}");
 }
+
+#[test]
+fn checks_under_a_lead_in_that_names_an_act_guard_that_act() {
+    let cs = fixture("preflight");
+    // "Before merging, verify all of the following:" over two numbered
+    // sections: the command is due before the merge, the checks in words
+    // carry its scope; the next section is not the lead-in's.
+    let c = at(&cs, 12).expect("fetch check");
+    assert_eq!(
+        c.require,
+        Some(p("{command: 'git fetch origin*'}")),
+        "{c:#?}"
+    );
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    assert!(
+        serde_json::to_string(&c.when)
+            .unwrap()
+            .contains("gh pr merge"),
+        "{c:#?}"
+    );
+    for line in [13, 17] {
+        let c = at(&cs, line).unwrap_or_else(|| panic!("no rule at {line}"));
+        assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    }
+    assert!(at(&cs, 21).unwrap().scope.is_empty());
+}

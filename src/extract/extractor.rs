@@ -90,6 +90,7 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
         consent_on_the_subject(&mut drafts, &subject, lexicon);
     }
     branch_name_prefixes(&mut drafts, &blocks);
+    checks_the_lead_in_names(&mut drafts, &blocks, lexicon);
     gate_following_acts(&mut drafts, &blocks, lexicon);
     look_ups_before_the_next_act(&mut drafts, &blocks, lexicon);
     skill_anaphora(&mut drafts);

@@ -441,3 +441,56 @@ pub(super) fn branch_name_prefixes(drafts: &mut Vec<Draft>, blocks: &[Block]) {
 fn mentions_prefixes(text: &str) -> bool {
     words(text).iter().any(|w| w.text.starts_with("prefix"))
 }
+
+/// "Before merging, verify all of the following:" over the section's
+/// numbered checks: each check in the rest of the section guards the act
+/// the lead-in names — its scope, and where it runs something and waits on
+/// nothing else, `when` that act, `order: before`.
+pub(super) fn checks_the_lead_in_names(drafts: &mut [Draft], blocks: &[Block], lex: &Lexicon) {
+    let headings: Vec<(u32, usize)> = blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Heading { line, level, .. } => Some((*line, *level)),
+            _ => None,
+        })
+        .collect();
+    let leads: Vec<(u32, u32, Predicate)> = drafts
+        .iter()
+        .filter(|d| {
+            let t = d.text.trim_end();
+            t.ends_with(':')
+                && t.to_lowercase().contains("the following")
+                && d.require.is_none()
+                && d.forbid.is_none()
+        })
+        .filter_map(|d| {
+            let act = d
+                .when
+                .clone()
+                .filter(|w| !predicate_scopes(w, lex).is_empty())?;
+            // The section the lead-in opens: up to the next heading of its
+            // own level or higher.
+            let own = headings.iter().rev().find(|(l, _)| *l < d.lines[0]);
+            let end = match own {
+                Some((_, level)) => headings
+                    .iter()
+                    .find(|(l, lv)| *l > d.lines[1] && lv <= level)
+                    .map_or(u32::MAX, |(l, _)| *l),
+                None => u32::MAX,
+            };
+            Some((d.lines[1], end, act))
+        })
+        .collect();
+    for (from, to, act) in leads {
+        for d in drafts
+            .iter_mut()
+            .filter(|d| d.lines[0] > from && d.lines[0] < to && d.scope.is_empty())
+        {
+            d.scope.extend(predicate_scopes(&act, lex));
+            if d.when.is_none() && d.forbid.is_none() && d.require.is_some() {
+                d.when = Some(act.clone());
+                d.order = Some(Order::Before);
+            }
+        }
+    }
+}
