@@ -2258,3 +2258,34 @@ fn checks_under_a_lead_in_that_names_an_act_guard_that_act() {
     }
     assert!(at(&cs, 21).unwrap().scope.is_empty());
 }
+
+#[test]
+fn ci_results_gate_merges_and_failing_tests_gate_pushes() {
+    let cs = fixture("ci-gates");
+    let passing = p(
+        r#"{all: [{command_re: '^gh (pr checks|run (list|view|watch))\b'}, {not: {failed: true}}]}"#,
+    );
+    for line in [8, 9, 10] {
+        let c = at(&cs, line).unwrap_or_else(|| panic!("no rule at {line}"));
+        assert_eq!(c.require, Some(passing.clone()), "line {line}: {c:#?}");
+        assert!(
+            serde_json::to_string(&c.when)
+                .unwrap()
+                .contains("gh pr merge"),
+            "line {line}: {c:#?}"
+        );
+        assert_eq!(c.order, Some(Order::Before), "line {line}: {c:#?}");
+    }
+    // "Do not push with failing tests": a push waits for a passing run.
+    let c = at(&cs, 11).expect("push rule");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+    assert!(
+        serde_json::to_string(&c.require)
+            .unwrap()
+            .contains("pytest"),
+        "{c:#?}"
+    );
+    // The user's word stays consent, not a condition to reorder.
+    let c = at(&cs, 12).expect("hooks rule");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+}

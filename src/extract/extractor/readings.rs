@@ -420,3 +420,61 @@ fn approval_to(s: &str, lower: &str) -> Option<String> {
     let act = s.get(at..)?.trim().trim_end_matches(['.', '!']);
     (!act.is_empty()).then(|| format!("Never {act} without the user's approval"))
 }
+
+/// "Only merge when the checks pass" reads "Merge only when the checks
+/// pass": the act is the trigger, the condition is due first. (Consent
+/// — "Only push with explicit permission" — is read by
+/// [`consent_phrasing`] first.)
+pub(super) fn only_first(s: &str) -> Option<String> {
+    let lower = s.to_lowercase();
+    if lower.len() != s.len() {
+        return None;
+    }
+    let rest = lower.strip_prefix("only ")?;
+    let (at, kw) = [" when ", " after ", " once "]
+        .iter()
+        .filter_map(|k| rest.find(k).map(|i| (i, *k)))
+        .min()?;
+    let from = "only ".len();
+    let act = &s[from..from + at];
+    // The user's word is consent, read elsewhere ("Only bypass hooks when
+    // the user asks").
+    let person = rest[at..].split_whitespace().any(|w| {
+        matches!(
+            w.trim_matches(|c: char| !c.is_alphanumeric()),
+            "user" | "users" | "they" | "partner" | "human" | "you're" | "i"
+        )
+    });
+    if act.trim().is_empty() || act.contains(',') || person {
+        return None;
+    }
+    let cond = &s[from + at + kw.len()..];
+    let mut cs = act.chars();
+    let act: String = cs
+        .next()
+        .map(|c| c.to_uppercase().chain(cs).collect())
+        .unwrap_or_default();
+    Some(format!("{act} only{kw}{cond}"))
+}
+
+/// "Never merge with failing CI", "Do not push with failing tests": never
+/// the act before they pass.
+pub(super) fn never_with_failing(s: &str) -> Option<String> {
+    let lower = s.to_lowercase();
+    if lower.len() != s.len() {
+        return None;
+    }
+    let (neg, rest) = ["never ", "do not ", "don't ", "don’t "]
+        .iter()
+        .find_map(|n| lower.strip_prefix(n).map(|r| (n.len(), r)))?;
+    let (at, kw) = [" with failing ", " with broken ", " with red "]
+        .iter()
+        .filter_map(|k| rest.find(k).map(|i| (i, *k)))
+        .min()?;
+    let act = &s[neg..neg + at];
+    let thing = s[neg + at + kw.len()..].trim_end_matches(['.', '!']);
+    if act.trim().is_empty() || thing.trim().is_empty() {
+        return None;
+    }
+    Some(format!("Never {act} before the {thing} pass."))
+}
