@@ -2289,3 +2289,24 @@ fn ci_results_gate_merges_and_failing_tests_gate_pushes() {
     let c = at(&cs, 12).expect("hooks rule");
     assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
 }
+
+#[test]
+fn tests_exist_and_pass_before_a_fix_and_a_named_tool_is_called() {
+    let cs = fixture("refactor-steps");
+    // Tests exist and pass before the fix's first production edit.
+    let c = at(&cs, 8).expect("tests-first rule");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    assert!(
+        serde_json::to_string(&c.require)
+            .unwrap()
+            .contains("failed"),
+        "{c:#?}"
+    );
+    assert!(c.when.is_some(), "{c:#?}");
+    // "No bundled refactoring": no act a session shows (not every edit).
+    let c = at(&cs, 9).expect("refactoring rule");
+    assert!(c.forbid.is_none(), "{c:#?}");
+    // "Call AskUserQuestion …": the harness tool.
+    let c = at(&cs, 10).expect("tool rule");
+    assert_eq!(c.require, Some(p("{tool: AskUserQuestion}")), "{c:#?}");
+}

@@ -535,6 +535,16 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             }
         }
     }
+    // "Use AskUserQuestion with options": a harness tool named in plain
+    // words.
+    for tok in masked.split(|c: char| !c.is_ascii_alphanumeric()) {
+        if HARNESS_TOOLS.contains(&tok) {
+            let p = Predicate::Tool(tok.to_string());
+            if !info.actions.iter().any(|(q, _)| *q == p) {
+                info.actions.push((p, true));
+            }
+        }
+    }
     // "| Slow endpoint | **profiling** skill |": a name set in bold before
     // "skill".
     for name in bold_skill_names(text) {
@@ -1211,3 +1221,15 @@ pub(super) fn bold_skill_names(text: &str) -> Vec<String> {
     }
     out
 }
+
+/// Harness tools a skill names in plain words.
+const HARNESS_TOOLS: &[&str] = &[
+    "AskUserQuestion",
+    "TodoWrite",
+    "EnterPlanMode",
+    "ExitPlanMode",
+    "EnterWorktree",
+    "WebFetch",
+    "WebSearch",
+    "NotebookEdit",
+];
