@@ -552,46 +552,81 @@ fn run(
             }
         }
     }
-    let mut all: Vec<(&PathBuf, bool)> = Vec::new();
-    let mut position: HashMap<&PathBuf, usize> = HashMap::new();
-    for (root, found) in &files_by_root {
-        let root_norm = root.named.then(|| normalize(&root.path));
-        for f in &found.files {
-            let named = root_norm.as_ref().is_some_and(|r| normalize(f) == *r);
-            match position.entry(f) {
-                Entry::Occupied(e) => all[*e.get()].1 |= named,
-                Entry::Vacant(e) => {
-                    e.insert(all.len());
-                    all.push((f, named));
-                }
+    // Each distinct file's number, per root (built while the paths are
+    // borrowed; the index is dropped before any file is read).
+    let roots: Vec<Root> = files_by_root.keys().cloned().collect();
+    let mut origin: Vec<(usize, usize)> = Vec::new();
+    let mut named: Vec<bool> = Vec::new();
+    let mut files_of_root: Vec<Vec<usize>> = Vec::with_capacity(roots.len());
+    {
+        let mut position: HashMap<&PathBuf, usize> = HashMap::new();
+        for (ri, (root, found)) in files_by_root.iter().enumerate() {
+            let root_norm = root.named.then(|| normalize(&root.path));
+            let mut mine = Vec::with_capacity(found.files.len());
+            for (k, f) in found.files.iter().enumerate() {
+                let is_named = root_norm.as_ref().is_some_and(|r| normalize(f) == *r);
+                let i = match position.entry(f) {
+                    Entry::Occupied(e) => {
+                        named[*e.get()] |= is_named;
+                        *e.get()
+                    }
+                    Entry::Vacant(e) => {
+                        e.insert(origin.len());
+                        origin.push((ri, k));
+                        named.push(is_named);
+                        origin.len() - 1
+                    }
+                };
+                mine.push(i);
             }
+            files_of_root.push(mine);
         }
     }
     // Which files each skill reads (in its roots' order), and which skills
     // read each file (in skill order).
+    let root_no = |r: &Root| {
+        roots
+            .binary_search(r)
+            .expect("every root of a skill was walked")
+    };
     let mut files_of_skill: Vec<Vec<usize>> = Vec::with_capacity(prepared.len());
-    let mut skills_of_file: Vec<Vec<usize>> = vec![Vec::new(); all.len()];
-    for (si, p) in prepared.iter().enumerate() {
+    for p in &prepared {
         let mut seen: HashSet<usize> = HashSet::new();
         let mut mine = Vec::new();
         for r in &p.roots {
-            for f in &files_by_root[r].files {
-                let i = position[f];
+            for &i in &files_of_root[root_no(r)] {
                 if seen.insert(i) {
                     mine.push(i);
-                    skills_of_file[i].push(si);
                 }
             }
         }
         files_of_skill.push(mine);
     }
+    drop(files_of_root);
+    let skills_of_file = SkillsOfFile::new(origin.len(), &files_of_skill);
+    // Every trajectory file once, in a fixed order; a file's path is moved
+    // out of its root's list (one copy of it) and freed once the file is
+    // judged: the memory kept for the whole run is what the report prints.
+    let mut walked: Vec<Vec<PathBuf>> = files_by_root
+        .values_mut()
+        .map(|f| std::mem::take(&mut f.files))
+        .collect();
+    let all: Vec<(std::sync::Mutex<PathBuf>, bool)> = origin
+        .iter()
+        .zip(&named)
+        .map(|(&(ri, k), &n)| (std::sync::Mutex::new(std::mem::take(&mut walked[ri][k])), n))
+        .collect();
+    drop((walked, origin, named, roots));
 
     // Decode each file once and let every skill judge it; the trajectory is
     // dropped before the worker takes the next file.
     let opts = DecodeOptions::default();
     let few_files = all.len() < 4 * rayon::current_num_threads();
     let work = |i: usize| -> Result<Vec<Option<Judged>>, DecodeError> {
-        let ((path, named), skills) = (&all[i], &skills_of_file[i]);
+        let ((slot, named), skills) = (&all[i], skills_of_file.get(i));
+        // Each file is worked once: its path leaves the list here.
+        let path = std::mem::take(&mut *slot.lock().unwrap_or_else(|e| e.into_inner()));
+        let path = &path;
         if !owns(path) {
             // Another shard's file: not read here.
             return Ok(vec![None; skills.len()]);
@@ -674,7 +709,8 @@ fn run(
     for (si, p) in prepared.iter().enumerate() {
         let mut entries: Vec<Option<Judged>> = skipped_of(p);
         for &i in &files_of_skill[si] {
-            let k = skills_of_file[i]
+            let k = skills_of_file
+                .get(i)
                 .binary_search(&si)
                 .expect("every file a skill reads lists the skill");
             entries.push(judged[i][k].take());
@@ -715,6 +751,43 @@ fn run(
     })
 }
 
+/// Which skills read each file, in skill order, as one flat list (file
+/// `i`'s skills are `skills[start[i]..start[i + 1]]`) rather than a small
+/// vector per file.
+struct SkillsOfFile {
+    start: Vec<usize>,
+    skills: Vec<usize>,
+}
+
+impl SkillsOfFile {
+    fn new(files: usize, files_of_skill: &[Vec<usize>]) -> SkillsOfFile {
+        let mut start = vec![0usize; files + 1];
+        for mine in files_of_skill {
+            for &i in mine {
+                start[i + 1] += 1;
+            }
+        }
+        for i in 0..files {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut skills = vec![0usize; start[files]];
+        for (si, mine) in files_of_skill.iter().enumerate() {
+            for &i in mine {
+                skills[fill[i]] = si;
+                fill[i] += 1;
+            }
+        }
+        SkillsOfFile { start, skills }
+    }
+    fn len(&self) -> usize {
+        self.start.len() - 1
+    }
+    fn get(&self, i: usize) -> &[usize] {
+        &self.skills[self.start[i]..self.start[i + 1]]
+    }
+}
+
 /// Judge every file (`work(i)` decodes file `i` and lets each of its skills
 /// judge it) and hand each skill its judged files in its own order, as soon
 /// as they are ready: memory holds the compact verdicts being built and the
@@ -725,7 +798,7 @@ fn run(
 fn judge_streaming(
     prepared: &[Prepared],
     files_of_skill: &[Vec<usize>],
-    skills_of_file: &[Vec<usize>],
+    skills_of_file: &SkillsOfFile,
     work: &(dyn Fn(usize) -> Result<Vec<Option<Judged>>, DecodeError> + Sync),
     skipped_of: &dyn Fn(&Prepared) -> Vec<Option<Judged>>,
 ) -> Result<Vec<Acc>, DecodeError> {
@@ -779,7 +852,7 @@ fn judge_streaming(
                         break 'recv;
                     }
                 };
-                for (&si, j) in skills_of_file[expect].iter().zip(judged) {
+                for (&si, j) in skills_of_file.get(expect).iter().zip(judged) {
                     if let Some(j) = j {
                         ahead[si].insert(expect, j);
                     }
