@@ -2054,6 +2054,10 @@ fn a_templates_outputs_non_goals_and_checks_are_rules() {
     assert!(req.contains("eslint"), "{req}");
     // The heading and the blank lines are no rules.
     assert!(at(&cs, 8).is_none() && at(&cs, 13).is_none());
+    // "Implementing a new parser …" out of scope forbids no edit.
+    let c = at(&cs, 22).expect("out-of-scope item");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    assert!(c.behavior().is_none() && c.when.is_none(), "{c:#?}");
 }
 
 #[test]
@@ -2287,6 +2291,10 @@ fn ci_results_gate_merges_and_failing_tests_gate_pushes() {
     );
     // The user's word stays consent, not a condition to reorder.
     let c = at(&cs, 12).expect("hooks rule");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    // "Only proceed once the user approves": a time, not "the files they
+    // approve" — still the consent gate.
+    let c = at(&cs, 13).expect("proceed rule");
     assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
 }
 

@@ -89,6 +89,7 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
     if let Some(subject) = subject_writes(description, lexicon) {
         consent_on_the_subject(&mut drafts, &subject, lexicon);
     }
+    non_goals_forbid_nothing(&mut drafts, &blocks);
     branch_name_prefixes(&mut drafts, &blocks);
     checks_the_lead_in_names(&mut drafts, &blocks, lexicon);
     gate_following_acts(&mut drafts, &blocks, lexicon);

@@ -494,3 +494,31 @@ pub(super) fn checks_the_lead_in_names(drafts: &mut [Draft], blocks: &[Block], l
         }
     }
 }
+
+/// Items under "## Non-goals" or "## Out of scope" say what the work is
+/// not about; no session's action shows a goal being pursued, so they
+/// stay rules (must-not) with no predicate — "Implementing domain rules
+/// in the handler" forbids no edit.
+pub(super) fn non_goals_forbid_nothing(drafts: &mut [Draft], blocks: &[Block]) {
+    for d in drafts.iter_mut() {
+        let heading = blocks
+            .iter()
+            .rev()
+            .find_map(|b| match b {
+                Block::Heading { line, text, .. } if *line <= d.lines[0] => {
+                    Some(text.to_lowercase())
+                }
+                _ => None,
+            })
+            .unwrap_or_default();
+        if heading.contains("non-goal")
+            || heading.contains("non goal")
+            || heading.contains("out of scope")
+        {
+            d.when = None;
+            d.require = None;
+            d.forbid = None;
+            d.order = None;
+        }
+    }
+}

@@ -356,6 +356,15 @@ fn approved_only(s: &str, lower: &str) -> Option<String> {
     }
     let from = "only ".len();
     let act = s[from..from + at].trim_end();
+    // "Only proceed once the user approves": a time, not an object the
+    // approval names (read by the consent readings).
+    let last = act.rsplit(' ').next().unwrap_or("").to_lowercase();
+    if matches!(
+        last.as_str(),
+        "once" | "when" | "after" | "if" | "until" | "before" | "unless" | "as"
+    ) {
+        return None;
+    }
     let act = act
         .strip_suffix(" that")
         .or_else(|| act.strip_suffix(" which"))
