@@ -32,6 +32,16 @@ fn p(s: &str) -> Predicate {
     yaml_serde::from_str(s).unwrap()
 }
 
+/// The rule requires `require` before an act whose predicate names `when`.
+fn due_before(c: &Constraint, require: &str, when: &str) {
+    assert_eq!(c.require, Some(p(require)), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    assert!(
+        serde_json::to_string(&c.when).unwrap().contains(when),
+        "{c:#?}"
+    );
+}
+
 #[test]
 fn when_to_use_conditions_are_not_rules() {
     let cs = constraints();
@@ -2208,18 +2218,10 @@ fn a_numbered_step_heading_over_a_shell_block_runs_it_before_the_next_act() {
     let cs = fixture("merge-steps");
     // "### Step 1: Check the checks" over `gh pr checks 42`: the check,
     // due before the merge a later step makes.
-    let c = at(&cs, 8).expect("check step");
-    assert_eq!(
-        c.require,
-        Some(p("{command: 'gh pr checks 42*'}")),
-        "{c:#?}"
-    );
-    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
-    assert!(
-        serde_json::to_string(&c.when)
-            .unwrap()
-            .contains("gh pr merge"),
-        "{c:#?}"
+    due_before(
+        at(&cs, 8).expect("check step"),
+        "{command: 'gh pr checks 42*'}",
+        "gh pr merge",
     );
     // "### Step 3: Update local main" over `git switch main && git pull`.
     let c = at(&cs, 22).expect("update step");
@@ -2243,18 +2245,10 @@ fn checks_under_a_lead_in_that_names_an_act_guard_that_act() {
     // "Before merging, verify all of the following:" over two numbered
     // sections: the command is due before the merge, the checks in words
     // carry its scope; the next section is not the lead-in's.
-    let c = at(&cs, 12).expect("fetch check");
-    assert_eq!(
-        c.require,
-        Some(p("{command: 'git fetch origin*'}")),
-        "{c:#?}"
-    );
-    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
-    assert!(
-        serde_json::to_string(&c.when)
-            .unwrap()
-            .contains("gh pr merge"),
-        "{c:#?}"
+    due_before(
+        at(&cs, 12).expect("fetch check"),
+        "{command: 'git fetch origin*'}",
+        "gh pr merge",
     );
     for line in [13, 17] {
         let c = at(&cs, line).unwrap_or_else(|| panic!("no rule at {line}"));
