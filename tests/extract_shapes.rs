@@ -2312,3 +2312,18 @@ fn tests_exist_and_pass_before_a_fix_and_a_named_tool_is_called() {
     let c = at(&cs, 10).expect("tool rule");
     assert_eq!(c.require, Some(p("{tool: AskUserQuestion}")), "{c:#?}");
 }
+
+#[test]
+fn asking_for_confirmation_gates_the_commands_the_next_steps_run() {
+    let cs = fixture("release-ask");
+    // "1. Show the new version and ask for confirmation." before a step
+    // that commits and tags: one consent for the batch.
+    let c = at(&cs, 6).expect("ask step");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert_eq!(
+        c.when,
+        Some(p("{any: [{git: commit}, {git: tag}]}")),
+        "{c:#?}"
+    );
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+}

@@ -1206,7 +1206,10 @@ pub(super) fn analyse(
             });
     // "Wait for approval", "Present the plan and wait for user approval",
     // "**Wait for selection**: Get explicit confirmation about the choice".
-    let waits = matches!(verb.as_deref(), Some("wait" | "get" | "obtain"))
+    // ("Display the new version and ask for confirmation", "Ask for
+    // approval": the question waits on the answer.)
+    let waits = matches!(verb.as_deref(), Some("wait" | "get" | "obtain" | "ask"))
+        || asks_after
         || label_text.to_lowercase().starts_with("wait")
         || mw.iter().any(|x| x.text == "wait")
             && mw.iter().any(|x| matches!(x.text.as_str(), "and" | "then"));
