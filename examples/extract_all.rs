@@ -45,6 +45,17 @@ fn main() {
             };
             let verbose = args.get(4).map(String::as_str) == Some("--verbose");
             let labels = measure::load_labels(std::path::Path::new(file));
+            // A skill that does not parse is named with its error (exit 2)
+            // before any figure is printed, not a panic mid-table.
+            let files: std::collections::BTreeSet<&str> =
+                labels.iter().map(|l| l.file.as_str()).collect();
+            for f in files {
+                let path = std::path::Path::new(root).join(f);
+                if let Err(e) = Skill::read(&path) {
+                    eprintln!("error: {e}");
+                    std::process::exit(2);
+                }
+            }
             let (per, total) = measure::measure_labels(
                 std::path::Path::new(root),
                 &labels,
