@@ -2290,6 +2290,11 @@ fn ci_results_gate_merges_and_failing_tests_gate_pushes() {
     // approve" — still the consent gate.
     let c = at(&cs, 13).expect("proceed rule");
     assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    // "pull request operations" act on the hosting's shared state: scoped,
+    // with no command to check.
+    let c = at(&cs, 14).expect("cli rule");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    assert!(c.behavior().is_none(), "{c:#?}");
 }
 
 #[test]
