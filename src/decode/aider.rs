@@ -157,14 +157,7 @@ impl Decoder for AiderDecoder {
             }
             buf.drain(..whole);
         }
-        st.finish(&mut traj);
-        traj.truncated = !last_had_newline && line_no > 0;
-        traj.complete = !traj.truncated
-            && match st.last_turn {
-                Some(Turn::Reply) => !st.interrupted,
-                Some(Turn::End) => true,
-                _ => false,
-            };
+        st.finish(&mut traj, last_had_newline, line_no);
         Ok(traj)
     }
 }
@@ -896,9 +889,18 @@ impl Parser {
         }
     }
 
-    fn finish(&mut self, traj: &mut Trajectory) {
+    /// Close the last turn; the file is truncated when its last line has
+    /// no newline, complete when it ends on a finished reply or an end.
+    fn finish(&mut self, traj: &mut Trajectory, last_had_newline: bool, line_no: u64) {
         self.end_user(traj);
         self.end_reply(traj);
+        traj.truncated = !last_had_newline && line_no > 0;
+        traj.complete = !traj.truncated
+            && match self.last_turn {
+                Some(Turn::Reply) => !self.interrupted,
+                Some(Turn::End) => true,
+                _ => false,
+            };
     }
 }
 
@@ -938,14 +940,7 @@ mod tests {
             };
             st.line(line_no, &line, &mut traj);
         }
-        st.finish(&mut traj);
-        traj.truncated = !last_had_newline && line_no > 0;
-        traj.complete = !traj.truncated
-            && match st.last_turn {
-                Some(Turn::Reply) => !st.interrupted,
-                Some(Turn::End) => true,
-                _ => false,
-            };
+        st.finish(&mut traj, last_had_newline, line_no);
         traj
     }
 

@@ -236,11 +236,7 @@ pub(super) fn act_then_so(s: &str, lex: &Lexicon) -> Option<String> {
     .filter_map(|v| head.find(v))
     .min()
     .map(|i| &head[..i])?;
-    let mut cs = subject.chars();
-    let subject: String = cs
-        .next()
-        .map(|c| c.to_lowercase().chain(cs).collect())
-        .unwrap_or_default();
+    let subject = first_lower(subject);
     Some(format!("Before {subject}, {rest}"))
 }
 
@@ -289,11 +285,7 @@ pub(super) fn consent_phrasing(s: &str) -> Option<String> {
         .min()?;
     let tail = &s[at + verb..];
     names_consent(&tail.to_lowercase()).then(|| {
-        let mut cs = s[..at].chars();
-        let subject: String = cs
-            .next()
-            .map(|c| c.to_lowercase().chain(cs).collect())
-            .unwrap_or_default();
+        let subject = first_lower(&s[..at]);
         format!("Before {subject}, get {tail}")
     })
 }
@@ -458,11 +450,7 @@ pub(super) fn only_first(s: &str) -> Option<String> {
         return None;
     }
     let cond = &s[from + at + kw.len()..];
-    let mut cs = act.chars();
-    let act: String = cs
-        .next()
-        .map(|c| c.to_uppercase().chain(cs).collect())
-        .unwrap_or_default();
+    let act = first_upper(act);
     Some(format!("{act} only{kw}{cond}"))
 }
 
@@ -486,4 +474,20 @@ pub(super) fn never_with_failing(s: &str) -> Option<String> {
         return None;
     }
     Some(format!("Never {act} before the {thing} pass."))
+}
+
+/// The text with its first letter in lower case ("Pushing" → "pushing").
+fn first_lower(s: &str) -> String {
+    let mut cs = s.chars();
+    cs.next()
+        .map(|c| c.to_lowercase().chain(cs).collect())
+        .unwrap_or_default()
+}
+
+/// The text with its first letter in upper case ("merge" → "Merge").
+fn first_upper(s: &str) -> String {
+    let mut cs = s.chars();
+    cs.next()
+        .map(|c| c.to_uppercase().chain(cs).collect())
+        .unwrap_or_default()
 }
