@@ -3,7 +3,7 @@
 //! blocks), decides which are examples, explanations or rules, and hands each
 //! candidate to the condition stage. Modality words live here too.
 
-use super::readings::{act_then_so, consent_phrasing, never_with_failing, only_first};
+use super::readings::{act_then_so, consent_phrasing, first_lower, never_with_failing, only_first};
 use super::*;
 
 /// What governs a list: a lead-in paragraph or a parent item ending in ':'.
@@ -164,6 +164,15 @@ impl Section {
         })
     }
 
+    /// A pressure test or scenario: its options are shown, right and wrong.
+    pub(super) fn scenario(&self) -> bool {
+        self.headings.iter().any(|(_, t)| {
+            words(t)
+                .iter()
+                .any(|x| x.text.starts_with("scenario") || x.text == "pressure")
+        })
+    }
+
     /// A heading places its steps after a planning milestone ("After the
     /// Design", "Once the Plan Is Approved"): they belong to the planning
     /// phase, which ends where the work starts.
@@ -263,13 +272,15 @@ pub(super) fn heading_conditional(t: &str) -> bool {
                 | "once"
                 | "unless"
         )
-    }) || w.iter().any(|x| {
-        x.text.starts_with("migrat")
+    }) || known_problems(w)
+        || w.iter().any(|x| {
+            x.text.starts_with("migrat")
             || x.text.starts_with("troubleshoot")
             || x.text.starts_with("example")
             || x.text == "fallback"
             || x.text == "optional"
             || x.text == "faq"
+            || x.text == "gotchas"
             // "Push fails", "Permission denied", "Merge conflicts": the
             // steps there recover from a failure, they hold only after it.
             // ("Watch It Fail", "Write Failing Test" name steps, not a
@@ -287,6 +298,17 @@ pub(super) fn heading_conditional(t: &str) -> bool {
                     | "conflict"
                     | "conflicts"
             )
+        })
+}
+
+/// "Common Issues", "Known Problems", "Edge Cases": what to do in a
+/// situation the session may never meet.
+fn known_problems(w: &[Word]) -> bool {
+    w.windows(2).any(|p| {
+        matches!(
+            (p[0].text.as_str(), p[1].text.as_str()),
+            ("common" | "known", "issues" | "problems") | ("edge" | "corner", "cases")
+        )
     })
 }
 
@@ -373,6 +395,9 @@ impl Extractor<'_> {
         // A short lead-in that made no rule of its own ("1. Check the
         // status:"), while only blank lines follow it: its text and lines.
         let mut bare_colon: Option<(String, [u32; 2])> = None;
+        // The commands of the last shell block of this section: what "If
+        // successful:" over the next block refers to.
+        let mut last_shell: Vec<Predicate> = Vec::new();
         for (bi, block) in blocks.iter().enumerate() {
             let drafts_before = self.drafts.len();
             let colon_before = colon_rule.take();
@@ -402,6 +427,7 @@ impl Extractor<'_> {
                     items.clear();
                     user_gate = None;
                     procedure = None;
+                    last_shell.clear();
                     // "### Step 2: Check CI status" over a shell block: a
                     // step that runs the block, as "1. Check the status:".
                     if numbered_step(text) {
@@ -416,6 +442,14 @@ impl Extractor<'_> {
                             example_depth += 1;
                         }
                     }
+                }
+                // "**Action:** Use env vars from the start." under a pressure
+                // scenario: the scenario's answer, a rule of its own.
+                Block::Para(body)
+                    if example_depth == 0 && section.scenario() && labelled_action(&body.text) =>
+                {
+                    items.clear();
+                    para_lead = self.paragraph(body, &section);
                 }
                 _ if example_depth > 0 || section.example() => {}
                 Block::Blank => {
@@ -574,7 +608,14 @@ impl Extractor<'_> {
                     if let Some(at) = colon_before {
                         self.commands_under(at, lang, lines, &section);
                     } else if let Some((text, at)) = bare_before {
-                        self.step_over_commands(text, at, lang, lines, &section);
+                        if on_success(&text) {
+                            self.next_on_success(text, at, &last_shell, lang, lines);
+                        } else {
+                            self.step_over_commands(text, at, lang, lines, &section);
+                        }
+                    }
+                    if is_shell(lang) {
+                        last_shell = fence_commands(lines, self.lex);
                     }
                 }
             }
@@ -649,6 +690,32 @@ impl Extractor<'_> {
         }
     }
 
+    /// "If successful:" over `git push` right after `git rebase origin/main`:
+    /// the block runs after the one before it succeeded — `when` that
+    /// block's commands did not fail, the new block `after`.
+    fn next_on_success(
+        &mut self,
+        text: String,
+        at: [u32; 2],
+        before: &[Predicate],
+        lang: &str,
+        lines: &[(u32, String)],
+    ) {
+        let cmds = fence_commands(lines, self.lex);
+        if !is_shell(lang) || before.is_empty() || cmds.is_empty() {
+            return;
+        }
+        let mut d = Draft::new(text, at, Modality::Must);
+        d.when = Some(Predicate::All(vec![
+            any_of(before.to_vec()).expect("commands"),
+            Predicate::Not(Box::new(Predicate::Failed(true))),
+        ]));
+        d.require = any_of(cmds);
+        d.order = Some(Order::After);
+        add_predicate_scopes(&mut d, self.lex);
+        self.drafts.push(d);
+    }
+
     /// "1. Check the status:" over `git status` / `git diff --staged`: a
     /// step too short to be a rule of its own whose shell block says what
     /// it runs — that step requires those commands.
@@ -660,10 +727,7 @@ impl Extractor<'_> {
         lines: &[(u32, String)],
         section: &Section,
     ) {
-        let shell = matches!(
-            lang.to_lowercase().as_str(),
-            "" | "bash" | "sh" | "shell" | "console" | "zsh" | "shell-session"
-        );
+        let shell = is_shell(lang);
         // "**1. Get git SHAs:**": the step's number is no verb.
         let w = words(&mask(&text).0);
         let w = &w[heading_number(&w)..];
@@ -1117,6 +1181,39 @@ impl Extractor<'_> {
             return;
         }
         let lex = self.lex;
+        if let Some(dont) = roles.dont.filter(|i| !get(Some(*i)).trim().is_empty()) {
+            // "Commit `.env` files" under Don't reads as "Do not commit
+            // `.env` files"; a thing named there ("Hardcoded strings") is
+            // no act to forbid.
+            let cell = get(Some(dont));
+            let imperative =
+                main_verb(&words(&mask(&cell).0)).is_some_and(|v| lex.is_imperative(&v));
+            let ctx = Ctx::plain(section);
+            let read = imperative
+                .then(|| {
+                    analyse(
+                        &format!("Do not {}", first_lower(&cell)),
+                        None,
+                        &ctx,
+                        true,
+                        lex,
+                    )
+                })
+                .flatten();
+            let mut d = match read {
+                Some(a) => a.into_draft(&ctx, lex),
+                None => {
+                    let mut d = Draft::new(String::new(), [line, line], Modality::MustNot);
+                    d.scope
+                        .extend(clause_info(&cell, lex).scope.iter().copied());
+                    d
+                }
+            };
+            d.text = text.clone();
+            d.lines = [line, line];
+            d.modality = Modality::MustNot;
+            self.drafts.push(d);
+        }
         let mut d = Draft::new(text.clone(), [line, line], roles.modality);
         if let Some(avoid) = roles.avoid {
             let info = clause_info(&get(Some(avoid)), lex);
@@ -1195,7 +1292,10 @@ impl Extractor<'_> {
                         })
                         .count()
                         >= 2;
-                let unseen = d.when.is_none() && (!cond_text.trim().is_empty() || matrix);
+                // (A "Do" cell beside a "Don't" one says how to do an act
+                // the session may never do: "Push to your own branch".)
+                let unseen = d.when.is_none()
+                    && (!cond_text.trim().is_empty() || matrix || roles.dont.is_some());
                 if unseen {
                     // "Abandoned experiment | `git branch -D <name>`": which
                     // row applies is not visible, the act is: judged where it
@@ -1243,6 +1343,57 @@ impl Extractor<'_> {
 
 /// `git tag` / `git branch` with no flags also list (`git tag -l`): the
 /// gate is on the ones that change something.
+/// "**Action:** …", "**Correct action:** …": a paragraph labelled as the
+/// act to take.
+fn labelled_action(text: &str) -> bool {
+    let t = strip_emphasis(text);
+    let Some((label, rest)) = t.split_once(':') else {
+        return false;
+    };
+    let label = label.trim().to_lowercase();
+    matches!(
+        label.as_str(),
+        "action" | "correct action" | "right action" | "what to do" | "do instead"
+    ) && !rest.trim().is_empty()
+}
+
+/// A fence whose lines are shell commands (or of no stated language).
+fn is_shell(lang: &str) -> bool {
+    matches!(
+        lang.to_lowercase().as_str(),
+        "" | "bash" | "sh" | "shell" | "console" | "zsh" | "shell-session"
+    )
+}
+
+/// A lead-in that only says the step before worked ("If successful:", "On
+/// success:", "If it succeeds:", "If the rebase passes cleanly:").
+fn on_success(text: &str) -> bool {
+    let w = words(&mask(text).0);
+    let opens = w
+        .first()
+        .is_some_and(|f| matches!(f.text.as_str(), "if" | "on" | "once" | "when"));
+    opens
+        && w.len() <= 6
+        && text.trim_end().ends_with(':')
+        && w.iter().any(|x| {
+            matches!(
+                x.text.as_str(),
+                "success"
+                    | "successful"
+                    | "successfully"
+                    | "succeeds"
+                    | "succeeded"
+                    | "passes"
+                    | "passed"
+                    | "clean"
+                    | "cleanly"
+            )
+        })
+        && !w
+            .iter()
+            .any(|x| matches!(x.text.as_str(), "not" | "no" | "fails" | "failed"))
+}
+
 fn not_a_listing(p: Predicate) -> Predicate {
     match &p {
         Predicate::Git { subcommand, args }
@@ -2041,6 +2192,9 @@ pub(super) struct TableRoles {
     pub(super) condition: Option<usize>,
     pub(super) action: Option<usize>,
     pub(super) avoid: Option<usize>,
+    /// A "Don't" column beside the "Do" column (Do | Don't): each row also
+    /// forbids its cell there.
+    pub(super) dont: Option<usize>,
     pub(super) modality: Modality,
 }
 
@@ -2108,6 +2262,7 @@ impl TableRoles {
                 condition: None,
                 action: None,
                 avoid,
+                dont: None,
                 modality: Modality::ShouldNot,
             });
         }
@@ -2130,6 +2285,7 @@ impl TableRoles {
             condition,
             action: Some(action),
             avoid: None,
+            dont: avoid.filter(|a| *a != action && condition != Some(*a)),
             modality: if should {
                 Modality::Should
             } else {

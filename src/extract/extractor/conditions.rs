@@ -435,15 +435,26 @@ pub(super) fn staging_named(act: &Predicate, paths: &[String]) -> Option<Predica
     any_of(
         paths
             .iter()
-            .flat_map(|p| {
-                let p = p.trim_start_matches("./");
-                [
-                    Predicate::Command(format!("git add *{p}*")),
-                    Predicate::Command(format!("git commit *{p}*")),
-                ]
+            .map(|p| {
+                Predicate::CommandRe(format!(
+                    r"^git (add|commit)\b.*(\s|/){}(\s|$)",
+                    path_arg_re(p)
+                ))
             })
             .collect(),
     )
+}
+
+/// A path named in a rule as a regex over one argument of a command: the
+/// file itself (`.env`, not `.env.example`), `*` within one argument, a
+/// directory (`secrets/`) with anything under it.
+fn path_arg_re(p: &str) -> String {
+    let p = p.trim_start_matches("./");
+    let mut re = regex::escape(p).replace(r"\*", r"[^\s]*");
+    if p.ends_with('/') {
+        re.push_str(r"[^\s]*");
+    }
+    re
 }
 
 /// A reason rather than a situation: "To keep history clean", "To avoid

@@ -108,7 +108,8 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
             d.order = Some(Order::Before);
             continue;
         }
-        let Some(own) = headings.iter().rposition(|(l, _, _)| *l < d.lines[0]) else {
+        // (A step heading over its block is its own section.)
+        let Some(own) = headings.iter().rposition(|(l, _, _)| *l <= d.lines[0]) else {
             continue;
         };
         let start = headings[own].0;
@@ -123,12 +124,60 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
                     .take_while(|(_, l, _)| *l >= level)
                     .filter(|(_, l, _)| *l == level),
             )
-            .find_map(|(_, _, text)| scoped_act(text));
+            .find_map(|&(line, level, text)| {
+                scoped_act(text).or_else(|| section_opening_acts(blocks, line, level, lex))
+            });
         if let Some(act) = act {
             d.scope.extend(predicate_scopes(&act, lex));
             d.when = Some(act);
             d.order = Some(Order::Before);
         }
+    }
+}
+
+/// "### Step 3: Execute Update" over "#### Option A: Rebase" / `git rebase
+/// origin/main` and "#### Option B: Merge" / `git merge origin/main`: the
+/// scoped acts the first shell block of the section, and of each of its
+/// subsections, runs — what the step does, whichever option is taken.
+/// (Later blocks of a subsection follow its first: "If successful:" /
+/// `git push`.)
+fn section_opening_acts(
+    blocks: &[Block],
+    heading: u32,
+    level: usize,
+    lex: &Lexicon,
+) -> Option<Predicate> {
+    let at = blocks
+        .iter()
+        .position(|b| matches!(b, Block::Heading { line, .. } if *line == heading))?;
+    let mut acts: Vec<Predicate> = Vec::new();
+    let mut opened = false;
+    for b in &blocks[at + 1..] {
+        match b {
+            Block::Heading { level: l, .. } if *l <= level => break,
+            Block::Heading { .. } => opened = false,
+            Block::Fence { lang, lines, .. } if !opened => {
+                if !matches!(
+                    lang.to_lowercase().as_str(),
+                    "" | "bash" | "sh" | "shell" | "console" | "zsh"
+                ) {
+                    continue;
+                }
+                opened = true;
+                for p in fence_commands(lines, lex) {
+                    let p = generic_act(p);
+                    if !predicate_scopes(&p, lex).is_empty() && !acts.contains(&p) {
+                        acts.push(p);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    match acts.len() {
+        0 => None,
+        1 => acts.pop(),
+        _ => Some(Predicate::Any(acts)),
     }
 }
 
@@ -204,6 +253,9 @@ pub(super) fn looks_at_the_repository(p: &Predicate, history: bool) -> bool {
                 "gh run view",
                 "gh run list",
                 "gh api repos/",
+                "git fetch",
+                "git rev-list",
+                "git ls-remote",
                 "git (rev-parse",
                 "git check-ignore",
                 "(git grep|grep|rg",

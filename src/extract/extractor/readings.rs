@@ -477,7 +477,7 @@ pub(super) fn never_with_failing(s: &str) -> Option<String> {
 }
 
 /// The text with its first letter in lower case ("Pushing" → "pushing").
-fn first_lower(s: &str) -> String {
+pub(super) fn first_lower(s: &str) -> String {
     let mut cs = s.chars();
     cs.next()
         .map(|c| c.to_lowercase().chain(cs).collect())
