@@ -389,9 +389,27 @@ impl<'a> Cursor<'a> {
 /// closing quote), and [`ESCAPED`] | [`SURROGATE`] for its escapes. Gives up on a control
 /// character, an invalid escape or a missing end. The bytes are looked at 32
 /// (AVX2) or 16 (SSE2) at a time; the escapes within a block are handled from
-/// its mask.
+/// its mask. A string whose first 16 bytes hold its closing quote and no
+/// other special byte (most keys and short values) is settled here, inline.
 #[inline]
 pub fn string_end(b: &[u8], i: usize) -> Fast<(usize, u8)> {
+    #[cfg(target_arch = "x86_64")]
+    if i + 16 <= b.len() {
+        let m = special_mask_sse2(b, i);
+        if m == 0 {
+            // none of the 16 is special: the string goes on past them
+            return string_end_blocks(b, i + 16);
+        }
+        let j = i + m.trailing_zeros() as usize;
+        if b[j] == b'"' {
+            return Ok((j, 0));
+        }
+    }
+    string_end_blocks(b, i)
+}
+
+/// [`string_end`] by blocks: 32 bytes at a time with AVX2, else 16.
+fn string_end_blocks(b: &[u8], i: usize) -> Fast<(usize, u8)> {
     #[cfg(target_arch = "x86_64")]
     {
         if std::is_x86_feature_detected!("avx2") {
@@ -402,31 +420,51 @@ pub fn string_end(b: &[u8], i: usize) -> Fast<(usize, u8)> {
     string_end_16(b, i)
 }
 
-/// The loop of [`string_end`] over blocks of `$w` bytes, `$mask(b, i)` giving
-/// the special bytes of the full block at `i`.
+/// What may follow a backslash: 1 for `"` `\\` `/` `b` `f` `n` `r` `t`, 2 for
+/// `u`, 0 for anything else.
+static ESCAPE_KIND: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let simple = *b"\"\\/bfnrt";
+    let mut k = 0;
+    while k < simple.len() {
+        t[simple[k] as usize] = 1;
+        k += 1;
+    }
+    t[b'u' as usize] = 2;
+    t
+};
+
+/// The loop of [`string_end`] over blocks of `$w` bytes, `$mask(block)` giving
+/// the special bytes of the `$w` bytes at `block` (a pointer). The last,
+/// short, block is read from a copy padded with zero bytes: a zero is a
+/// control character, so running into the padding gives up exactly where
+/// running off the end would.
 macro_rules! string_end_loop {
     ($b:expr, $i:expr, $w:expr, $mask:expr) => {{
         let b: &[u8] = $b;
         let mut i: usize = $i;
         let mut escaped = 0u8;
+        let mut pad = [0u8; $w];
         'block: loop {
-            let (mut mask, len) = if i + $w <= b.len() {
-                ($mask(b, i), $w)
+            let mut mask = if i + $w <= b.len() {
+                // SAFETY: `b[i..i + $w]` is in bounds (checked just above).
+                unsafe { $mask(b.as_ptr().add(i)) }
             } else {
-                special_mask_scalar(b, i, $w)
+                let rest = b.get(i..).unwrap_or_default();
+                pad[..rest.len()].copy_from_slice(rest);
+                pad[rest.len()..].fill(0);
+                // SAFETY: `pad` holds `$w` bytes.
+                unsafe { $mask(pad.as_ptr()) }
             };
-            if len == 0 {
-                return Err(GiveUp); // no closing quote
-            }
             while mask != 0 {
                 let j = i + mask.trailing_zeros() as usize;
-                match b[j] {
-                    b'"' => return Ok((j, escaped)),
-                    b'\\' => {
+                match b.get(j) {
+                    Some(b'"') => return Ok((j, escaped)),
+                    Some(b'\\') => {
                         escaped |= ESCAPED;
-                        let next = match b.get(j + 1) {
-                            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => j + 2,
-                            Some(b'u') => {
+                        let next = match ESCAPE_KIND[*b.get(j + 1).ok_or(GiveUp)? as usize] {
+                            1 => j + 2,
+                            2 => {
                                 let hex = b.get(j + 2..j + 6).ok_or(GiveUp)?;
                                 if !hex.iter().all(u8::is_ascii_hexdigit) {
                                     return Err(GiveUp);
@@ -440,29 +478,41 @@ macro_rules! string_end_loop {
                             }
                             _ => return Err(GiveUp),
                         };
-                        if next - i >= len {
+                        if next - i >= $w {
                             i = next;
                             continue 'block;
                         }
                         mask &= !0u64 << (next - i);
                     }
-                    _ => return Err(GiveUp), // a control character
+                    // a control character, or the padding past the end
+                    _ => return Err(GiveUp),
                 }
             }
-            i += len;
+            i += $w;
         }
     }};
 }
 
 /// [`string_end`] 16 bytes at a time.
 fn string_end_16(b: &[u8], i: usize) -> Fast<(usize, u8)> {
+    string_end_loop!(b, i, 16, block_mask_16)
+}
+
+/// The special bytes of the 16 bytes at `p`.
+///
+/// # Safety
+/// `p` points to 16 readable bytes.
+#[inline]
+unsafe fn block_mask_16(p: *const u8) -> u64 {
+    // SAFETY: the caller's promise.
+    let block: &[u8; 16] = unsafe { &*p.cast() };
     #[cfg(target_arch = "x86_64")]
     {
-        string_end_loop!(b, i, 16, special_mask_sse2)
+        special_mask_sse2(block, 0)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        string_end_loop!(b, i, 16, |b, i| special_mask_scalar(b, i, 16).0)
+        special_mask_scalar(block, 0, 16).0
     }
 }
 
@@ -470,7 +520,20 @@ fn string_end_16(b: &[u8], i: usize) -> Fast<(usize, u8)> {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn string_end_avx2(b: &[u8], i: usize) -> Fast<(usize, u8)> {
-    string_end_loop!(b, i, 32, special_mask_avx2)
+    string_end_loop!(b, i, 32, block_mask_avx2)
+}
+
+/// The special bytes of the 32 bytes at `p`.
+///
+/// # Safety
+/// `p` points to 32 readable bytes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn block_mask_avx2(p: *const u8) -> u64 {
+    // SAFETY: the caller's promise.
+    let block: &[u8; 32] = unsafe { &*p.cast() };
+    special_mask_avx2(block, 0)
 }
 
 /// The special bytes (`"`, `\`, below 0x20: those a JSON writer escapes)
@@ -487,13 +550,14 @@ pub fn special_mask_16(b: &[u8], i: usize) -> u64 {
     }
 }
 
-#[inline]
+#[cfg(any(test, not(target_arch = "x86_64")))]
 fn is_special(c: u8) -> bool {
     c == b'"' || c == b'\\' || c < 0x20
 }
 
 /// The special bytes (`"`, `\`, below 0x20) of the block of up to `w`
 /// bytes at `i`, as a bit mask, and the block's length (0 at the end).
+#[cfg(any(test, not(target_arch = "x86_64")))]
 fn special_mask_scalar(b: &[u8], i: usize, w: usize) -> (u64, usize) {
     let block = b.get(i..).unwrap_or_default();
     let block = &block[..block.len().min(w)];
@@ -554,28 +618,30 @@ fn special_mask_avx2(b: &[u8], i: usize) -> u64 {
     }
 }
 
-/// The contents of a string that [`string_end`] accepted, unescaped.
+/// The contents of a string that [`string_end`] accepted, unescaped. The
+/// backslashes are found 16 bytes at a time and the text between them copied
+/// whole (a `memchr` call per escape cost more than the copying).
 fn unescape(raw: &str) -> Fast<String> {
     let b = raw.as_bytes();
-    let mut out = String::with_capacity(raw.len());
+    let mut out: Vec<u8> = Vec::with_capacity(raw.len());
     let mut i = 0;
-    while let Some(k) = memchr::memchr(b'\\', &b[i..]) {
-        let j = i + k;
-        out.push_str(&raw[i..j]);
+    while let Some(j) = next_backslash(b, i) {
+        out.extend_from_slice(&b[i..j]);
         let c = match b.get(j + 1) {
-            Some(b'"') => '"',
-            Some(b'\\') => '\\',
-            Some(b'/') => '/',
-            Some(b'b') => '\x08',
-            Some(b'f') => '\x0c',
-            Some(b'n') => '\n',
-            Some(b'r') => '\r',
-            Some(b't') => '\t',
+            Some(b'"') => b'"',
+            Some(b'\\') => b'\\',
+            Some(b'/') => b'/',
+            Some(b'b') => b'\x08',
+            Some(b'f') => b'\x0c',
+            Some(b'n') => b'\n',
+            Some(b'r') => b'\r',
+            Some(b't') => b'\t',
             Some(b'u') => {
                 let hex = raw.get(j + 2..j + 6).ok_or(GiveUp)?;
                 let n = u32::from_str_radix(hex, 16).map_err(|_| GiveUp)?;
+                let c = char::from_u32(n).ok_or(GiveUp)?; // a surrogate: `None`
+                out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
                 i = j + 6;
-                out.push(char::from_u32(n).ok_or(GiveUp)?); // a surrogate: `None`
                 continue;
             }
             _ => return Err(GiveUp),
@@ -583,8 +649,33 @@ fn unescape(raw: &str) -> Fast<String> {
         out.push(c);
         i = j + 2;
     }
-    out.push_str(&raw[i..]);
-    Ok(out)
+    out.extend_from_slice(&b[i..]);
+    // SAFETY: `out` is `raw` (UTF-8) cut only at backslashes (ASCII, so on
+    // character boundaries), with each escape replaced by an ASCII byte or a
+    // `char`'s UTF-8 encoding: UTF-8 throughout.
+    Ok(unsafe { String::from_utf8_unchecked(out) })
+}
+
+/// The first backslash at or after `i`.
+#[inline]
+fn next_backslash(b: &[u8], mut i: usize) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    while i + 16 <= b.len() {
+        use std::arch::x86_64::{
+            _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+        };
+        // SAFETY: SSE2 is part of the x86_64 baseline, and the unaligned
+        // 16-byte load reads `b[i..i + 16]`, in bounds (checked just above).
+        let m = unsafe {
+            let v = _mm_loadu_si128(b.as_ptr().add(i).cast());
+            _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8)))
+        };
+        if m != 0 {
+            return Some(i + m.trailing_zeros() as usize);
+        }
+        i += 16;
+    }
+    b.get(i..)?.iter().position(|&c| c == b'\\').map(|k| i + k)
 }
 
 /// A kept value: serde_json reads it (the fast path gives up where serde_json
@@ -865,6 +956,70 @@ mod tests {
                     String::from_utf8_lossy(&text)
                 );
             }
+        }
+    }
+
+    /// Strings cut short at every length (the last block read from a padded
+    /// copy) and starting at every offset (the inline 16-byte check) end
+    /// where a byte loop says they do.
+    #[test]
+    fn cut_strings_match_a_byte_loop() {
+        let bodies = [
+            "plain text that runs past one block of thirty-two bytes\"tail".to_string(),
+            "a\\\\b\\\"c\\n\\u00e9\\uD83D\\uDE00 and more text here\"".to_string(),
+            format!("{}\\\"{}\"", "x".repeat(30), "y".repeat(40)),
+            format!("{}\\", "z".repeat(33)),
+            format!("{}\\u12", "z".repeat(14)),
+            format!("{}\u{1}\"", "q".repeat(47)),
+            "short\"".to_string(),
+            "\"".to_string(),
+        ];
+        for body in &bodies {
+            let b = body.as_bytes();
+            for cut in 0..=b.len() {
+                let t = &b[..cut];
+                for start in 0..cut.min(20) {
+                    let want = string_end_reference(t, start);
+                    assert_eq!(
+                        string_end(t, start),
+                        want,
+                        "{body:?} cut {cut} from {start}"
+                    );
+                    assert_eq!(string_end_16(t, start), want);
+                }
+            }
+        }
+    }
+
+    /// Random strings of escapes and text, unescaped as serde_json does.
+    #[test]
+    fn random_strings_unescape_as_serde_json_does() {
+        let pieces: [&str; 9] = [
+            "a",
+            "bcdefghijklmnopqrstuvwxyz0123",
+            "\\n",
+            "\\\\",
+            "\\\"",
+            "\\u00e9",
+            "\\u20ac\\/\\b\\f\\r\\t",
+            "é日本",
+            "🎉",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..3000 {
+            let mut text = String::from("\"");
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            for _ in 0..seed % 30 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                text.push_str(pieces[(seed % pieces.len() as u64) as usize]);
+            }
+            text.push('"');
+            let want: String = serde_json::from_str(&text).unwrap();
+            assert_eq!(Cursor::new(&text).string().unwrap(), want, "{text}");
         }
     }
 

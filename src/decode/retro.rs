@@ -35,6 +35,9 @@ pub fn parse(path: &Path, text: &str) -> Result<Retro, DecodeError> {
         return Ok(Retro::default());
     }
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if let Some(r) = parse_plain(text) {
+        return Ok(r);
+    }
     if let Some((line, _)) = crate::fsutil::yaml_too_deep(text, crate::fsutil::MAX_YAML_DEPTH) {
         return Err(DecodeError::new(
             path,
@@ -58,6 +61,61 @@ pub fn parse(path: &Path, text: &str) -> Result<Retro, DecodeError> {
             ),
         )
     })
+}
+
+/// The sidecar in its plainest form, read without the YAML parser (a YAML
+/// parse costs more than decoding a small transcript): one `key: value` line
+/// per key — `loaded_skills: [a, b]`, `harness: a`, `complete: true|false` —
+/// each key once, every name a plain word ([`plain_name`]). `None` for
+/// anything else (comments, quotes, blank lines, other spacing, `\r`): the
+/// YAML parser reads it, so the result and every error are what they were.
+fn parse_plain(text: &str) -> Option<Retro> {
+    let mut r = Retro::default();
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    for line in body.split('\n') {
+        let (key, value) = line.split_once(": ")?;
+        match key {
+            "loaded_skills" if r.loaded_skills.is_none() => {
+                let inner = value.strip_prefix('[')?.strip_suffix(']')?;
+                let mut names = Vec::new();
+                if !inner.is_empty() {
+                    for name in inner.split(", ") {
+                        names.push(plain_name(name)?.to_string());
+                    }
+                }
+                r.loaded_skills = Some(names);
+            }
+            "harness" if r.harness.is_none() => r.harness = Some(plain_name(value)?.to_string()),
+            "complete" if r.complete.is_none() => {
+                r.complete = Some(match value {
+                    "true" => true,
+                    "false" => false,
+                    _ => return None,
+                })
+            }
+            _ => return None,
+        }
+    }
+    Some(r)
+}
+
+/// A name YAML reads as that very string in a flow sequence or as a plain
+/// value: a letter, then letters, digits, `-`, `_` and `.`; not a word YAML
+/// reads as a boolean or null.
+fn plain_name(s: &str) -> Option<&str> {
+    let b = s.as_bytes();
+    if !b.first()?.is_ascii_alphabetic()
+        || !b
+            .iter()
+            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+    {
+        return None;
+    }
+    const WORDS: &[&str] = &["null", "true", "false", "yes", "no", "on", "off", "y", "n"];
+    if WORDS.iter().any(|w| s.eq_ignore_ascii_case(w)) {
+        return None;
+    }
+    Some(s)
 }
 
 /// Read `<path>.retro.yaml` when present and apply it: the sidecar is kept in
@@ -90,6 +148,56 @@ mod tests {
         );
         assert!(is_sidecar(Path::new("a/s.jsonl.retro.yaml")));
         assert!(!is_sidecar(Path::new("a/s.jsonl")));
+    }
+
+    /// The plain form reads as the YAML parser reads it; anything else is
+    /// left to the YAML parser.
+    #[test]
+    fn plain_sidecars_read_as_yaml_does() {
+        let yaml = |t: &str| yaml_serde::from_str::<Retro>(t).ok();
+        let plain = [
+            "loaded_skills: [goal]\n",
+            "loaded_skills: [goal, bench-skill-1, a.b_c-d, X9]\ncomplete: false\n",
+            "loaded_skills: []\n",
+            "harness: claude-code\ncomplete: true\nloaded_skills: [goal]",
+            "complete: true\n",
+            "harness: codex\n",
+        ];
+        for t in plain {
+            let fast = parse_plain(t);
+            assert!(fast.is_some(), "{t:?}");
+            assert_eq!(fast, yaml(t), "{t:?}");
+            assert_eq!(parse(Path::new("x"), t).ok(), fast, "{t:?}");
+        }
+        let other = [
+            "loaded_skills: [goal]\nloaded_skills: [x]\n",
+            "loaded_skills: [true]\n",
+            "loaded_skills: [Null, b]\n",
+            "loaded_skills: [no]\n",
+            "loaded_skills: [1a]\n",
+            "loaded_skills: [a,b]\n",
+            "loaded_skills: [superpowers:brainstorming]\n",
+            "loaded_skills: ['a']\n",
+            "loaded_skills: [a] # c\n",
+            "loaded_skills:  [a]\n",
+            "loaded_skills: [a, ]\n",
+            "loaded_skills: [[a]]\n",
+            "loaded_skills: a\n",
+            "harness: ~\n",
+            "harness: on\n",
+            "harness: 12\n",
+            "complete: yes\n",
+            "complete: True\n",
+            "bogus: 1\n",
+            "loaded_skills: [a]\r\n",
+            "loaded_skills: [a]\n\n",
+            "\nloaded_skills: [a]\n",
+            " loaded_skills: [a]\n",
+            "complete: true\n\n",
+        ];
+        for t in other {
+            assert_eq!(parse_plain(t), None, "{t:?}");
+        }
     }
 
     #[test]
