@@ -213,7 +213,7 @@ struct Parser {
     /// Index of the current reply's message event.
     reply_event: Option<usize>,
     /// Up to three previous lines of the reply (for the block's file name).
-    recent: Vec<String>,
+    recent: std::collections::VecDeque<String>,
     block: BlockState,
     last_block_path: Option<String>,
     blocks: Vec<Block>,
@@ -399,7 +399,7 @@ impl Parser {
             user_start: 0,
             user_lines: Vec::new(),
             reply_event: None,
-            recent: Vec::new(),
+            recent: Default::default(),
             block: BlockState::None,
             last_block_path: None,
             blocks: Vec::new(),
@@ -559,10 +559,15 @@ impl Parser {
                         }
                     }
                 } else {
-                    self.recent.push(line.to_string());
-                    if self.recent.len() > 3 {
-                        self.recent.remove(0);
-                    }
+                    // the oldest of three makes room, its buffer reused
+                    let mut s = if self.recent.len() >= 3 {
+                        self.recent.pop_front().unwrap_or_default()
+                    } else {
+                        String::new()
+                    };
+                    s.clear();
+                    s.push_str(line);
+                    self.recent.push_back(s);
                 }
             }
             BlockState::Search {

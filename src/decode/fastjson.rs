@@ -444,15 +444,14 @@ macro_rules! string_end_loop {
         let b: &[u8] = $b;
         let mut i: usize = $i;
         let mut escaped = 0u8;
-        let mut pad = [0u8; $w];
         'block: loop {
             let mut mask = if i + $w <= b.len() {
                 // SAFETY: `b[i..i + $w]` is in bounds (checked just above).
                 unsafe { $mask(b.as_ptr().add(i)) }
             } else {
                 let rest = b.get(i..).unwrap_or_default();
+                let mut pad = [0u8; $w];
                 pad[..rest.len()].copy_from_slice(rest);
-                pad[rest.len()..].fill(0);
                 // SAFETY: `pad` holds `$w` bytes.
                 unsafe { $mask(pad.as_ptr()) }
             };
@@ -621,7 +620,7 @@ fn special_mask_avx2(b: &[u8], i: usize) -> u64 {
 /// The contents of a string that [`string_end`] accepted, unescaped. The
 /// backslashes are found 16 bytes at a time and the text between them copied
 /// whole (a `memchr` call per escape cost more than the copying).
-fn unescape(raw: &str) -> Fast<String> {
+pub(crate) fn unescape(raw: &str) -> Fast<String> {
     let b = raw.as_bytes();
     let mut out: Vec<u8> = Vec::with_capacity(raw.len());
     let mut i = 0;

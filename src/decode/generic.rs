@@ -141,13 +141,18 @@ impl PartialParser<'_> {
         // The end found 32 bytes at a time; a string without escapes needs
         // only its UTF-8 checked. Whatever the fast path gives up on (a
         // control character, a bad escape, no end) is read as before.
+        // An escaped one is unescaped by the fast path too, unless it has a
+        // surrogate escape (serde_json judges those).
         if let Ok((end, esc)) = super::fastjson::string_end(self.b, start + 1) {
-            if esc == 0 {
+            if esc & super::fastjson::SURROGATE == 0 {
                 self.i = end + 1;
-                return match simdutf8::basic::from_utf8(&self.b[start + 1..end]) {
-                    Ok(s) => Ok(Some(s.to_string())),
-                    Err(_) => Err(()),
+                let Ok(s) = simdutf8::basic::from_utf8(&self.b[start + 1..end]) else {
+                    return Err(());
                 };
+                if esc == 0 {
+                    return Ok(Some(s.to_string()));
+                }
+                return super::fastjson::unescape(s).map(Some).map_err(|_| ());
             }
         }
         let mut j = self.i + 1;
@@ -652,6 +657,33 @@ mod tests {
         assert_eq!(p.value, serde_json::json!({"a":1,"list":[{"x":1},{"x":2}]}));
         let p = parse_partial(br#"[{"role":"user","content":"hel"#, true).unwrap();
         assert_eq!(p.value, serde_json::json!([{"role":"user"}]));
+    }
+
+    /// Escaped strings (read by the fast path unless they hold a surrogate
+    /// escape) are serde_json's strings; bad ones are still refused.
+    #[test]
+    fn partial_strings_are_serde_jsons() {
+        let long = "w".repeat(40);
+        let texts = [
+            format!(
+                r#"{{"k{long}": "a\nb\"c\\d\/e\tf\u00e9\u20AC {long}", "s": "\ud83d\ude00x"}}"#
+            ),
+            format!(r#"["{long}\n", "\"", "é\r\n日本", "\\\\"]"#),
+        ];
+        for t in &texts {
+            let p = parse_partial(t.as_bytes(), true).unwrap();
+            assert!(p.complete, "{t}");
+            let want: Value = serde_json::from_str(t).unwrap();
+            assert_eq!(p.value, want, "{t}");
+        }
+        for bad in [
+            &b"[\"a\\nb\x01\"]"[..],
+            &b"[\"a\\q\"]"[..],
+            &b"[\"a\\n\xff\"]"[..],
+            &b"[\"a\\ud800\"]"[..],
+        ] {
+            assert!(parse_partial(bad, true).is_none(), "{bad:?}");
+        }
     }
 
     #[test]

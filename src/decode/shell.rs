@@ -243,6 +243,12 @@ struct Parser<'a> {
     depth: usize,
 }
 
+/// A word's bytes as text (invalid UTF-8 replaced, as `from_utf8_lossy`
+/// does), without copying a valid one.
+fn into_text(buf: Vec<u8>) -> String {
+    String::from_utf8(buf).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
 /// The simple command being read.
 #[derive(Default)]
 struct Building {
@@ -489,14 +495,11 @@ impl<'a> Parser<'a> {
                 }
                 b'\'' => {
                     quoted = true;
-                    self.i += 1;
-                    while let Some(c) = self.peek() {
-                        self.i += 1;
-                        if c == b'\'' {
-                            break;
-                        }
-                        buf.push(c);
-                    }
+                    let rest = &self.s[self.i + 1..];
+                    let end = memchr::memchr(b'\'', rest).unwrap_or(rest.len());
+                    buf.extend_from_slice(&rest[..end]);
+                    // past the closing quote (or to the end)
+                    self.i = (self.i + 2 + end).min(self.s.len());
                 }
                 b'"' => {
                     quoted = true;
@@ -522,13 +525,37 @@ impl<'a> Parser<'a> {
                 }
                 b'$' => self.dollar(&mut buf, &mut quoted, cwd, out),
                 _ => {
-                    buf.push(c);
-                    self.i += 1;
+                    // the run of bytes no arm above handles, copied at once
+                    let run = self.s[self.i + 1..]
+                        .iter()
+                        .position(|&c| {
+                            matches!(
+                                c,
+                                b' ' | b'\t'
+                                    | b'\n'
+                                    | b'\r'
+                                    | b';'
+                                    | b'&'
+                                    | b'|'
+                                    | b'<'
+                                    | b'>'
+                                    | b')'
+                                    | b'('
+                                    | b'\''
+                                    | b'"'
+                                    | b'\\'
+                                    | b'`'
+                                    | b'$'
+                            )
+                        })
+                        .map_or(self.s.len(), |k| self.i + 1 + k);
+                    buf.extend_from_slice(&self.s[self.i..run]);
+                    self.i = run;
                 }
             }
         }
         Word {
-            text: String::from_utf8_lossy(&buf).into_owned(),
+            text: into_text(buf),
             quoted,
         }
     }
@@ -562,8 +589,13 @@ impl<'a> Parser<'a> {
                     self.dollar(buf, &mut q, cwd, out)
                 }
                 _ => {
-                    buf.push(c);
-                    self.i += 1;
+                    // the run of bytes no arm above handles, copied at once
+                    let run = self.s[self.i + 1..]
+                        .iter()
+                        .position(|&c| matches!(c, b'"' | b'\\' | b'`' | b'$'))
+                        .map_or(self.s.len(), |k| self.i + 1 + k);
+                    buf.extend_from_slice(&self.s[self.i..run]);
+                    self.i = run;
                 }
             }
         }
