@@ -254,6 +254,9 @@ fn tool_text(line: &str) -> &str {
 }
 
 fn marker(line: &str, c: char, word: &str) -> bool {
+    if !line.starts_with(c) {
+        return false; // (most lines: no trimming)
+    }
     let t = line.trim_end();
     let n = t.chars().take_while(|&x| x == c).count();
     if !(5..=9).contains(&n) {
@@ -425,8 +428,9 @@ impl Parser {
         // aider ends each of its own lines (`#### ` input, `> ` output) with a
         // markdown line break: two trailing spaces. A multi-line output gets
         // `> ` on its first line only and the break after its last line.
-        let aider_break =
-            line.ends_with("  ") || line.trim_end() == ">" || line.trim_end() == "####";
+        let aider_break = line.ends_with("  ")
+            || (line.starts_with('>') && line.trim_end() == ">")
+            || (line.starts_with('#') && line.trim_end() == "####");
         let user_line = line.starts_with("####") && (line.len() == 4 || line.as_bytes()[4] == b' ');
         if self.mode == Mode::Continuation {
             if user_line && aider_break {

@@ -311,12 +311,11 @@ fn scan_text<const K: bool>(t: &Text<K>) -> Option<TestOutcome> {
 /// end is dropped.
 fn unescape_json(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
-    let mut chars = raw.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
+    let mut rest = raw;
+    // the text between backslashes is copied whole
+    while let Some(k) = super::fastjson::next_backslash(rest.as_bytes(), 0) {
+        out.push_str(&rest[..k]);
+        let mut chars = rest[k + 1..].chars();
         match chars.next() {
             Some('n') => out.push('\n'),
             Some('t') => out.push('\t'),
@@ -331,7 +330,9 @@ fn unescape_json(raw: &str) -> String {
             Some(other) => out.push(other),
             None => {}
         }
+        rest = chars.as_str();
     }
+    out.push_str(rest);
     out
 }
 
@@ -859,6 +860,51 @@ mod tests {
         let o: Output<false> = output_from_str(r#"{"output":"a\nb","metadata":{"exit_code":0}}"#);
         assert_eq!(o.text.head, "a\nb");
         assert_eq!(unescape_json(r#"a\"b\\c\u00e9\"#), "a\"b\\cé");
+    }
+
+    /// The run-copying unescaper reads as a character loop does, cut and
+    /// odd escapes included.
+    #[test]
+    fn unescape_matches_a_char_loop() {
+        fn by_chars(raw: &str) -> String {
+            let mut out = String::new();
+            let mut chars = raw.chars();
+            while let Some(c) = chars.next() {
+                if c != '\\' {
+                    out.push(c);
+                    continue;
+                }
+                match chars.next() {
+                    Some('n') => out.push('\n'),
+                    Some('t') => out.push('\t'),
+                    Some('r') => out.push('\r'),
+                    Some('b') | Some('f') => {}
+                    Some('u') => {
+                        let hex: String = chars.by_ref().take(4).collect();
+                        if let Some(ch) =
+                            u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32)
+                        {
+                            out.push(ch);
+                        }
+                    }
+                    Some(other) => out.push(other),
+                    None => {}
+                }
+            }
+            out
+        }
+        let long = "text of some length ".repeat(3);
+        for raw in [
+            String::new(),
+            "plain".to_string(),
+            format!("{long}\\n{long}\\t\\\"q\\\\"),
+            "\\u00e9\\u20ACé日\\uZZ12x\\u12".to_string(),
+            "\\ud800 lone \\b\\f\\/ end\\".to_string(),
+            format!("{long}\\u00"),
+            "\\é after".to_string(),
+        ] {
+            assert_eq!(unescape_json(&raw), by_chars(&raw), "{raw:?}");
+        }
     }
 
     #[test]

@@ -657,7 +657,7 @@ pub(crate) fn unescape(raw: &str) -> Fast<String> {
 
 /// The first backslash at or after `i`.
 #[inline]
-fn next_backslash(b: &[u8], mut i: usize) -> Option<usize> {
+pub(crate) fn next_backslash(b: &[u8], mut i: usize) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     while i + 16 <= b.len() {
         use std::arch::x86_64::{
