@@ -9,6 +9,7 @@ use crate::decode::{self, Action, DecodeError, DecodeOptions, LoadVia, Trajector
 use crate::extract::{self, Lexicon, LockfileError};
 use crate::label::{self, CompiledSet, ScopeStart};
 use crate::parse::{ParseError, Skill};
+use crate::score::spill::SpillFile;
 use crate::score::{
     self, Discarded, LoadInfo, ScoreInput, SkillRef, SkillVerdict, SourceInfo, TrajectorySet,
 };
@@ -17,6 +18,7 @@ use rayon::prelude::*;
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 /// What the caller decides.
 #[derive(Debug, Clone, Default)]
@@ -376,12 +378,28 @@ fn judge_load(
 /// skill whose roots hold it (in parallel over skills) before the next one is
 /// read; only the small per-skill judgements are kept. Results are merged in
 /// input order, so the output does not depend on the thread count.
+///
+/// What the report prints once per trajectory (each rule's rows and cited
+/// locations) is written to an anonymous temporary file as it comes and read
+/// back when the verdicts are rendered, so memory does not grow with the
+/// corpus ([`score::spill`]; kept in memory when no such file can be made).
 pub fn run_gate(
     skill_paths: &[PathBuf],
     options: &GateOptions,
     config: &Config,
 ) -> Result<Vec<SkillVerdict>, GateError> {
-    match run(skill_paths, options, config, None)? {
+    run_gate_with(skill_paths, options, config, SpillFile::create())
+}
+
+/// [`run_gate`], keeping the per-trajectory lists in `spill` (in memory when
+/// `None`): the verdicts read, compare and render the same either way.
+pub fn run_gate_with(
+    skill_paths: &[PathBuf],
+    options: &GateOptions,
+    config: &Config,
+    spill: Option<Arc<SpillFile>>,
+) -> Result<Vec<SkillVerdict>, GateError> {
+    match run(skill_paths, options, config, None, spill)? {
         Run::Verdicts(v) => Ok(v),
         Run::Shard(_) => unreachable!("no shard was asked for"),
     }
@@ -396,7 +414,7 @@ pub fn run_shard(
     config: &Config,
     shard: Shard,
 ) -> Result<ShardResult, GateError> {
-    match run(skill_paths, options, config, Some(shard))? {
+    match run(skill_paths, options, config, Some(shard), None)? {
         Run::Shard(r) => Ok(r),
         Run::Verdicts(_) => unreachable!("a shard was asked for"),
     }
@@ -535,6 +553,7 @@ fn run(
     options: &GateOptions,
     config: &Config,
     shard: Option<Shard>,
+    spill: Option<Arc<SpillFile>>,
 ) -> Result<Run, GateError> {
     let cwd = &options.cwd;
     let prepared = prepare(skill_paths, options, config)?;
@@ -685,6 +704,7 @@ fn run(
             &skills_of_file,
             &work,
             &skipped_of,
+            &spill,
         )
         .map_err(GateError::Trajectory)?
         .into_par_iter()
@@ -720,7 +740,7 @@ fn run(
                 let all = entries
                     .into_iter()
                     .map(|e| e.expect("an unsharded run judges every file"));
-                verdicts.push(verdict_of(p, all, config, cwd));
+                verdicts.push(verdict_of(p, all, config, cwd, spill.clone()));
             }
             Some(_) => shard_skills.push(ShardSkill {
                 skill: SkillKey {
@@ -801,14 +821,14 @@ fn judge_streaming(
     skills_of_file: &SkillsOfFile,
     work: &(dyn Fn(usize) -> Result<Vec<Option<Judged>>, DecodeError> + Sync),
     skipped_of: &dyn Fn(&Prepared) -> Vec<Option<Judged>>,
+    spill: &Option<Arc<SpillFile>>,
 ) -> Result<Vec<Acc>, DecodeError> {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     let n = skills_of_file.len();
     let mut accs: Vec<Acc> = prepared
         .iter()
-        .zip(files_of_skill)
-        .map(|(p, files)| {
-            let mut acc = Acc::new(p, files.len());
+        .map(|p| {
+            let mut acc = Acc::new(p, spill.clone());
             for e in skipped_of(p).into_iter().flatten() {
                 acc.push(e);
             }
@@ -879,9 +899,9 @@ fn verdict_of(
     entries: impl Iterator<Item = Judged>,
     config: &Config,
     cwd: &Path,
+    spill: Option<Arc<SpillFile>>,
 ) -> SkillVerdict {
-    let entries = entries.into_iter();
-    let mut acc = Acc::new(p, entries.size_hint().0);
+    let mut acc = Acc::new(p, spill);
     for e in entries {
         acc.push(e);
     }
@@ -894,60 +914,33 @@ fn verdict_of(
 struct Acc {
     set: TrajectorySet,
     columns: score::ColumnsBuilder,
-    /// Distinct format and load-kind names (a handful), shared by the loads.
-    names: Vec<std::sync::Arc<str>>,
 }
 
 impl Acc {
-    /// `files`: how many trajectory files the skill reads.
-    fn new(p: &Prepared, files: usize) -> Acc {
-        let mut set = TrajectorySet::default();
-        set.valid.reserve(files);
-        set.loads.reserve(files);
+    /// `spill`: where the per-trajectory lists go (in memory when `None`).
+    fn new(p: &Prepared, spill: Option<Arc<SpillFile>>) -> Acc {
         Acc {
-            set,
-            columns: score::ColumnsBuilder::new(label::start_labels(&p.set), files),
-            names: Vec::new(),
-        }
-    }
-
-    fn name(&mut self, s: &std::sync::Arc<str>) -> std::sync::Arc<str> {
-        match self.names.iter().find(|n| ***n == **s) {
-            Some(n) => n.clone(),
-            None => {
-                self.names.push(s.clone());
-                s.clone()
-            }
+            set: TrajectorySet::default(),
+            columns: score::ColumnsBuilder::new(label::start_labels(&p.set), spill),
         }
     }
 
     fn push(&mut self, e: Judged) {
         match e {
             Judged::Discarded(d) => self.set.discarded.push(d),
-            Judged::Valid {
-                path,
-                mut load,
-                labels,
-            } => {
-                let path: std::sync::Arc<str> = path.into();
-                self.columns.push(&path, &labels);
-                drop(labels);
-                load.path = path.clone();
-                load.format = self.name(&load.format);
-                load.via = self.name(&load.via);
-                let set = &mut self.set;
+            Judged::Valid { path, load, labels } => {
+                self.columns.push(&path, &load, &labels);
                 if load.stale {
-                    set.stale.push(path.clone());
+                    self.set.stale.push(path.into());
                 }
-                set.loads.push(load);
-                set.valid.push(path);
             }
         }
     }
 
     fn finish(self, p: &Prepared, config: &Config, cwd: &Path) -> SkillVerdict {
-        let set = self.set;
-        let columns = self.columns;
+        let mut set = self.set;
+        let (valid, loads, columns) = self.columns.finish();
+        (set.valid, set.loads) = (valid, loads);
         let source = match &p.loaded.source {
             extract::ConstraintSource::Lockfile { path, drift } => SourceInfo {
                 kind: "lockfile".into(),
@@ -966,7 +959,7 @@ impl Acc {
                 path: display_path(&p.skill.path, cwd),
             },
             constraints: &p.loaded.constraints,
-            columns: columns.finish(),
+            columns,
             trajectories: set,
             source,
             waivers: &config.waivers,
@@ -1092,7 +1085,13 @@ pub fn merge_shards(
                 ),
             ));
         }
-        verdicts.push(verdict_of(p, slots.into_iter().flatten(), config, cwd));
+        verdicts.push(verdict_of(
+            p,
+            slots.into_iter().flatten(),
+            config,
+            cwd,
+            None,
+        ));
     }
     Ok(verdicts)
 }

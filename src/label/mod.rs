@@ -121,6 +121,23 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// Every reason, in declaration order (`ALL[r as usize] == r`).
+    pub const ALL: [Reason; 13] = [
+        Reason::NotFired,
+        Reason::Complied,
+        Reason::Satisfied,
+        Reason::ForbiddenAction,
+        Reason::RequirementUnmet,
+        Reason::OpenAtEnd,
+        Reason::UndecodableRecords,
+        Reason::BranchUnknown,
+        Reason::Undecidable,
+        Reason::NoPredicate,
+        Reason::ScopeAction,
+        Reason::ConsentTaken,
+        Reason::NoConsent,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Reason::NotFired => "not-fired",
@@ -204,6 +221,22 @@ pub enum Cite {
 }
 
 impl Cite {
+    /// Every cause, in declaration order (`ALL[c as usize] == c`).
+    pub const ALL: [Cite; 12] = [
+        Cite::SkillLoad,
+        Cite::WhenMatched,
+        Cite::ForbidMatched,
+        Cite::ForbidMaybe,
+        Cite::RequireMatched,
+        Cite::RequireMaybe,
+        Cite::RequirementUnmet,
+        Cite::RequirementOpen,
+        Cite::UndecodableRecord,
+        Cite::KindMatched,
+        Cite::ScopeAction,
+        Cite::ConsentTurn,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Cite::SkillLoad => "skill-load",

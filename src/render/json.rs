@@ -272,7 +272,7 @@ mod tests {
                     constraints: &cs,
                     columns: columns(&valid, label_all(&set, &pairs)),
                     trajectories: TrajectorySet {
-                        valid,
+                        valid: valid.into(),
                         ..Default::default()
                     },
                     source: SourceInfo {

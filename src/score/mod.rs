@@ -5,9 +5,12 @@
 
 pub mod lists;
 pub mod resolve;
+pub mod spill;
 pub mod verdict;
 
-pub use lists::{columns, ColumnsBuilder, ConstraintColumn, EvidenceList, PerTrajectoryList};
+pub use lists::{
+    columns, ColumnsBuilder, ConstraintColumn, EvidenceList, LoadList, PathList, PerTrajectoryList,
+};
 pub use verdict::*;
 
 use crate::extract::Constraint;

@@ -26,7 +26,7 @@ fn verdict_of(
         constraints: cs,
         columns: columns(&valid, labels),
         trajectories: TrajectorySet {
-            valid,
+            valid: valid.into(),
             ..Default::default()
         },
         source: SourceInfo {

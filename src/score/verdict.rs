@@ -187,12 +187,12 @@ pub struct LoadInfo {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct TrajectorySet {
     /// Paths of the trajectories the skill was evaluated over, in order
-    /// (shared with `loads` and the constraints' lists: one copy per path).
-    pub valid: Vec<Arc<str>>,
+    /// (the constraints' lists name their trajectories by number in it).
+    pub valid: super::PathList,
     pub discarded: Vec<Discarded>,
     /// One entry per valid trajectory: where the skill was loaded.
     #[serde(default)]
-    pub loads: Vec<LoadInfo>,
+    pub loads: super::LoadList,
     /// Valid trajectories that ran an older text of the skill (still judged).
     #[serde(default)]
     pub stale: Vec<Arc<str>>,
