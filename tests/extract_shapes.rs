@@ -2441,3 +2441,30 @@ fn a_dont_column_forbids_its_act_and_the_do_column_requires_nothing() {
     assert!(cs.iter().any(|c| c.lines[0] == 29
         && matches!(&c.forbid, Some(f) if *f == p("{git: push, args: [\"--force\"]}"))));
 }
+
+#[test]
+fn waiting_on_the_user_in_a_skill_that_writes_skills_gates_those_writes() {
+    let cs = fixture("skill-maker");
+    // "Keep asking questions until the user confirms the wording." and
+    // "After showing the plan, wait for the user's approval.": the user's
+    // word comes before the skill files are written.
+    for line in [13, 19] {
+        let c = at(&cs, line).expect("gate");
+        assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+        assert!(
+            serde_json::to_string(&c.when)
+                .unwrap()
+                .contains(".claude/skills/**"),
+            "{c:#?}"
+        );
+        assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+        assert!(c.scope.contains(&ScopeTag::SelfModification), "{c:#?}");
+    }
+}
+
+#[test]
+fn writing_a_skill_file_is_self_modification() {
+    let cs = fixture("skill-maker");
+    let c = at(&cs, 23).expect("write SKILL.md");
+    assert!(c.scope.contains(&ScopeTag::SelfModification), "{c:#?}");
+}

@@ -2285,7 +2285,16 @@ impl TableRoles {
             condition,
             action: Some(action),
             avoid: None,
-            dont: avoid.filter(|a| *a != action && condition != Some(*a)),
+            // (Only a plain "Don't" beside a plain "Do": "Why It's Wrong"
+            // explains, "Wrong form" under a situation names a form.)
+            dont: avoid.filter(|a| {
+                *a != action
+                    && condition.is_none()
+                    && matches!(
+                        norm[*a].trim(),
+                        "don't" | "dont" | "do not" | "never" | "avoid" | "❌ don't" | "don’t"
+                    )
+            }),
             modality: if should {
                 Modality::Should
             } else {

@@ -32,6 +32,22 @@ pub(super) fn opening_condition(s: &str) -> Option<(String, Order)> {
     split_leading_condition(s).map(|(c, _)| (c, order))
 }
 
+/// "showing the plan", "presenting the preview": the step that puts the
+/// planned work before the user.
+fn presents_work(c: &str) -> bool {
+    let w = plain_words(c);
+    w.iter().any(|x| {
+        ["show", "present", "shar", "display"]
+            .iter()
+            .any(|v| x.starts_with(v))
+    }) && w.iter().any(|x| {
+        matches!(
+            x.as_str(),
+            "plan" | "design" | "spec" | "proposal" | "preview" | "summary" | "draft" | "diff"
+        )
+    })
+}
+
 pub(super) fn is_condition_word(w: &str) -> bool {
     matches!(
         w,
@@ -1224,18 +1240,46 @@ pub(super) fn analyse(
         || label_text.to_lowercase().starts_with("wait")
         || mw.iter().any(|x| x.text == "wait")
             && mw.iter().any(|x| matches!(x.text.as_str(), "and" | "then"));
-    let awaits = waits
-        && conditions.is_empty()
-        && !negative
-        && words(&mask(&main).0).iter().any(|x| {
-            x.text.starts_with("approv")
-                || x.text.starts_with("consent")
-                || x.text.starts_with("confirm")
-                || matches!(
-                    x.text.as_str(),
-                    "answer" | "answers" | "response" | "reply" | "go-ahead" | "decision" | "ok"
-                )
+    // "Keep asking until the user confirms the wording", "Iterate until the
+    // user is satisfied": the loop ends on the user's word.
+    let until_user = conditions.iter().all(|(c, _)| {
+        let cw = plain_words(c);
+        cw.iter()
+            .any(|x| matches!(x.as_str(), "user" | "users" | "they" | "partner" | "human"))
+            && cw.iter().any(|x| {
+                x.starts_with("confirm") || x.starts_with("approv") || x.starts_with("satisf")
+            })
+    });
+    let loops_on_user = !conditions.is_empty()
+        && until_user
+        && mw.iter().any(|x| {
+            x.text.starts_with("ask") || x.text.starts_with("iterat") || x.text.starts_with("refin")
         });
+    // ("After showing the plan, wait for approval": after a planning step.)
+    let waits = waits || loops_on_user;
+    let awaits = waits
+        && (conditions.is_empty()
+            || loops_on_user
+            || conditions
+                .iter()
+                .all(|(c, _)| planning_milestone(c) || presents_work(c)))
+        && !negative
+        && (loops_on_user
+            || words(&mask(&main).0).iter().any(|x| {
+                x.text.starts_with("approv")
+                    || x.text.starts_with("consent")
+                    || x.text.starts_with("confirm")
+                    || matches!(
+                        x.text.as_str(),
+                        "answer"
+                            | "answers"
+                            | "response"
+                            | "reply"
+                            | "go-ahead"
+                            | "decision"
+                            | "ok"
+                    )
+            }));
     // "Never push untested code", "… code that fails to build": the act is
     // forbidden only for some objects, which actions do not show.
     let qualified = qualified || (negative && object_qualified(&main));

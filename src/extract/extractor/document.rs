@@ -352,10 +352,17 @@ pub(super) fn subject_writes(description: &str, lex: &Lexicon) -> Option<Predica
         .into_iter()
         .map(|(p, _)| p)
         .filter(|p| {
-            matches!(
-                p,
-                Predicate::Write(_) | Predicate::Edit(_) | Predicate::Touch(_)
-            ) && !predicate_scopes(p, lex).is_empty()
+            let mut writes = true;
+            p.for_each_node(&mut |q| {
+                writes &= matches!(
+                    q,
+                    Predicate::Any(_)
+                        | Predicate::Write(_)
+                        | Predicate::Edit(_)
+                        | Predicate::Touch(_)
+                );
+            });
+            writes && !predicate_scopes(p, lex).is_empty()
         })
         .collect();
     any_of(writes)
@@ -370,10 +377,23 @@ pub(super) fn consent_on_the_subject(drafts: &mut [Draft], subject: &Predicate, 
         Predicate::Write("**".into()),
         Predicate::Edit("**".into()),
     ]);
+    // "Iterate until the user confirms", read as due before the first
+    // change to the code: in such a skill, the change is to those files.
+    let work = [start_of_work(lex, None), work_edits(lex)];
     for d in drafts.iter_mut() {
-        if d.require == Some(Predicate::UserTurn) && d.when.as_ref() == Some(&any_edit) {
+        let gate = d.require == Some(Predicate::UserTurn)
+            && (d.when.as_ref() == Some(&any_edit)
+                || d.when.as_ref().is_some_and(|w| work.contains(w)));
+        // "After showing the plan, wait for the user's approval", where no
+        // later step runs a command: what waits is the change to the files.
+        let waits = d.awaits && d.when.is_none() && d.require.is_none() && d.forbid.is_none();
+        if gate || waits {
             d.scope.extend(predicate_scopes(subject, lex));
-            d.when = Some(subject.clone());
+            let order = d.order;
+            consent_gate(d, subject.clone(), false);
+            if gate {
+                d.order = order;
+            }
         }
     }
 }

@@ -537,7 +537,13 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
     }
     // "Use AskUserQuestion with options": a harness tool named in plain
     // words.
-    for tok in masked.split(|c: char| !c.is_ascii_alphanumeric()) {
+    // ("Use `AskUserQuestion` for choices", "Use `Glob` to find them": one
+    // in a code span.)
+    let spans = code.iter().map(|c| c.trim()).filter(|c| !c.contains(' '));
+    for tok in masked
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .chain(spans)
+    {
         if HARNESS_TOOLS.contains(&tok) {
             let p = Predicate::Tool(tok.to_string());
             if !info.actions.iter().any(|(q, _)| *q == p) {
@@ -1232,4 +1238,7 @@ const HARNESS_TOOLS: &[&str] = &[
     "WebFetch",
     "WebSearch",
     "NotebookEdit",
+    // Claude Code's search tools: a look at files, named by the tool.
+    "Glob",
+    "Grep",
 ];
