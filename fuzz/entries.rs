@@ -200,6 +200,8 @@ pub fn contract_grade(data: &[u8]) {
         let _ = execution(&c, &[], &dir);
         let _ = audit(&c, &[], &dir);
     }
+    // (The scratch directory goes with the input: no run leaves one behind.)
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// findings.jsonl bytes → tally → assessment JSON.

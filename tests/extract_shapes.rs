@@ -2468,3 +2468,43 @@ fn writing_a_skill_file_is_self_modification() {
     let c = at(&cs, 23).expect("write SKILL.md");
     assert!(c.scope.contains(&ScopeTag::SelfModification), "{c:#?}");
 }
+
+#[test]
+fn fixing_refactoring_and_each_step_in_a_condition_are_the_works_edits() {
+    let cs = fixture("fix-steps");
+    let production_edit = |c: &Constraint| {
+        let w = serde_json::to_string(&c.when).unwrap();
+        w.contains("\"write\":\"**\"") && w.contains("\"not\"")
+    };
+    // "Write a failing test before fixing.", "… BEFORE attempting to fix
+    // it.", "Make sure the tests pass before refactoring.": due before the
+    // first production edit.
+    for line in [7, 9, 11] {
+        let c = at(&cs, line).expect("rule");
+        assert!(production_edit(c), "line {line}: {c:#?}");
+        assert!(c.require.is_some(), "line {line}: {c:#?}");
+        assert_eq!(c.order, Some(Order::Before), "line {line}: {c:#?}");
+    }
+    // "After each step, run the whole test suite.": after the edits.
+    for line in [13, 15] {
+        let c = at(&cs, line).expect("rule");
+        assert!(production_edit(c), "line {line}: {c:#?}");
+        assert!(
+            serde_json::to_string(&c.require)
+                .unwrap()
+                .contains("pytest"),
+            "line {line}: {c:#?}"
+        );
+        assert!(
+            matches!(c.order, None | Some(Order::After)),
+            "line {line}: {c:#?}"
+        );
+    }
+    // As the rule's own act, "refactoring" forbids nothing: the session's
+    // edits are not a refactoring bundled with a fix.
+    let c = at(&cs, 17).expect("bundle rule");
+    assert!(c.forbid.is_none() && c.when.is_none(), "{c:#?}");
+    // A fix of typos is no code change.
+    let c = at(&cs, 19).expect("typos rule");
+    assert!(!production_edit(c), "{c:#?}");
+}

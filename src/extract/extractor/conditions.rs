@@ -1404,6 +1404,39 @@ pub(super) fn names_going_on(c: &str) -> bool {
         })
 }
 
+/// "before fixing it", "before attempting to fix the bug", "before
+/// refactoring", "after each step", "after each logical change": a change
+/// to the code, in a condition only — as a trigger it is the work's edits
+/// (never an act a rule requires or forbids).
+pub(super) fn names_code_change(c: &str) -> bool {
+    let w = plain_words(c);
+    if w.is_empty() || w.len() > 6 {
+        return false;
+    }
+    // As a verb ("fixing", "to fix it", "fix it"), not a noun ("the fix is
+    // reviewed").
+    let fixes = w.iter().enumerate().any(|(i, x)| {
+        matches!(x.as_str(), "fixing" | "refactoring")
+            || (matches!(x.as_str(), "fix" | "refactor") && (i == 0 || w[i - 1] == "to"))
+    }) && !w.iter().any(|x| {
+        x.starts_with("test")
+            || matches!(x.as_str(), "typo" | "typos" | "docs" | "lint" | "pr")
+            // "If the fix doesn't work": the state of a fix, not one.
+            || matches!(
+                x.as_str(),
+                "not" | "doesn't" | "don't" | "didn't" | "work" | "works" | "worked" | "fails" | "failed"
+            )
+    });
+    let stepwise = w.iter().any(|x| matches!(x.as_str(), "each" | "every"))
+        && w.last().is_some_and(|x| {
+            matches!(
+                x.as_str(),
+                "step" | "change" | "edit" | "modification" | "refactor" | "refactoring"
+            )
+        });
+    fixes || stepwise
+}
+
 pub(super) fn names_the_start_of_work(c: &str) -> bool {
     let w = words(&mask(c).0);
     // "before implementation", "before execution": its start.
@@ -1653,6 +1686,9 @@ impl Analysis {
             if *o == Order::Before && (names_the_start_of_work(c) || names_going_on(c)) {
                 return false;
             }
+            if names_code_change(c) {
+                return false;
+            }
             let info = clause_info(&commit_as_act(c), lex);
             (info.actions.is_empty() && info.modifiers.is_empty() && !c.trim().is_empty())
                 || (state_condition(c) && !names_a_failure(&info))
@@ -1696,10 +1732,17 @@ impl Analysis {
                 cond_actions.push((start, false));
                 continue;
             }
+            let info = clause_info(&commit_as_act(c), lex);
+            if info.actions.is_empty() && names_code_change(c) {
+                if cond_order.is_none() {
+                    cond_order = Some(*o);
+                }
+                cond_actions.push((work_edits(lex), false));
+                continue;
+            }
             // "If not merged", "if `git status` is not clean", "if
             // merged": a state, not the act it names; nor is what the user
             // wants.
-            let info = clause_info(&commit_as_act(c), lex);
             if (state_condition(c) && !names_a_failure(&info)) || user_wants(c) {
                 continue;
             }
