@@ -66,7 +66,10 @@ impl Decoder for AiderDecoder {
             ])
             .expect("four literal tokens")
         });
-        if !tokens.is_match(head) {
+        // Every claim also needs a line that starts with `#` (a session
+        // header or a `#### ` input): one `memchr` pass refuses JSON heads.
+        let hash_line = head.first() == Some(&b'#') || memchr::memmem::find(head, b"\n#").is_some();
+        if !hash_line || !tokens.is_match(head) {
             return 0;
         }
         let text = String::from_utf8_lossy(head);

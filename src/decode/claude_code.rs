@@ -49,7 +49,8 @@ impl Decoder for ClaudeCodeDecoder {
         if !jsonl::looks_like_jsonl(head) {
             return 0;
         }
-        let has = |tok: &[u8]| jsonl::lines_contain(head, 8, tok);
+        let lines = jsonl::first_lines(head, 8);
+        let has = |tok: &[u8]| memchr::memmem::find(lines, tok).is_some();
         if has(b"\"parent_tool_use_id\"")
             || has(b"\"claude_code_version\"")
             || has(b"\"projectHash\"")

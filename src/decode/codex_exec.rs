@@ -33,16 +33,24 @@ impl Decoder for CodexExecDecoder {
         if !jsonl::looks_like_jsonl(head) {
             return 0;
         }
-        let has = |tok: &[u8]| jsonl::lines_contain(head, 6, tok);
-        let typed = |t: &str| {
-            has(format!("\"type\":\"{t}\"").as_bytes())
-                || has(format!("\"type\": \"{t}\"").as_bytes())
-        };
-        if typed("thread.started")
-            || typed("turn.started")
-            || typed("item.completed")
-            || typed("item.started")
-        {
+        // `"type":"T"` or `"type": "T"` for one of four event types in the
+        // first six lines; most heads hold none of their endings.
+        let lines = jsonl::first_lines(head, 6);
+        let has = |tok: &[u8]| memchr::memmem::find(lines, tok).is_some();
+        if !has(b".started\"") && !has(b".completed\"") {
+            return 0;
+        }
+        const TYPED: [&[u8]; 8] = [
+            b"\"type\":\"thread.started\"",
+            b"\"type\": \"thread.started\"",
+            b"\"type\":\"turn.started\"",
+            b"\"type\": \"turn.started\"",
+            b"\"type\":\"item.completed\"",
+            b"\"type\": \"item.completed\"",
+            b"\"type\":\"item.started\"",
+            b"\"type\": \"item.started\"",
+        ];
+        if TYPED.iter().any(|t| has(t)) {
             95
         } else {
             0

@@ -129,6 +129,7 @@ impl<'a> Cursor<'a> {
     /// The fields of an object (the next value, inside `depth` containers):
     /// `field` is called with each key and must consume its value (with
     /// `depth + 1` as the depth of the value). A key with an escape gives up.
+    #[inline(always)]
     pub fn object(
         &mut self,
         depth: usize,
@@ -159,6 +160,7 @@ impl<'a> Cursor<'a> {
 
     /// The elements of an array (the next value, inside `depth` containers):
     /// `element` is called for each and must consume it.
+    #[inline(always)]
     pub fn array(
         &mut self,
         depth: usize,

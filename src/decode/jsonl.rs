@@ -375,11 +375,17 @@ pub fn lines_contain(head: &[u8], n: usize, token: &[u8]) -> bool {
             .iter()
             .any(|l| memchr::memmem::find(l, token).is_some());
     }
+    n > 0 && memchr::memmem::find(first_lines(head, n), token).is_some()
+}
+
+/// The first `n` lines of `head` (leading whitespace and BOM skipped) as one
+/// slice, without the line break after the `n`th.
+pub fn first_lines(head: &[u8], n: usize) -> &[u8] {
     let head = trim_start(head);
     let end = memchr::memchr_iter(b'\n', head)
         .nth(n.saturating_sub(1))
         .unwrap_or(head.len());
-    n > 0 && memchr::memmem::find(&head[..end], token).is_some()
+    &head[..end]
 }
 
 /// `head` without leading whitespace and UTF-8 BOM.
