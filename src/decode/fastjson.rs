@@ -58,8 +58,13 @@ impl<'a> Cursor<'a> {
     }
 
     /// Skip JSON whitespace.
+    #[inline]
     pub fn ws(&mut self) {
         let b = self.bytes();
+        // most values follow their comma or colon directly: one comparison
+        if b.get(self.i).is_some_and(|&c| c > b' ') {
+            return;
+        }
         while let Some(&c) = b.get(self.i) {
             if !matches!(c, b' ' | b'\n' | b'\t' | b'\r') {
                 break;
@@ -517,24 +522,139 @@ unsafe fn block_mask_16(p: *const u8) -> u64 {
     }
 }
 
-/// [`string_end`] 32 bytes at a time.
+/// [`string_end`] 64 bytes at a time. A block without a backslash is
+/// settled by its first quote or control character; in a block with
+/// backslashes the escaped bytes are found from the backslash mask at once
+/// (a run of backslashes escapes the byte after it when its length is odd,
+/// carried into the next block), so the closing quote is the first quote
+/// not escaped, and each escaped byte is checked with a table lookup instead
+/// of a trip through the loop per escape (tool outputs quoted in JSON carry
+/// an escape every few dozen bytes).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn string_end_avx2(b: &[u8], i: usize) -> Fast<(usize, u8)> {
-    string_end_loop!(b, i, 32, block_mask_avx2)
+fn string_end_avx2(b: &[u8], mut i: usize) -> Fast<(usize, u8)> {
+    let mut escaped = 0u8;
+    // the first byte of the block is escaped (by an odd run ending the last)
+    let mut carry = 0u64;
+    loop {
+        let (quotes, backslashes, controls) = if i + 64 <= b.len() {
+            // SAFETY: `b[i..i + 64]` is in bounds (checked just above).
+            unsafe { masks_64(b.as_ptr().add(i)) }
+        } else {
+            // the last, short, block: zero padding is a control character,
+            // so running into it gives up where running off the end would
+            let rest = b.get(i..).unwrap_or_default();
+            let mut pad = [0u8; 64];
+            pad[..rest.len()].copy_from_slice(rest);
+            // SAFETY: `pad` holds 64 bytes.
+            unsafe { masks_64(pad.as_ptr()) }
+        };
+        if backslashes == 0 && carry == 0 {
+            let special = quotes | controls;
+            if special != 0 {
+                let k = special.trailing_zeros();
+                return if quotes & (1 << k) != 0 {
+                    Ok((i + k as usize, escaped))
+                } else {
+                    Err(GiveUp)
+                };
+            }
+            i += 64;
+            continue;
+        }
+        let esc = escaped_bytes(backslashes, &mut carry);
+        let real = quotes & !esc;
+        // the bits before the closing quote (all of them if it is not here)
+        let before = if real != 0 {
+            (real & real.wrapping_neg()) - 1
+        } else {
+            !0
+        };
+        if controls & before != 0 {
+            return Err(GiveUp); // a control character, escaped or not, or the end
+        }
+        if backslashes & before != 0 {
+            escaped |= ESCAPED;
+        }
+        let mut e = esc & before;
+        while e != 0 {
+            let j = i + e.trailing_zeros() as usize;
+            match ESCAPE_KIND[*b.get(j).ok_or(GiveUp)? as usize] {
+                1 => {}
+                2 => {
+                    let hex = b.get(j + 1..j + 5).ok_or(GiveUp)?;
+                    if !hex.iter().all(u8::is_ascii_hexdigit) {
+                        return Err(GiveUp);
+                    }
+                    if matches!(hex[0], b'd' | b'D')
+                        && matches!(hex[1], b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
+                    {
+                        escaped |= SURROGATE;
+                    }
+                }
+                _ => return Err(GiveUp),
+            }
+            e &= e - 1;
+        }
+        if real != 0 {
+            return Ok((i + real.trailing_zeros() as usize, escaped));
+        }
+        i += 64;
+    }
 }
 
-/// The special bytes of the 32 bytes at `p`.
+/// The bytes of a 64-byte block that a backslash escapes, given its
+/// backslashes and `carry` (1: the block's first byte is escaped by the last
+/// block's odd run of backslashes), which is updated for the next block. A
+/// run of backslashes escapes the byte after it when its length is odd; a
+/// run is odd when it starts on an even bit and ends on an even bit, or
+/// starts and ends on odd bits — adding each run's start to the run carries
+/// out of its end, and which bit the carry lands on says the parity.
+#[inline]
+fn escaped_bytes(backslashes: u64, carry: &mut u64) -> u64 {
+    const EVEN: u64 = 0x5555_5555_5555_5555;
+    // an escaped backslash at bit 0 starts no escape
+    let backslashes = backslashes & !*carry;
+    let follows = (backslashes << 1) | *carry;
+    let odd_starts = backslashes & !EVEN & !follows;
+    let (sum, overflow) = odd_starts.overflowing_add(backslashes);
+    *carry = overflow as u64;
+    let invert = sum << 1;
+    (EVEN ^ invert) & follows
+}
+
+/// The quotes, backslashes and control characters of the 64 bytes at `p`.
 ///
 /// # Safety
-/// `p` points to 32 readable bytes.
+/// `p` points to 64 readable bytes.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn block_mask_avx2(p: *const u8) -> u64 {
-    // SAFETY: the caller's promise.
-    let block: &[u8; 32] = unsafe { &*p.cast() };
-    special_mask_avx2(block, 0)
+unsafe fn masks_64(p: *const u8) -> (u64, u64, u64) {
+    use std::arch::x86_64::{
+        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8,
+        _mm256_set1_epi8,
+    };
+    // SAFETY: the caller's promise: `p..p + 64` is readable; AVX2 is enabled.
+    unsafe {
+        let lo = _mm256_loadu_si256(p.cast());
+        let hi = _mm256_loadu_si256(p.add(32).cast());
+        let bits = |m: __m256i, n: __m256i| {
+            (_mm256_movemask_epi8(m) as u32 as u64)
+                | ((_mm256_movemask_epi8(n) as u32 as u64) << 32)
+        };
+        let q = _mm256_set1_epi8(b'"' as i8);
+        let bs = _mm256_set1_epi8(b'\\' as i8);
+        let c = _mm256_set1_epi8(0x1f);
+        (
+            bits(_mm256_cmpeq_epi8(lo, q), _mm256_cmpeq_epi8(hi, q)),
+            bits(_mm256_cmpeq_epi8(lo, bs), _mm256_cmpeq_epi8(hi, bs)),
+            bits(
+                _mm256_cmpeq_epi8(_mm256_min_epu8(lo, c), lo),
+                _mm256_cmpeq_epi8(_mm256_min_epu8(hi, c), hi),
+            ),
+        )
+    }
 }
 
 /// The special bytes (`"`, `\`, below 0x20: those a JSON writer escapes)
@@ -596,7 +716,7 @@ fn special_mask_sse2(b: &[u8], i: usize) -> u64 {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(test, target_arch = "x86_64"))]
 #[target_feature(enable = "avx2")]
 fn special_mask_avx2(b: &[u8], i: usize) -> u64 {
     use std::arch::x86_64::{
@@ -931,9 +1051,10 @@ mod tests {
             b"\"",
         ];
         let mut seed = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..4000 {
+        for round in 0..8000 {
             let mut text = Vec::new();
-            let n = (seed % 40) as usize;
+            // longer texts in the second half: runs of escapes across 64-byte blocks
+            let n = (seed % if round < 4000 { 40 } else { 160 }) as usize;
             for _ in 0..n {
                 seed ^= seed << 13;
                 seed ^= seed >> 7;
@@ -945,7 +1066,7 @@ mod tests {
                     text.extend_from_slice(pieces[k - 48]);
                 }
             }
-            for start in 0..text.len().min(17) {
+            for start in 0..text.len().min(if round < 4000 { 17 } else { 70 }) {
                 assert_eq!(
                     string_end_16(&text, start),
                     string_end_reference(&text, start)
@@ -956,6 +1077,27 @@ mod tests {
                     "{:?} from {start}",
                     String::from_utf8_lossy(&text)
                 );
+            }
+        }
+    }
+
+    /// Runs of backslashes of every length ending at every offset (across
+    /// the 64-byte blocks), before a quote, an escape letter or a `u`.
+    #[test]
+    fn backslash_runs_match_a_byte_loop() {
+        for k in 0..140 {
+            for m in 0..7 {
+                for after in ["\"x\"", "n\"", "u00e9\"", "ud83d\"", "q\"", "\u{1}\""] {
+                    let text = format!("{}{}{after}tail", "a".repeat(k), "\\".repeat(m));
+                    let b = text.as_bytes();
+                    for start in [0, 1, k.saturating_sub(1), k] {
+                        assert_eq!(
+                            string_end(b, start),
+                            string_end_reference(b, start),
+                            "{text:?} from {start}"
+                        );
+                    }
+                }
             }
         }
     }
