@@ -128,14 +128,18 @@ pub fn proposals(inp: &Inputs) -> Vec<Proposal> {
         let Some((want, why)) = trigger(cv, c) else {
             continue;
         };
+        // One per violated or ambiguous location: kept where the evidence is.
+        let mut locations = crate::score::StrList::alongside(&cv.evidence);
+        for e in cv
+            .evidence
+            .iter_labelled(|l| matches!(l, Label::Violated | Label::Ambiguous))
+        {
+            locations.push(&location(&e));
+        }
         let trace = ProposalTrace {
             constraint: cv.id.clone(),
             trigger: why,
-            locations: cv
-                .evidence
-                .iter_labelled(|l| matches!(l, Label::Violated | Label::Ambiguous))
-                .map(|e| location(&e))
-                .collect(),
+            locations,
         };
         let made = match want {
             Want::Explicit => explicit(inp, c),

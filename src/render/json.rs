@@ -10,6 +10,7 @@
 //! the skills'); `skills` holds one SPEC §7 object per skill judged, `[]`
 //! when nothing was gated (for example `--changed-since` found no change).
 
+use super::pretty::Overflow;
 use super::Renderer;
 use crate::score::{worst_exit, SkillVerdict};
 use serde::{Deserialize, Serialize};
@@ -92,11 +93,24 @@ impl Renderer for Json {
 
 /// The envelope byte for byte as `to_writer_pretty` writes it, with the
 /// skills' objects serialized on every thread, a few at a time and written
-/// in order (memory: one object's text per thread). 32 skills' JSON is tens
-/// of megabytes: on one thread it was a fifth of a 32-skill gate's time.
+/// in order. 32 skills' JSON is tens of megabytes: on one thread it was a
+/// fifth of a 32-skill gate's time. One skill's object grows with the corpus
+/// (23 MB over 3,000 sessions): memory keeps its first [`KEEP`] bytes per
+/// thread, the rest waits in an anonymous temporary file until its turn.
 fn write_envelope_parallel(
     w: &mut impl std::io::Write,
     verdicts: &[SkillVerdict],
+) -> std::io::Result<()> {
+    write_envelope_parallel_with(w, verdicts, KEEP, BLOCK)
+}
+
+/// [`write_envelope_parallel`] keeping `keep` bytes of a skill's text in
+/// memory and writing the rest out `block` bytes at a time.
+fn write_envelope_parallel_with(
+    w: &mut impl std::io::Write,
+    verdicts: &[SkillVerdict],
+    keep: usize,
+    block: usize,
 ) -> std::io::Result<()> {
     use rayon::prelude::*;
     let e = envelope(verdicts);
@@ -108,29 +122,47 @@ fn write_envelope_parallel(
     // One buffer per thread, reused from chunk to chunk: a new buffer per
     // skill made the kernel clear fresh pages for every skill's text.
     let per = rayon::current_num_threads().max(1);
-    let mut bufs: Vec<Vec<u8>> = vec![Vec::new(); per];
+    let mut bufs: Vec<(Vec<u8>, Option<Overflow>)> = (0..per)
+        .map(|_| (Vec::new(), Overflow::new(keep, block)))
+        .collect();
     for (c, chunk) in verdicts.chunks(per).enumerate() {
         chunk
             .par_iter()
             .zip(bufs.par_iter_mut())
-            .try_for_each(|(v, buf)| nested_text(v, buf))?;
-        for (k, t) in bufs.iter().take(chunk.len()).enumerate() {
+            .try_for_each(|(v, (buf, over))| nested_text(v, buf, over.as_mut()))?;
+        for (k, (t, over)) in bufs.iter_mut().take(chunk.len()).enumerate() {
             w.write_all(if c == 0 && k == 0 {
                 b"\n    "
             } else {
                 b",\n    "
             })?;
-            w.write_all(t)?;
+            match over {
+                Some(o) => o.write_to(t, w)?,
+                None => w.write_all(t)?,
+            }
         }
     }
     w.write_all(b"\n  ]\n}")
 }
 
+/// Bytes of a skill's JSON kept in memory per thread (most skills' whole
+/// text over a corpus of a few hundred sessions), and the blocks the rest
+/// is written out in.
+const KEEP: usize = 2 << 20;
+const BLOCK: usize = 256 << 10;
+
 /// One skill's pretty object as it stands two levels deep in the envelope
 /// (every line after the first indented by two more levels).
-fn nested_text(v: &SkillVerdict, buf: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+fn nested_text(
+    v: &SkillVerdict,
+    buf: &mut Vec<u8>,
+    over: Option<&mut Overflow>,
+) -> Result<(), serde_json::Error> {
     buf.clear();
-    super::pretty::to_vec_pretty_at(v, buf, 2)
+    match over {
+        Some(o) => super::pretty::to_vec_pretty_spilling(v, buf, 2, o),
+        None => super::pretty::to_vec_pretty_at(v, buf, 2),
+    }
 }
 
 /// `serde_json::ser::PrettyFormatter` with a two-space indent, byte for byte,
@@ -303,6 +335,17 @@ mod tests {
                 let mut out = Vec::new();
                 write_envelope_parallel(&mut out, &v).unwrap();
                 assert_eq!(String::from_utf8(out).unwrap() + "\n", expected);
+                // Texts written out to the temporary file: after a few
+                // bytes, a byte at a time, in large blocks, or never.
+                for (keep, block) in [(0, 1), (100, 7), (3, 1 << 20), (usize::MAX, 1)] {
+                    let mut out = Vec::new();
+                    write_envelope_parallel_with(&mut out, &v, keep, block).unwrap();
+                    assert_eq!(
+                        String::from_utf8(out).unwrap() + "\n",
+                        expected,
+                        "{n} skills, keep {keep}, block {block}"
+                    );
+                }
             }
         }
     }

@@ -12,7 +12,7 @@
 //! chars quoted; anything else an error). Tests compare it with serde_json.
 
 use serde::ser::{self, Serialize};
-use std::io::Write as _;
+use std::io::{Seek as _, Write as _};
 
 type Error = serde_json::Error;
 type Result<T> = std::result::Result<T, Error>;
@@ -25,12 +25,101 @@ pub(crate) fn to_vec_pretty_at<T: Serialize + ?Sized>(
     out: &mut Vec<u8>,
     level: usize,
 ) -> Result<()> {
-    value.serialize(&mut Ser { out, level })
+    value.serialize(&mut Ser {
+        out,
+        level,
+        overflow: None,
+    })
+}
+
+/// [`to_vec_pretty_at`] for a text that may be long: its first `keep` bytes
+/// (about) stay in `out`, what follows goes to `overflow`'s file in blocks
+/// of `block` bytes, and the last block stays in `out` after them (see
+/// [`Overflow::write_to`]).
+pub(crate) fn to_vec_pretty_spilling<T: Serialize + ?Sized>(
+    value: &T,
+    out: &mut Vec<u8>,
+    level: usize,
+    overflow: &mut Overflow,
+) -> Result<()> {
+    overflow.head = None;
+    overflow.written = 0;
+    overflow
+        .file
+        .seek(std::io::SeekFrom::Start(0))
+        .map_err(Error::io)?;
+    value.serialize(&mut Ser {
+        out,
+        level,
+        overflow: Some(overflow),
+    })
+}
+
+/// Where the middle of a long text waits: an anonymous temporary file.
+pub(crate) struct Overflow {
+    file: std::fs::File,
+    keep: usize,
+    block: usize,
+    /// Where the text kept in memory ends, once the text passed `keep`.
+    head: Option<usize>,
+    /// Bytes written to the file.
+    written: u64,
+}
+
+impl Overflow {
+    /// `None` when no temporary file can be made (the text then stays in memory).
+    pub(crate) fn new(keep: usize, block: usize) -> Option<Overflow> {
+        tempfile::tempfile().ok().map(|file| Overflow {
+            file,
+            keep,
+            block: block.max(1),
+            head: None,
+            written: 0,
+        })
+    }
+
+    /// Move the bytes past the head to the file once there are `block` of them.
+    fn drain(&mut self, out: &mut Vec<u8>) -> Result<()> {
+        match self.head {
+            None if out.len() >= self.keep => self.head = Some(out.len()),
+            Some(h) if out.len() - h >= self.block => {
+                self.file.write_all(&out[h..]).map_err(Error::io)?;
+                self.written += (out.len() - h) as u64;
+                out.truncate(h);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Write the whole text of the last [`to_vec_pretty_spilling`] into
+    /// `out` to `w`: the head, the file's part, the rest.
+    pub(crate) fn write_to(
+        &mut self,
+        out: &[u8],
+        w: &mut impl std::io::Write,
+    ) -> std::io::Result<()> {
+        use std::io::{Read, Seek};
+        let h = self.head.unwrap_or(out.len()).min(out.len());
+        w.write_all(&out[..h])?;
+        if self.written > 0 {
+            self.file.seek(std::io::SeekFrom::Start(0))?;
+            let copied = std::io::copy(&mut (&mut self.file).take(self.written), w)?;
+            if copied != self.written {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::UnexpectedEof,
+                    "the JSON's temporary file is shorter than what was written to it",
+                ));
+            }
+        }
+        w.write_all(&out[h..])
+    }
 }
 
 struct Ser<'a> {
     out: &'a mut Vec<u8>,
     level: usize,
+    overflow: Option<&'a mut Overflow>,
 }
 
 impl Ser<'_> {
@@ -399,12 +488,16 @@ pub(crate) struct Compound<'a, 'b> {
 }
 
 impl Compound<'_, '_> {
-    fn next(&mut self) {
+    fn next(&mut self) -> Result<()> {
         if self.any {
             self.ser.out.push(b',');
         }
         self.any = true;
+        if let Some(o) = self.ser.overflow.as_deref_mut() {
+            o.drain(self.ser.out)?;
+        }
         self.ser.line();
+        Ok(())
     }
 
     fn finish(self, c: u8) -> Result<()> {
@@ -416,7 +509,7 @@ impl Compound<'_, '_> {
     }
 
     fn field<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<()> {
-        self.next();
+        self.next()?;
         escape_str(self.ser.out, key);
         self.ser.out.extend_from_slice(b": ");
         value.serialize(&mut *self.ser)
@@ -427,7 +520,7 @@ impl ser::SerializeSeq for Compound<'_, '_> {
     type Ok = ();
     type Error = Error;
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.next();
+        self.next()?;
         value.serialize(&mut *self.ser)
     }
     fn end(self) -> Result<()> {
@@ -472,7 +565,7 @@ impl ser::SerializeMap for Compound<'_, '_> {
     type Ok = ();
     type Error = Error;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
-        self.next();
+        self.next()?;
         key.serialize(KeySer { out: self.ser.out })?;
         self.ser.out.extend_from_slice(b": ");
         Ok(())

@@ -3,7 +3,7 @@
 //! [`crate::label::MAX_CITED`] locations per trajectory), and the
 //! trajectories' `valid` paths and `loads` — stored as compact records.
 //!
-//! A row names its trajectory by number in the verdict's [`PathList`]
+//! A row names its trajectory by number in the verdict's [`StrList`]
 //! (every list of a verdict shares one), and a cited location is about 15
 //! bytes. The gate writes the records to an anonymous temporary file as each
 //! trajectory is judged ([`super::spill`]), so memory does not grow with the
@@ -230,22 +230,27 @@ fn bytes_path(b: &[u8]) -> &Path {
 
 // ------------------------------------------------------------ path lists
 
-/// The paths of a verdict's valid trajectories, in order
-/// (`trajectories.valid`); every list of the verdict names its trajectories
-/// by their number here. Shared, not copied.
+/// A list of strings: the paths of a verdict's valid trajectories, in order
+/// (`trajectories.valid`; every list of the verdict names its trajectories
+/// by their number here: shared, not copied), or a proposal's locations.
 #[derive(Clone, Default)]
-pub struct PathList {
+pub struct StrList {
     records: Arc<Records>,
     /// The last path interned (a list's rows come grouped by trajectory).
     last: Option<Arc<str>>,
 }
 
-impl PathList {
-    fn new(spill: Option<Arc<SpillFile>>) -> PathList {
-        PathList {
+impl StrList {
+    fn new(spill: Option<Arc<SpillFile>>) -> StrList {
+        StrList {
             records: Arc::new(Records::new(spill)),
             last: None,
         }
+    }
+    /// An empty list, kept where `evidence` is (written to the same
+    /// temporary file, or in memory): for text derived from it.
+    pub fn alongside(evidence: &EvidenceList) -> StrList {
+        StrList::new(evidence.cites.spill())
     }
     pub fn len(&self) -> usize {
         self.records.len()
@@ -270,14 +275,14 @@ impl PathList {
         }
     }
     /// Every path, in order.
-    pub fn iter(&self) -> PathIter<'_> {
-        PathIter {
+    pub fn iter(&self) -> StrIter<'_> {
+        StrIter {
             reader: self.records.reader(),
             left: self.len(),
         }
     }
-    fn cursor(&self) -> PathCursor<'_> {
-        PathCursor {
+    fn cursor(&self) -> StrCursor<'_> {
+        StrCursor {
             reader: self.records.reader(),
             next: 0,
             current: String::new(),
@@ -289,13 +294,13 @@ fn str_of(b: &[u8]) -> io::Result<&str> {
     std::str::from_utf8(b.get(4..).unwrap_or_default()).map_err(|_| bad_record())
 }
 
-/// The paths of a [`PathList`], in order.
-pub struct PathIter<'a> {
+/// The paths of a [`StrList`], in order.
+pub struct StrIter<'a> {
     reader: Reader<'a>,
     left: usize,
 }
 
-impl Iterator for PathIter<'_> {
+impl Iterator for StrIter<'_> {
     type Item = String;
     fn next(&mut self) -> Option<String> {
         let b = read_back(self.reader.next_record(str_size))?;
@@ -307,18 +312,18 @@ impl Iterator for PathIter<'_> {
     }
 }
 
-impl ExactSizeIterator for PathIter<'_> {}
+impl ExactSizeIterator for StrIter<'_> {}
 
-/// Reads a [`PathList`] alongside a list whose trajectory numbers never
+/// Reads a [`StrList`] alongside a list whose trajectory numbers never
 /// decrease: path `t` is the one read last, or found by reading on.
-struct PathCursor<'a> {
+struct StrCursor<'a> {
     reader: Reader<'a>,
     /// How many paths were read.
     next: u32,
     current: String,
 }
 
-impl PathCursor<'_> {
+impl StrCursor<'_> {
     fn get(&mut self, t: u32) -> io::Result<&str> {
         while self.next <= t {
             let b = self.reader.next_record(str_size)?.ok_or_else(bad_record)?;
@@ -333,9 +338,17 @@ impl PathCursor<'_> {
     }
 }
 
-impl From<Vec<Arc<str>>> for PathList {
+impl<'a> IntoIterator for &'a StrList {
+    type Item = String;
+    type IntoIter = StrIter<'a>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl From<Vec<Arc<str>>> for StrList {
     fn from(v: Vec<Arc<str>>) -> Self {
-        let mut l = PathList::default();
+        let mut l = StrList::default();
         for p in v {
             l.push(&p);
         }
@@ -343,20 +356,20 @@ impl From<Vec<Arc<str>>> for PathList {
     }
 }
 
-impl PartialEq for PathList {
+impl PartialEq for StrList {
     fn eq(&self, other: &Self) -> bool {
         self.len() == other.len() && self.iter().eq(other.iter())
     }
 }
-impl Eq for PathList {}
+impl Eq for StrList {}
 
-impl std::fmt::Debug for PathList {
+impl std::fmt::Debug for StrList {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list().entries(self.iter()).finish()
     }
 }
 
-impl Serialize for PathList {
+impl Serialize for StrList {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::Error;
         let mut seq = s.serialize_seq(Some(self.len()))?;
@@ -368,9 +381,9 @@ impl Serialize for PathList {
     }
 }
 
-impl<'de> Deserialize<'de> for PathList {
+impl<'de> Deserialize<'de> for StrList {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let mut l = PathList::default();
+        let mut l = StrList::default();
         for p in Vec::<String>::deserialize(d)? {
             l.push(&p);
         }
@@ -555,7 +568,7 @@ impl<'de> Deserialize<'de> for LoadList {
 /// `per_trajectory` of a [`super::ConstraintVerdict`]: one row per valid trajectory.
 #[derive(Clone, Default)]
 pub struct PerTrajectoryList {
-    paths: PathList,
+    paths: StrList,
     rows: Records,
     /// Did the rule fire in any trajectory?
     fired: bool,
@@ -564,7 +577,7 @@ pub struct PerTrajectoryList {
 /// `evidence` of a [`super::ConstraintVerdict`]: the cited locations, in order.
 #[derive(Clone, Default)]
 pub struct EvidenceList {
-    paths: PathList,
+    paths: StrList,
     cites: Records,
 }
 
@@ -596,7 +609,7 @@ struct EvidenceRef<'a> {
 
 /// The rows of a [`PerTrajectoryList`], in order.
 pub struct PerTrajectoryIter<'a> {
-    paths: PathCursor<'a>,
+    paths: StrCursor<'a>,
     reader: Reader<'a>,
     left: usize,
 }
@@ -624,7 +637,7 @@ impl ExactSizeIterator for PerTrajectoryIter<'_> {}
 
 /// The cited locations of an [`EvidenceList`] whose label is kept, in order.
 pub struct EvidenceIter<'a, F> {
-    paths: PathCursor<'a>,
+    paths: StrCursor<'a>,
     reader: Reader<'a>,
     keep: F,
 }
@@ -880,7 +893,7 @@ struct Col {
 /// rows and cited locations go to `spill` when one is given, so memory
 /// stays flat however many trajectories come.
 pub struct ColumnsBuilder {
-    paths: PathList,
+    paths: StrList,
     loads: LoadList,
     cols: Vec<Col>,
 }
@@ -890,7 +903,7 @@ impl ColumnsBuilder {
     /// (`unverifiable` for a rule without predicate, else `untested`).
     pub fn new(start: impl IntoIterator<Item = Label>, spill: Option<Arc<SpillFile>>) -> Self {
         ColumnsBuilder {
-            paths: PathList::new(spill.clone()),
+            paths: StrList::new(spill.clone()),
             loads: LoadList::new(spill.clone()),
             cols: start
                 .into_iter()
@@ -953,7 +966,7 @@ impl ColumnsBuilder {
     }
 
     /// The valid trajectories' paths and loads, and every constraint's column.
-    pub fn finish(self) -> (PathList, LoadList, Vec<ConstraintColumn>) {
+    pub fn finish(self) -> (StrList, LoadList, Vec<ConstraintColumn>) {
         let paths = self.paths;
         let columns = self
             .cols
@@ -1210,7 +1223,7 @@ mod tests {
         assert_eq!(back, sl);
         let paths: Vec<String> = sp.iter().collect();
         assert_eq!(paths[299], "sessions/s-299.jsonl");
-        let back: PathList = serde_json::from_str(&serde_json::to_string(&paths).unwrap()).unwrap();
+        let back: StrList = serde_json::from_str(&serde_json::to_string(&paths).unwrap()).unwrap();
         assert_eq!(back, sp);
     }
 }

@@ -9,7 +9,7 @@ pub mod spill;
 pub mod verdict;
 
 pub use lists::{
-    columns, ColumnsBuilder, ConstraintColumn, EvidenceList, LoadList, PathList, PerTrajectoryList,
+    columns, ColumnsBuilder, ConstraintColumn, EvidenceList, LoadList, PerTrajectoryList, StrList,
 };
 pub use verdict::*;
 

@@ -35,13 +35,15 @@ pub fn location(e: &Evidence) -> String {
 }
 
 fn inspect(cv: &ConstraintVerdict, labels: &[Label], what: &str) -> Option<Resolution> {
-    let ev: Vec<Evidence> = cv.evidence.iter_labelled(|l| labels.contains(&l)).collect();
-    if ev.is_empty() {
+    // The first few built, the rest only counted (the list grows with the corpus).
+    let mut ev = cv.evidence.iter_labelled(|l| labels.contains(&l));
+    let shown: Vec<String> = ev.by_ref().take(SHOWN).map(|e| location(&e)).collect();
+    if shown.is_empty() {
         return None;
     }
-    let shown: Vec<String> = ev.iter().take(SHOWN).map(location).collect();
-    let more = if ev.len() > SHOWN {
-        format!(" and {} more listed in the evidence", ev.len() - SHOWN)
+    let rest = ev.count();
+    let more = if rest > 0 {
+        format!(" and {rest} more listed in the evidence")
     } else {
         String::new()
     };

@@ -104,6 +104,11 @@ impl Records {
         self.len
     }
 
+    /// The file this list is written to, if any.
+    pub fn spill(&self) -> Option<Arc<SpillFile>> {
+        self.spill.clone()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -167,7 +172,6 @@ impl<'a> Reader<'a> {
     pub fn next_record(&mut self, size: impl Fn(&[u8]) -> usize) -> io::Result<Option<&[u8]>> {
         let records: &'a Records = self.records;
         while self.pos >= self.current().len() {
-            self.pos = 0;
             if let Some(c) = records.chunks.get(self.next_chunk) {
                 self.next_chunk += 1;
                 match c {
@@ -185,8 +189,10 @@ impl<'a> Reader<'a> {
                 self.tail_done = true;
                 self.slice = Some(&records.tail);
             } else {
+                // Past the end it stays there (an iterator asked again gets `None`).
                 return Ok(None);
             }
+            self.pos = 0;
         }
         let pos = self.pos;
         let n = size(&self.current()[pos..]);
@@ -274,6 +280,14 @@ mod tests {
         assert_eq!(read_all(&other), want);
         assert_eq!(read_all(&spilled.clone()), want);
         assert!(read_all(&Records::default()).is_empty());
+        // Asked again after the end, a reader stays at the end.
+        for r in [&mem, &spilled] {
+            let mut rd = r.reader();
+            let size = |b: &[u8]| 2 + 3 + u16::from_le_bytes([b[0], b[1]]) as usize;
+            while rd.next_record(size).unwrap().is_some() {}
+            assert!(rd.next_record(size).unwrap().is_none());
+            assert!(rd.next_record(size).unwrap().is_none());
+        }
     }
 
     #[test]

@@ -188,7 +188,7 @@ pub struct LoadInfo {
 pub struct TrajectorySet {
     /// Paths of the trajectories the skill was evaluated over, in order
     /// (the constraints' lists name their trajectories by number in it).
-    pub valid: super::PathList,
+    pub valid: super::StrList,
     pub discarded: Vec<Discarded>,
     /// One entry per valid trajectory: where the skill was loaded.
     #[serde(default)]
@@ -316,7 +316,7 @@ pub struct ProposalTrace {
     /// Why the proposal was made (`violated in 2 trajectories`, …).
     pub trigger: String,
     /// `path event N (line L)` locations.
-    pub locations: Vec<String>,
+    pub locations: super::StrList,
 }
 
 /// Where the constraints came from.
