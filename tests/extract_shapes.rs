@@ -1856,11 +1856,11 @@ fn a_short_step_over_a_shell_block_requires_its_commands() {
     );
     assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
     assert_eq!(c.order, Some(Order::Before), "{c:#?}");
-    // "Never use `git add -A`"; "Do not push unless the user asks."
-    assert_eq!(
-        at(&cs, 18).unwrap().forbid,
-        Some(p("{git: add, args: ['-A']}"))
-    );
+    // "Never use `git add -A`" (beside "Stage only the files you
+    // changed."); "Do not push unless the user asks."
+    assert!(cs
+        .iter()
+        .any(|c| c.lines[0] == 18 && c.forbid == Some(p("{git: add, args: ['-A']}"))));
     let c = at(&cs, 23).expect("push gate");
     assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
 }
@@ -2507,4 +2507,44 @@ fn fixing_refactoring_and_each_step_in_a_condition_are_the_works_edits() {
     // A fix of typos is no code change.
     let c = at(&cs, 19).expect("typos rule");
     assert!(!production_edit(c), "{c:#?}");
+}
+
+#[test]
+fn asking_the_user_to_pick_an_act_gates_that_act() {
+    let cs = fixture("release-picks");
+    // "… ask the user to pick a version bump.": the bump waits on the answer.
+    let c = at(&cs, 9).expect("pick");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert!(
+        serde_json::to_string(&c.when)
+            .unwrap()
+            .contains("package.json"),
+        "{c:#?}"
+    );
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    // "Display the new version and ask for confirmation." over the bump.
+    let c = at(&cs, 15).expect("display and ask");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert_eq!(c.when, Some(p("{command: 'npm version minor*'}")), "{c:#?}");
+    // "Always pause here for the user's approval." before the push.
+    let c = at(&cs, 23).expect("pause");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert!(
+        serde_json::to_string(&c.when).unwrap().contains("push"),
+        "{c:#?}"
+    );
+}
+
+#[test]
+fn a_short_sentence_with_an_act_of_its_own_is_its_own_rule() {
+    let cs = fixture("release-picks");
+    // "Run the tests. Never push to main.": two rules on one line.
+    let line: Vec<&Constraint> = cs.iter().filter(|c| c.lines[0] == 27).collect();
+    assert_eq!(line.len(), 2, "{line:#?}");
+    assert!(line
+        .iter()
+        .any(|c| c.require.is_some() && c.forbid.is_none()));
+    assert!(line
+        .iter()
+        .any(|c| c.modality == Modality::MustNot && c.forbid.is_some()));
 }

@@ -32,6 +32,33 @@ pub(super) fn opening_condition(s: &str) -> Option<(String, Order)> {
     split_leading_condition(s).map(|(c, _)| (c, order))
 }
 
+/// "Ask the user to choose a version bump", "Present the summary and ask
+/// the user which tag to push": the words after the choice the user is
+/// asked to make.
+fn asks_to_pick(s: &str) -> Option<String> {
+    let lower = s.to_lowercase();
+    let at = lower.find("ask ")?;
+    let after = &lower[at..];
+    let user = ["the user", "the human", "your partner", "them"]
+        .iter()
+        .any(|u| after.starts_with(&format!("ask {u} ")));
+    if !user {
+        return None;
+    }
+    [
+        " to choose ",
+        " to pick ",
+        " to select ",
+        " to decide ",
+        " which ",
+        " whether ",
+    ]
+    .iter()
+    .find_map(|k| after.find(k).map(|i| at + i + k.len()))
+    .and_then(|i| s.get(i..))
+    .map(str::to_string)
+}
+
 /// "showing the plan", "presenting the preview": the step that puts the
 /// planned work before the user.
 fn presents_work(c: &str) -> bool {
@@ -97,6 +124,9 @@ pub(super) struct Analysis {
     /// "Wait for approval or edits": the steps that follow wait on the
     /// user's word; which acts they are, the document says ([`Draft::awaits`]).
     pub(super) awaits: bool,
+    /// "Ask the user which version bump to apply": what the user picks
+    /// ("version bump to apply"), an act that waits on the answer.
+    pub(super) picked: Option<String>,
     /// A negative rule whose object is qualified ("untested code", "no
     /// credentials", "files that fail to build"): the act is its trigger,
     /// never a forbid of every such act.
@@ -1235,8 +1265,10 @@ pub(super) fn analyse(
     // "**Wait for selection**: Get explicit confirmation about the choice".
     // ("Display the new version and ask for confirmation", "Ask for
     // approval": the question waits on the answer.)
-    let waits = matches!(verb.as_deref(), Some("wait" | "get" | "obtain" | "ask"))
-        || asks_after
+    let waits = matches!(
+        verb.as_deref(),
+        Some("wait" | "get" | "obtain" | "ask" | "pause")
+    ) || asks_after
         || label_text.to_lowercase().starts_with("wait")
         || mw.iter().any(|x| x.text == "wait")
             && mw.iter().any(|x| matches!(x.text.as_str(), "and" | "then"));
@@ -1307,6 +1339,7 @@ pub(super) fn analyse(
         each,
         proceeds,
         awaits,
+        picked: asks_to_pick(whole),
         skipped,
         only_via,
         only_on_consent,
@@ -1613,6 +1646,15 @@ impl Analysis {
                 .any(|(c, o)| *o == Order::Before && names_going_on(c))
         {
             return Some((work_edits(lex), self.each));
+        }
+        // "Ask the user to choose a version bump", "Ask the user which
+        // version bump to apply": the act the user picks waits on the answer.
+        if let Some(act) = self
+            .picked
+            .as_deref()
+            .and_then(|rest| clause_info(rest, lex).behavior(false))
+        {
+            return Some((act, false));
         }
         if seeks(&self.main) {
             for (c, o) in &self.conditions {

@@ -57,9 +57,28 @@ pub(super) fn sentence_groups(body: &Lined, lex: &Lexicon) -> Vec<Group> {
             let starts_condition = words(&s)
                 .first()
                 .is_some_and(|w| is_condition_word(&w.text));
+            // ("Run the tests. Never push to main.": a short sentence that
+            // names an act of its own, other than the rule's, is a rule of
+            // its own.)
+            // (After "If a check fails, stop.", "Do NOT merge." keeps the
+            // condition.)
+            let conditional = words(&prev.sentences[0])
+                .first()
+                .is_some_and(|w| is_condition_word(&w.text));
+            // ("Write the test first. Watch it fail." is one sequence: only
+            // a forbid beside a requirement, or the other way round, parts.)
+            let negative = |t: &str| negation(&words(&mask(t).0)).0;
+            let own_act = !conditional
+                && negative(&s) != negative(&prev.sentences[0])
+                && clause_info(&s, lex).behavior(true).is_some_and(|a| {
+                    prev.sentences
+                        .iter()
+                        .all(|p| clause_info(p, lex).behavior(true).as_ref() != Some(&a))
+                });
             if same_line
                 && nwords <= 5
                 && !starts_condition
+                && !own_act
                 && is_rule_like(&prev.sentences[0], lex)
             {
                 prev.sentences.push(s);
