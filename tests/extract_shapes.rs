@@ -2548,3 +2548,20 @@ fn a_short_sentence_with_an_act_of_its_own_is_its_own_rule() {
         .iter()
         .any(|c| c.modality == Modality::MustNot && c.forbid.is_some()));
 }
+
+#[test]
+fn a_consent_gate_on_a_branch_in_code_guards_only_that_branch() {
+    let cs = fixture("release-picks");
+    // "Do not continue on `main` or `master` unless the user explicitly
+    // says …": edits on those branches wait for the user's word.
+    let c = at(&cs, 35).expect("branch gate");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert_eq!(
+        c.when,
+        Some(p(
+            "{all: [{any: [{write: '**'}, {edit: '**'}]}, {any: [{branch: main}, {branch: master}]}]}"
+        )),
+        "{c:#?}"
+    );
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+}

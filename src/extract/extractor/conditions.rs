@@ -32,6 +32,26 @@ pub(super) fn opening_condition(s: &str) -> Option<(String, Order)> {
     split_leading_condition(s).map(|(c, _)| (c, order))
 }
 
+/// `act`, only where the rule's modifiers name a branch ("Do not proceed
+/// on `main` … unless the user says so": the edits on that branch wait).
+fn on_branches(act: Predicate, mods: &[Predicate]) -> Predicate {
+    // Every branch the modifiers name, once ("on `main` or `master`").
+    let mut names: Vec<String> = Vec::new();
+    for m in mods {
+        m.for_each_node(&mut |q| {
+            if let Predicate::Branch(b) = q {
+                if !names.contains(b) {
+                    names.push(b.clone());
+                }
+            }
+        });
+    }
+    match any_of(names.into_iter().map(Predicate::Branch).collect()) {
+        Some(on) => Predicate::All(vec![act, on]),
+        None => act,
+    }
+}
+
 /// "Ask the user to choose a version bump", "Present the summary and ask
 /// the user which tag to push": the words after the choice the user is
 /// asked to make.
@@ -1814,8 +1834,9 @@ impl Analysis {
             // "Wait for the user's approval before proceeding", "Only
             // proceed once the user has confirmed": a consent gate (SPEC
             // §4.2) on the act named (each one), or on the work that comes
-            // next (one consent covers it).
-            consent_gate(&mut d, guarded, each);
+            // next (one consent covers it). "… on `main`": only acts on
+            // that branch wait.
+            consent_gate(&mut d, on_branches(guarded, &mods), each);
         } else if self.speech {
             d.when = when_actions;
             // "Ask the user to confirm before deleting anything": asking
@@ -1956,10 +1977,13 @@ impl Analysis {
                     // changes files next waits for the user's turn.
                     (None, None) if mentions_consent(y) && self.proceeds => consent_gate(
                         &mut d,
-                        Predicate::Any(vec![
-                            Predicate::Write("**".into()),
-                            Predicate::Edit("**".into()),
-                        ]),
+                        on_branches(
+                            Predicate::Any(vec![
+                                Predicate::Write("**".into()),
+                                Predicate::Edit("**".into()),
+                            ]),
+                            &mods,
+                        ),
                         false,
                     ),
                     _ => d.when = when_actions,

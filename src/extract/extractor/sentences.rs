@@ -241,7 +241,10 @@ pub(super) fn mask(s: &str) -> (String, Vec<String>, Vec<String>) {
                 let span: String = chars[i + 1..i + 1 + j].iter().collect();
                 // A capitalised file name in code (`CHANGELOG`, `README`)
                 // is still a word of the sentence: the file it names.
-                if span.len() > 2 && span.chars().all(|c| c.is_ascii_uppercase()) {
+                // So is the default branch (`main`, `master`): "on `main`".
+                if (span.len() > 2 && span.chars().all(|c| c.is_ascii_uppercase()))
+                    || matches!(span.as_str(), "main" | "master")
+                {
                     out.push_str(&span);
                 } else {
                     out.push('\u{1}');
