@@ -1,6 +1,6 @@
 //! A validating JSON walker for the decoders' hot path: it steps over the
 //! values a decoder does not keep at memory speed (a string's end is found
-//! 16 bytes at a time) and hands serde_json only the values that are kept.
+//! 64 bytes at a time) and hands serde_json only the values that are kept.
 //!
 //! It is a fast path, never the only path: whenever it meets anything it
 //! cannot vouch for — a syntax error, a truncated text, an escaped key, a
@@ -394,7 +394,7 @@ impl<'a> Cursor<'a> {
 
 /// Where the string whose contents start at `i` ends (the index of its
 /// closing quote), and [`ESCAPED`] | [`SURROGATE`] for its escapes. Gives up on a control
-/// character, an invalid escape or a missing end. The bytes are looked at 32
+/// character, an invalid escape or a missing end. The bytes are looked at 64
 /// (AVX2) or 16 (SSE2) at a time; the escapes within a block are handled from
 /// its mask. A string whose first 16 bytes hold its closing quote and no
 /// other special byte (most keys and short values) is settled here, inline.
@@ -415,7 +415,7 @@ pub fn string_end(b: &[u8], i: usize) -> Fast<(usize, u8)> {
     string_end_blocks(b, i)
 }
 
-/// [`string_end`] by blocks: 32 bytes at a time with AVX2, else 16.
+/// [`string_end`] by blocks: 64 bytes at a time with AVX2, else 16.
 fn string_end_blocks(b: &[u8], i: usize) -> Fast<(usize, u8)> {
     #[cfg(target_arch = "x86_64")]
     {
