@@ -3,14 +3,16 @@
 //! cited locations of [`super::lists`]) grows with the corpus, so the gate
 //! writes it out as each trajectory is judged and reads it back, in the
 //! same order, when a renderer walks it. Memory holds one chunk per list
-//! being filled and a 16-byte note per chunk written.
+//! being filled and a few bytes per chunk written.
 //!
 //! A list without a [`SpillFile`] (a verdict read back from JSON, built in a
 //! test, or when no temporary file can be created) keeps its records in
 //! memory: it reads and compares the same.
 
 use std::fs::File;
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io;
+#[cfg(not(unix))]
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::sync::{Arc, Mutex};
 
 /// Bytes a list gathers before it writes them out (records are never split:
@@ -59,18 +61,36 @@ impl SpillFile {
     fn append(&self, bytes: &[u8]) -> io::Result<u64> {
         let mut g = self.lock();
         let at = g.end;
-        g.file.seek(SeekFrom::Start(at))?;
-        g.file.write_all(bytes)?;
+        write_at(&g.file, bytes, at)?;
         g.end = at + bytes.len() as u64;
         Ok(at)
     }
 
     /// Read `buf.len()` bytes starting at `at`.
     fn read(&self, at: u64, buf: &mut [u8]) -> io::Result<()> {
-        let mut g = self.lock();
-        g.file.seek(SeekFrom::Start(at))?;
-        g.file.read_exact(buf)
+        let g = self.lock();
+        read_at(&g.file, buf, at)
     }
+}
+
+// One positioned call per chunk where the system has one (no seek).
+#[cfg(unix)]
+fn write_at(file: &File, bytes: &[u8], at: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::write_all_at(file, bytes, at)
+}
+#[cfg(unix)]
+fn read_at(file: &File, buf: &mut [u8], at: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, at)
+}
+#[cfg(not(unix))]
+fn write_at(mut file: &File, bytes: &[u8], at: u64) -> io::Result<()> {
+    file.seek(SeekFrom::Start(at))?;
+    file.write_all(bytes)
+}
+#[cfg(not(unix))]
+fn read_at(mut file: &File, buf: &mut [u8], at: u64) -> io::Result<()> {
+    file.seek(SeekFrom::Start(at))?;
+    file.read_exact(buf)
 }
 
 /// A written chunk: in the file, or kept in memory when writing it failed.
