@@ -2565,3 +2565,16 @@ fn a_consent_gate_on_a_branch_in_code_guards_only_that_branch() {
     );
     assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
 }
+
+#[test]
+fn looking_at_the_project_files_is_due_before_the_first_change_not_at_the_load() {
+    let cs = fixture("look-first");
+    for line in [7, 8] {
+        let c = at(&cs, line).expect("look");
+        let r = serde_json::to_string(&c.require).unwrap();
+        assert!(r.contains("\"read\":\"**\""), "line {line}: {c:#?}");
+        assert!(c.when.is_some(), "line {line}: {c:#?}");
+        assert_eq!(c.order, Some(Order::Before), "line {line}: {c:#?}");
+        assert!(c.scope.is_empty(), "line {line}: {c:#?}");
+    }
+}

@@ -94,6 +94,7 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
     checks_the_lead_in_names(&mut drafts, &blocks, lexicon);
     gate_following_acts(&mut drafts, &blocks, lexicon);
     look_ups_before_the_next_act(&mut drafts, &blocks, lexicon);
+    file_looks_before_the_work(&mut drafts, lexicon);
     skill_anaphora(&mut drafts);
     one_question_per_batch(&mut drafts);
     for d in &mut drafts {

@@ -174,6 +174,13 @@ impl Pattern {
                     pieces.push(String::new());
                 }
             }
+            // `re-read|read` would be "re" then "read|…": an alternative
+            // of two words never matches what its author meant.
+            if raw.contains('|') && pieces.iter().filter(|p| !p.is_empty()).count() > 1 {
+                return Err(format!(
+                    "pattern {src:?}: in {raw:?} an alternative holds two words; alternatives are single words (write a two-word alternative as a pattern of its own)"
+                ));
+            }
             for piece in pieces.into_iter().filter(|p| !p.is_empty()) {
                 let mut alts = Vec::new();
                 for alt in piece.split('|') {
@@ -674,6 +681,13 @@ mod tests {
         assert_eq!(lex.path_action("edit"), Some(PathAction::Touch));
         assert!(lex.is_speech("announce"));
         assert!(lex.is_imperative("run"));
+    }
+
+    #[test]
+    fn an_alternative_of_two_words_is_an_error() {
+        let e = Pattern::parse("read|re-read ... files").unwrap_err();
+        assert!(e.contains("alternatives are single words"), "{e}");
+        assert!(Pattern::parse("force-push ... main").is_ok());
     }
 
     #[test]

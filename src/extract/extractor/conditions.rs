@@ -1469,7 +1469,7 @@ pub(super) fn names_code_change(c: &str) -> bool {
     // As a verb ("fixing", "to fix it", "fix it"), not a noun ("the fix is
     // reviewed").
     let fixes = w.iter().enumerate().any(|(i, x)| {
-        matches!(x.as_str(), "fixing" | "refactoring")
+        matches!(x.as_str(), "fixing" | "refactoring" | "editing" | "modifying" | "changing")
             || (matches!(x.as_str(), "fix" | "refactor") && (i == 0 || w[i - 1] == "to"))
     }) && !w.iter().any(|x| {
         x.starts_with("test")

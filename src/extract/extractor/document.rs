@@ -328,6 +328,44 @@ pub(super) fn one_question_per_batch(drafts: &mut [Draft]) {
     }
 }
 
+/// "Read the relevant files", "Search the codebase for similar code": a look
+/// at the project's files with no trigger of its own is due before the
+/// work's first change (`when` the work's edits, `order: before`), never
+/// from the skill load — a session that only answered a question owes none.
+pub(super) fn file_looks_before_the_work(drafts: &mut [Draft], lex: &Lexicon) {
+    let looks = |p: &Predicate| {
+        let mut leaves = 0;
+        let mut only_looks = true;
+        p.for_each_node(&mut |q| match q {
+            Predicate::Any(_) => {}
+            Predicate::Read(_) => leaves += 1,
+            Predicate::Tool(t) => {
+                leaves += 1;
+                only_looks &= matches!(t.as_str(), "Grep" | "Glob" | "Read" | "LS");
+            }
+            Predicate::CommandRe(c) => {
+                leaves += 1;
+                only_looks &= c.starts_with("^(rg|grep|find|ls");
+            }
+            _ => {
+                leaves += 1;
+                only_looks = false;
+            }
+        });
+        only_looks && leaves > 0
+    };
+    for d in drafts.iter_mut() {
+        if d.when.is_none()
+            && d.forbid.is_none()
+            && d.scope.is_empty()
+            && d.require.as_ref().is_some_and(looks)
+        {
+            d.when = Some(start_of_work(lex, None));
+            d.order = Some(Order::Before);
+        }
+    }
+}
+
 /// A scope-tagged `require` with no `when` would fire at the skill load, so
 /// a session that only looked around (read files, asked a question) would
 /// block for not committing, pushing or setting up a worktree. Such a rule
