@@ -1717,7 +1717,14 @@ fn changelog_steps_name_the_changelog_and_keep_their_own_conditions_apart() {
     let c = at(&cs, 7).expect("read step");
     let r = serde_json::to_string(&c.require).unwrap();
     assert!(r.contains("CHANGELOG") && r.contains("CHANGES.md"), "{r}");
-    assert!(c.when.is_none(), "{c:#?}");
+    // (A read of the project's files is due before the work's first
+    // change, not under "if absent".)
+    let w = serde_json::to_string(&c.when).unwrap();
+    assert!(
+        w.contains("\"write\":\"**\"") && !w.contains("HISTORY"),
+        "{c:#?}"
+    );
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
     // Updating the changelog writes it; "the last release and the next
     // version" name no release.
     let c = at(&cs, 8).expect("update step");
