@@ -350,6 +350,30 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     result
 }
 
+/// A path as the bytes the operating system holds (lossy off Unix), for
+/// compact stores that keep paths in byte arenas; `bytes_path` reads one back.
+#[cfg(unix)]
+pub(crate) fn path_bytes(p: &Path) -> std::borrow::Cow<'_, [u8]> {
+    use std::os::unix::ffi::OsStrExt;
+    std::borrow::Cow::Borrowed(p.as_os_str().as_bytes())
+}
+#[cfg(not(unix))]
+pub(crate) fn path_bytes(p: &Path) -> std::borrow::Cow<'_, [u8]> {
+    match p.to_string_lossy() {
+        std::borrow::Cow::Borrowed(s) => std::borrow::Cow::Borrowed(s.as_bytes()),
+        std::borrow::Cow::Owned(s) => std::borrow::Cow::Owned(s.into_bytes()),
+    }
+}
+#[cfg(unix)]
+pub(crate) fn bytes_path(b: &[u8]) -> &Path {
+    use std::os::unix::ffi::OsStrExt;
+    Path::new(std::ffi::OsStr::from_bytes(b))
+}
+#[cfg(not(unix))]
+pub(crate) fn bytes_path(b: &[u8]) -> &Path {
+    Path::new(std::str::from_utf8(b).unwrap_or_default())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -69,27 +69,7 @@ pub struct CiteStore {
     arena: Vec<u8>,
 }
 
-#[cfg(unix)]
-fn path_bytes(p: &Path) -> std::borrow::Cow<'_, [u8]> {
-    use std::os::unix::ffi::OsStrExt;
-    std::borrow::Cow::Borrowed(p.as_os_str().as_bytes())
-}
-#[cfg(not(unix))]
-fn path_bytes(p: &Path) -> std::borrow::Cow<'_, [u8]> {
-    match p.to_string_lossy() {
-        std::borrow::Cow::Borrowed(s) => std::borrow::Cow::Borrowed(s.as_bytes()),
-        std::borrow::Cow::Owned(s) => std::borrow::Cow::Owned(s.into_bytes()),
-    }
-}
-#[cfg(unix)]
-fn bytes_path(b: &[u8]) -> &Path {
-    use std::os::unix::ffi::OsStrExt;
-    Path::new(std::ffi::OsStr::from_bytes(b))
-}
-#[cfg(not(unix))]
-fn bytes_path(b: &[u8]) -> &Path {
-    Path::new(std::str::from_utf8(b).unwrap_or_default())
-}
+use crate::fsutil::{bytes_path, path_bytes};
 
 impl CiteStore {
     pub fn len(&self) -> usize {

@@ -206,27 +206,7 @@ fn cite_of(b: &[u8]) -> io::Result<(u32, CiteRef<'_>)> {
     ))
 }
 
-#[cfg(unix)]
-fn path_bytes(p: &Path) -> std::borrow::Cow<'_, [u8]> {
-    use std::os::unix::ffi::OsStrExt;
-    std::borrow::Cow::Borrowed(p.as_os_str().as_bytes())
-}
-#[cfg(not(unix))]
-fn path_bytes(p: &Path) -> std::borrow::Cow<'_, [u8]> {
-    match p.to_string_lossy() {
-        std::borrow::Cow::Borrowed(s) => std::borrow::Cow::Borrowed(s.as_bytes()),
-        std::borrow::Cow::Owned(s) => std::borrow::Cow::Owned(s.into_bytes()),
-    }
-}
-#[cfg(unix)]
-fn bytes_path(b: &[u8]) -> &Path {
-    use std::os::unix::ffi::OsStrExt;
-    Path::new(std::ffi::OsStr::from_bytes(b))
-}
-#[cfg(not(unix))]
-fn bytes_path(b: &[u8]) -> &Path {
-    Path::new(std::str::from_utf8(b).unwrap_or_default())
-}
+use crate::fsutil::{bytes_path, path_bytes};
 
 // ------------------------------------------------------------ path lists
 
