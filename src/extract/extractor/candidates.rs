@@ -1358,7 +1358,7 @@ fn labelled_action(text: &str) -> bool {
 }
 
 /// A fence whose lines are shell commands (or of no stated language).
-fn is_shell(lang: &str) -> bool {
+pub(super) fn is_shell(lang: &str) -> bool {
     matches!(
         lang.to_lowercase().as_str(),
         "" | "bash" | "sh" | "shell" | "console" | "zsh" | "shell-session"

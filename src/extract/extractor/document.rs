@@ -157,10 +157,7 @@ fn section_opening_acts(
             Block::Heading { level: l, .. } if *l <= level => break,
             Block::Heading { .. } => opened = false,
             Block::Fence { lang, lines, .. } if !opened => {
-                if !matches!(
-                    lang.to_lowercase().as_str(),
-                    "" | "bash" | "sh" | "shell" | "console" | "zsh"
-                ) {
+                if !is_shell(lang) {
                     continue;
                 }
                 opened = true;
