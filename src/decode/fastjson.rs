@@ -392,6 +392,20 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// The four hex digits after `\u` (`None` where the input ends first):
+/// [`SURROGATE`] for half of a surrogate pair (`\uD800`–`\uDFFF`, which
+/// needs the careful decoder), else 0; not four hex digits gives up.
+#[inline(always)]
+fn unicode_escape(hex: Option<&[u8]>) -> Result<u8, GiveUp> {
+    let hex = hex.ok_or(GiveUp)?;
+    if !hex.iter().all(u8::is_ascii_hexdigit) {
+        return Err(GiveUp);
+    }
+    let surrogate =
+        matches!(hex[0], b'd' | b'D') && matches!(hex[1], b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F');
+    Ok(if surrogate { SURROGATE } else { 0 })
+}
+
 /// Where the string whose contents start at `i` ends (the index of its
 /// closing quote), and [`ESCAPED`] | [`SURROGATE`] for its escapes. Gives up on a control
 /// character, an invalid escape or a missing end. The bytes are looked at 64
@@ -471,15 +485,7 @@ macro_rules! string_end_loop {
                         let next = match ESCAPE_KIND[*b.get(j + 1).ok_or(GiveUp)? as usize] {
                             1 => j + 2,
                             2 => {
-                                let hex = b.get(j + 2..j + 6).ok_or(GiveUp)?;
-                                if !hex.iter().all(u8::is_ascii_hexdigit) {
-                                    return Err(GiveUp);
-                                }
-                                if matches!(hex[0], b'd' | b'D')
-                                    && matches!(hex[1], b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
-                                {
-                                    escaped |= SURROGATE;
-                                }
+                                escaped |= unicode_escape(b.get(j + 2..j + 6))?;
                                 j + 6
                             }
                             _ => return Err(GiveUp),
@@ -581,17 +587,7 @@ fn string_end_avx2(b: &[u8], mut i: usize) -> Fast<(usize, u8)> {
             let j = i + e.trailing_zeros() as usize;
             match ESCAPE_KIND[*b.get(j).ok_or(GiveUp)? as usize] {
                 1 => {}
-                2 => {
-                    let hex = b.get(j + 1..j + 5).ok_or(GiveUp)?;
-                    if !hex.iter().all(u8::is_ascii_hexdigit) {
-                        return Err(GiveUp);
-                    }
-                    if matches!(hex[0], b'd' | b'D')
-                        && matches!(hex[1], b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
-                    {
-                        escaped |= SURROGATE;
-                    }
-                }
+                2 => escaped |= unicode_escape(b.get(j + 1..j + 5))?,
                 _ => return Err(GiveUp),
             }
             e &= e - 1;

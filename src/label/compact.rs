@@ -14,14 +14,16 @@ use super::{Cite, Cited, Label, Reason, TrajectoryLabel};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::path::Path;
 
-const NONE32: u32 = u32::MAX;
+/// No line (an event index or line past `u32` is stored apart).
+pub(crate) const NONE32: u32 = u32::MAX;
 
-// Which rare parts a row has in the arena (in this order).
-const BIG_EVENT: u8 = 1;
-const BIG_LINE: u8 = 2;
-const FILE: u8 = 4;
-const POINTER: u8 = 8;
-const SUBAGENT: u8 = 16;
+// Which rare parts a row has in the arena (in this order); the report's
+// spilled evidence records (`score::lists`) use the same flags.
+pub(crate) const BIG_EVENT: u8 = 1;
+pub(crate) const BIG_LINE: u8 = 2;
+pub(crate) const FILE: u8 = 4;
+pub(crate) const POINTER: u8 = 8;
+pub(crate) const SUBAGENT: u8 = 16;
 
 /// One cited location, compact: event and line inline when they fit in
 /// `u32` (`u32::MAX` = none), everything else in the store's arena.

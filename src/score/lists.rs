@@ -95,12 +95,7 @@ fn row_of(b: &[u8]) -> io::Result<PerRow> {
 /// (`u64`), a subagent's file, a JSON pointer, a subagent id (`u32` length
 /// and bytes each).
 const CITE_HEAD: usize = 15;
-const NONE32: u32 = u32::MAX;
-const BIG_EVENT: u8 = 1;
-const BIG_LINE: u8 = 2;
-const FILE: u8 = 4;
-const POINTER: u8 = 8;
-const SUBAGENT: u8 = 16;
+use crate::label::compact::{BIG_EVENT, BIG_LINE, FILE, NONE32, POINTER, SUBAGENT};
 
 fn small(x: Option<u64>) -> Option<u32> {
     match x {
