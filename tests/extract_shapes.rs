@@ -2585,3 +2585,92 @@ fn looking_at_the_project_files_is_due_before_the_first_change_not_at_the_load()
         assert!(c.scope.is_empty(), "line {line}: {c:#?}");
     }
 }
+
+#[test]
+fn a_step_over_a_shell_block_runs_its_commands() {
+    let cs = fixture("step-blocks");
+    // "Fetch the upstream address:" / "Check the new checkout exists:"
+    // over a block: the step runs the block.
+    let c = at(&cs, 10).expect("fetch step");
+    assert_eq!(c.require, Some(p("{git: remote, args: ['-v']}")), "{c:#?}");
+    let c = at(&cs, 16).expect("check step");
+    assert_eq!(
+        c.require,
+        Some(p("{command: 'git worktree list*'}")),
+        "{c:#?}"
+    );
+    // "Confirm nothing stale is left:" checks a state: a requirement, not
+    // a prohibition.
+    let c = at(&cs, 22).expect("confirm step");
+    assert_eq!(c.modality, Modality::Must, "{c:#?}");
+    assert_eq!(
+        c.require,
+        Some(p("{command: 'git worktree prune*'}")),
+        "{c:#?}"
+    );
+    // A PowerShell block: the call operator and `./` both run scripts.
+    let c = at(&cs, 28).expect("powershell step");
+    assert_eq!(
+        c.require,
+        Some(p(
+            "{any: [{command: '*collect.ps1*'}, {command: '*summarize.ps1*'}]}"
+        )),
+        "{c:#?}"
+    );
+}
+
+#[test]
+fn a_block_marked_as_shell_names_programs_the_lexicon_does_not_know() {
+    let cs = fixture("step-blocks");
+    // "### 4. Inspect the service" over `svcctl …` lines; `sleep 5` only
+    // waits.
+    let c = at(&cs, 35).expect("numbered step heading");
+    assert_eq!(
+        c.require,
+        Some(p(
+            "{any: [{command: 'svcctl status*'}, {command: 'svcctl events*'}]}"
+        )),
+        "{c:#?}"
+    );
+    // "Restart: `svcctl restart <service>`.": a label and its command.
+    let c = at(&cs, 43).expect("labelled command");
+    assert_eq!(c.require, Some(p("{command: 'svcctl restart*'}")), "{c:#?}");
+    // "… when possible" is a hedge, not a condition.
+    let c = at(&cs, 45).expect("hedged run");
+    assert_eq!(c.require, Some(p("{command: '*bump.sh*'}")), "{c:#?}");
+    assert_eq!(c.when, None, "{c:#?}");
+}
+
+#[test]
+fn consent_before_a_forceful_flag_or_overwriting_a_branch_gates_those_commands() {
+    let cs = fixture("step-blocks");
+    let c = at(&cs, 47).expect("overwrite gate");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert!(
+        serde_json::to_string(&c.when).unwrap().contains("-[BC]"),
+        "{c:#?}"
+    );
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
+    let c = at(&cs, 49).expect("flag gate");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    let w = serde_json::to_string(&c.when).unwrap();
+    assert!(w.contains("B(=") && w.contains("force(="), "{c:#?}");
+    // A lower-case short flag means different things per program: no act.
+    let c = at(&cs, 53).expect("lower-case flag");
+    assert_eq!(c.behavior(), None, "{c:#?}");
+}
+
+#[test]
+fn the_session_itself_is_no_condition() {
+    let cs = fixture("step-blocks");
+    // "After every working session, update `FINDINGS.md`": due by the end.
+    let c = at(&cs, 51).expect("session rule");
+    assert_eq!(c.when, None, "{c:#?}");
+    assert!(
+        serde_json::to_string(&c.require)
+            .unwrap()
+            .contains("FINDINGS.md"),
+        "{c:#?}"
+    );
+}

@@ -615,7 +615,7 @@ impl Extractor<'_> {
                         }
                     }
                     if is_shell(lang) {
-                        last_shell = fence_commands(lines, self.lex);
+                        last_shell = fence_commands(lines, lang, self.lex);
                     }
                 }
             }
@@ -701,7 +701,7 @@ impl Extractor<'_> {
         lang: &str,
         lines: &[(u32, String)],
     ) {
-        let cmds = fence_commands(lines, self.lex);
+        let cmds = fence_commands(lines, lang, self.lex);
         if !is_shell(lang) || before.is_empty() || cmds.is_empty() {
             return;
         }
@@ -731,38 +731,11 @@ impl Extractor<'_> {
         // "**1. Get git SHAs:**": the step's number is no verb.
         let w = words(&mask(&text).0);
         let w = &w[heading_number(&w)..];
-        let steps = main_verb(w).is_some_and(|v| {
-            [
-                "run",
-                "execute",
-                "check",
-                "verify",
-                "inspect",
-                "review",
-                "look",
-                "view",
-                "see",
-                "confirm",
-                "get",
-                "find",
-                "list",
-                "collect",
-                "gather",
-                "determine",
-                "identify",
-                "note",
-                "record",
-                "update",
-                "pull",
-                "fetch",
-                "sync",
-            ]
-            .contains(&v.as_str())
-        });
+        let steps = main_verb(w).is_some_and(|v| is_step_verb(&v));
         if !shell || !steps || section.conditional() || opening_condition(&text).is_some() {
             return;
         }
-        let cmds = fence_commands(lines, self.lex);
+        let cmds = fence_commands(lines, lang, self.lex);
         if cmds.is_empty() {
             return;
         }
@@ -779,21 +752,16 @@ impl Extractor<'_> {
         lines: &[(u32, String)],
         section: &Section,
     ) {
-        if section.conditional()
-            || !matches!(
-                lang.to_lowercase().as_str(),
-                "" | "bash" | "sh" | "shell" | "console" | "zsh" | "shell-session"
-            )
-        {
+        if section.conditional() || !is_shell(lang) {
             return;
         }
         let Some(d) = self.drafts.get(at) else { return };
-        let verb = main_verb(&words(&mask(&d.text).0));
+        let w = words(&mask(&d.text).0);
+        let verb = main_verb(&w[heading_number(&w)..]);
+        // "Run:", and a step that names no act of its own ("Get the
+        // remote URL:", "Verify the checkout was made:").
         let runs = verb.as_deref().is_some_and(|v| {
-            matches!(
-                v,
-                "run" | "execute" | "invoke" | "call" | "launch" | "start"
-            )
+            matches!(v, "invoke" | "call" | "launch" | "start") || is_step_verb(v)
         });
         // A condition kept the rule from binding ("If it fails, run:").
         let conditioned = opening_condition(&d.text).is_some()
@@ -815,7 +783,7 @@ impl Extractor<'_> {
                 None => Vec::new(),
             };
             let n = alts.len();
-            alts.extend(fence_commands(lines, self.lex));
+            alts.extend(fence_commands(lines, lang, self.lex));
             if alts.len() > n {
                 if let Some(d) = self.drafts.get_mut(at) {
                     d.require = any_of(alts);
@@ -832,7 +800,7 @@ impl Extractor<'_> {
         {
             return;
         }
-        let cmds = fence_commands(lines, self.lex);
+        let cmds = fence_commands(lines, lang, self.lex);
         let lex = self.lex;
         if let Some(d) = self.drafts.get_mut(at) {
             d.require = any_of(cmds);
@@ -1357,11 +1325,55 @@ fn labelled_action(text: &str) -> bool {
     ) && !rest.trim().is_empty()
 }
 
-/// A fence whose lines are shell commands (or of no stated language).
+/// A fence whose lines are shell commands (or of no stated language):
+/// POSIX shells and PowerShell alike.
 pub(super) fn is_shell(lang: &str) -> bool {
     matches!(
         lang.to_lowercase().as_str(),
-        "" | "bash" | "sh" | "shell" | "console" | "zsh" | "shell-session"
+        "" | "bash"
+            | "sh"
+            | "shell"
+            | "console"
+            | "zsh"
+            | "shell-session"
+            | "powershell"
+            | "pwsh"
+            | "ps1"
+    )
+}
+
+/// A step's verb that, over a shell block, means running it: "Check the
+/// status:", "Get the remote URL:", "Verify the checkout exists:".
+fn is_step_verb(v: &str) -> bool {
+    matches!(
+        v,
+        "run"
+            | "execute"
+            | "check"
+            | "verify"
+            | "inspect"
+            | "review"
+            | "look"
+            | "view"
+            | "see"
+            | "confirm"
+            | "get"
+            | "find"
+            | "list"
+            | "collect"
+            | "gather"
+            | "determine"
+            | "identify"
+            | "note"
+            | "record"
+            | "update"
+            | "pull"
+            | "fetch"
+            | "sync"
+            | "lint"
+            | "test"
+            | "build"
+            | "format"
     )
 }
 
@@ -1451,8 +1463,10 @@ fn bare_command(text: &str, lex: &Lexicon) -> Option<Predicate> {
 }
 
 /// The commands of a shell block, one predicate per simple command
-/// (prompts, comments and blank lines left out).
-pub(super) fn fence_commands(lines: &[(u32, String)], lex: &Lexicon) -> Vec<Predicate> {
+/// (prompts, comments and blank lines left out). In a block marked as
+/// shell, a program the lexicon does not know is a command too.
+pub(super) fn fence_commands(lines: &[(u32, String)], lang: &str, lex: &Lexicon) -> Vec<Predicate> {
+    let marked = !lang.is_empty() && is_shell(lang);
     let mut cmds = Vec::new();
     for (_, l) in lines {
         let l = l.trim().trim_start_matches("$ ").trim();
@@ -1464,7 +1478,13 @@ pub(super) fn fence_commands(lines: &[(u32, String)], lex: &Lexicon) -> Vec<Pred
             simple_commands(l)
                 .iter()
                 .map(|c| substituted(c))
-                .filter_map(|c| command_predicate(c, lex)),
+                .filter_map(|c| {
+                    if marked {
+                        program_command(c, lex)
+                    } else {
+                        command_predicate(c, lex)
+                    }
+                }),
         );
     }
     cmds

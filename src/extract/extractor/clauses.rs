@@ -422,7 +422,14 @@ pub(super) fn split_trailing(s: &str) -> Option<(String, String, String)> {
             if l.starts_with(kw) && l[kw.len()..].starts_with([' ', ',']) {
                 let head = s[..i].trim();
                 let tail = s[i + 1 + kw.len()..].trim();
-                if !head.is_empty() && !tail.is_empty() {
+                // "… when possible", "… if feasible": a hedge, not a condition.
+                let hedge = matches!(
+                    tail.trim_end_matches(['.', ',', ';', ')'])
+                        .to_lowercase()
+                        .as_str(),
+                    "possible" | "feasible" | "practical" | "practicable" | "you can"
+                );
+                if !head.is_empty() && !tail.is_empty() && !hedge {
                     return Some((head.to_string(), kw.to_string(), tail.to_string()));
                 }
             }

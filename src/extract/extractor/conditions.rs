@@ -29,7 +29,44 @@ pub(super) fn opening_condition(s: &str) -> Option<(String, Order)> {
     } else {
         Order::After
     };
-    split_leading_condition(s).map(|(c, _)| (c, order))
+    split_leading_condition(s)
+        .filter(|(c, _)| !the_session_itself(c))
+        .map(|(c, _)| (c, order))
+}
+
+/// "After every debug session", "When the session ends": the session
+/// itself, which every session has — the rule holds by its end, with no
+/// condition to wait for.
+fn the_session_itself(c: &str) -> bool {
+    let w: Vec<String> = words(c).into_iter().map(|x| x.text).collect();
+    let rest: Vec<&str> = w
+        .iter()
+        .map(|x| x.as_str())
+        .filter(|x| {
+            !matches!(
+                *x,
+                "after"
+                    | "when"
+                    | "once"
+                    | "every"
+                    | "each"
+                    | "a"
+                    | "the"
+                    | "any"
+                    | "your"
+                    | "this"
+                    | "ends"
+                    | "is"
+                    | "over"
+                    | "done"
+                    | "finished"
+            )
+        })
+        .collect();
+    matches!(
+        rest.last(),
+        Some(&"session" | &"sessions" | &"conversation")
+    ) && rest.len() <= 2
 }
 
 /// `act`, only where the rule's modifiers name a branch ("Do not proceed
@@ -1012,9 +1049,17 @@ pub(super) fn analyse(
             .skip(1)
             .skip_while(|t| *t == "sure" || *t == "that")
             .collect();
-        if after
-            .first()
-            .is_some_and(|t| matches!(*t, "no" | "nothing" | "none"))
+        // ("Verify no stale entries remain:" checks a state, and forbids nothing.)
+        let a_state = after.iter().any(|t| {
+            matches!(
+                *t,
+                "remain" | "remains" | "left" | "exist" | "exists" | "outstanding" | "pending"
+            )
+        });
+        if !a_state
+            && after
+                .first()
+                .is_some_and(|t| matches!(*t, "no" | "nothing" | "none"))
         {
             negative = true;
             qualified = true;
@@ -1351,6 +1396,9 @@ pub(super) fn analyse(
         && clause_info(&main, lex)
             .scope
             .contains(&ScopeTag::SensitiveMemory);
+    // "After every debug session, update the log": the session itself is
+    // no condition to wait for.
+    conditions.retain(|(c, _)| !the_session_itself(c));
     Some(Analysis {
         purpose,
         named_paths,

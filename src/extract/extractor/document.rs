@@ -26,8 +26,10 @@ pub(super) fn gate_following_acts(drafts: &mut [Draft], blocks: &[Block], lex: &
                 Block::Heading { line, text, .. } if *line > from && heading_conditional(text) => {
                     break
                 }
-                Block::Fence { start, lines, .. } if *start > from && *start < until => {
-                    for p in fence_commands(lines, lex) {
+                Block::Fence {
+                    start, lang, lines, ..
+                } if *start > from && *start < until => {
+                    for p in fence_commands(lines, lang, lex) {
                         let p = generic_act(p);
                         if !predicate_scopes(&p, lex).is_empty() && !acts.contains(&p) {
                             acts.push(p);
@@ -161,7 +163,7 @@ fn section_opening_acts(
                     continue;
                 }
                 opened = true;
-                for p in fence_commands(lines, lex) {
+                for p in fence_commands(lines, lang, lex) {
                     let p = generic_act(p);
                     if !predicate_scopes(&p, lex).is_empty() && !acts.contains(&p) {
                         acts.push(p);

@@ -285,13 +285,32 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             "run" | "runs" | "running" | "execute" | "invoke"
         )
     });
+    // "Redeploy: `deploy redeploy <app>`": a step's label and its command.
+    let labelled = text.split_once(':').is_some_and(|(label, rest)| {
+        let label = strip_emphasis(label);
+        let n = label.split_whitespace().count();
+        (1..=2).contains(&n)
+            && label
+                .chars()
+                .all(|ch| ch.is_alphabetic() || ch == ' ' || ch == '-')
+            && rest.trim_start().starts_with('`')
+    });
     // Code spans: commands, tool names, paths.
     let verb_action = nearest_path_verb(&w, lex);
     let names_skill = w.iter().any(|x| x.text == "skill" || x.text == "skills");
     let runs_with = w.iter().any(|x| {
         matches!(
             x.text.as_str(),
-            "run" | "runs" | "running" | "execute" | "invoke" | "call" | "use" | "pass" | "with"
+            "run"
+                | "runs"
+                | "running"
+                | "execute"
+                | "invoke"
+                | "call"
+                | "use"
+                | "using"
+                | "pass"
+                | "with"
         )
     }) && !w.iter().any(|x| matches!(x.text.as_str(), "vs" | "versus"));
     for c in &code {
@@ -333,9 +352,14 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             .iter()
             .filter_map(|sc| command_predicate(sc, lex))
             .collect();
-        // "Run `check_heads.py`": a script the clause runs, by its name.
-        if preds.is_empty() && runs {
+        // "Run `check_heads.py`": a script the clause runs, by its name;
+        // "Run `deploy whoami`", "Redeploy: `deploy redeploy <app>`": a
+        // program the lexicon does not know, with its arguments.
+        if preds.is_empty() && (runs || labelled) {
             preds.extend(script_command(c.trim(), !c.contains(' ')));
+            if preds.is_empty() && c.contains(' ') {
+                preds.extend(program_command(c.trim(), lex));
+            }
         }
         if !preds.is_empty() {
             for p in preds {
@@ -761,6 +785,83 @@ pub(super) fn command_predicate(c: &str, lex: &Lexicon) -> Option<Predicate> {
     if toks.len() == 1 && first != "pytest" && first != "make" {
         return None;
     }
+    command_glob(&toks)
+}
+
+/// A command of a block marked as shell (`bash`, `sh`, `powershell`) whose
+/// program the lexicon does not know (`deploy logs <project>`, `&
+/// "scripts/snapshot.ps1"`): the block says it is a command, so a program
+/// word with at least one argument is one — shell keywords and builtins
+/// that only set up the shell (`cd`, `export`, `echo`) are not acts.
+pub(super) fn program_command(c: &str, lex: &Lexicon) -> Option<Predicate> {
+    // PowerShell's call operator: `& "path/to/script.ps1" -Flag 8`.
+    let c = c.strip_prefix("& ").unwrap_or(c).trim();
+    let (first, rest) = match c.strip_prefix(['"', '\'']) {
+        Some(q) => {
+            let end = q.find(['"', '\''])?;
+            (&q[..end], q[end + 1..].trim())
+        }
+        None => c.split_once(' ').map_or((c, ""), |(a, b)| (a, b.trim())),
+    };
+    if let Some(p) = script_command(first, true) {
+        return Some(p);
+    }
+    if let Some(p) = command_predicate(c, lex) {
+        return Some(p);
+    }
+    let program = first
+        .chars()
+        .next()
+        .is_some_and(|ch| ch.is_ascii_lowercase())
+        && first
+            .chars()
+            .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || matches!(ch, '-' | '_'))
+        && !matches!(
+            first,
+            "cd" | "export"
+                | "echo"
+                | "printf"
+                | "set"
+                | "unset"
+                | "source"
+                | "alias"
+                | "read"
+                | "local"
+                | "if"
+                | "then"
+                | "else"
+                | "elif"
+                | "fi"
+                | "for"
+                | "while"
+                | "until"
+                | "do"
+                | "done"
+                | "case"
+                | "esac"
+                | "function"
+                | "return"
+                | "exit"
+                | "true"
+                | "false"
+                | "test"
+                | "eval"
+                | "exec"
+                | "sleep"
+                | "wait"
+        );
+    let toks: Vec<&str> = c.split_whitespace().collect();
+    if program && !rest.is_empty() && !c.contains('\n') {
+        command_glob(&toks)
+    } else {
+        None
+    }
+}
+
+/// Command tokens → a command glob: placeholders become `*`, trailing
+/// arguments any.
+fn command_glob(toks: &[&str]) -> Option<Predicate> {
+    let first = toks.first()?.to_lowercase();
     if first == "git" {
         let mut i = 1;
         while i < toks.len() && toks[i].starts_with('-') {
@@ -819,12 +920,12 @@ pub(super) fn script_command(tok: &str, bare: bool) -> Option<Predicate> {
             .next()
             .is_some_and(|d| matches!(d, "scripts" | "script" | "bin" | "tools"));
     let script_ext = name.rsplit_once('.').is_some_and(|(stem, ext)| {
-        !stem.is_empty() && matches!(ext, "py" | "sh" | "js" | "ts" | "rb" | "pl")
+        !stem.is_empty() && matches!(ext, "py" | "sh" | "js" | "ts" | "rb" | "pl" | "ps1")
     });
     let ok_chars = name
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    (ok_chars && name.len() >= 3 && (in_script_dir || (script_ext && (t.contains('/') || bare))))
+    (ok_chars && name.len() >= 3 && (in_script_dir || (script_ext && (tok.contains('/') || bare))))
         .then(|| Predicate::Command(format!("*{}*", globset::escape(name))))
 }
 
@@ -960,6 +1061,11 @@ pub(super) fn qualified_name(c: &str) -> Option<(&str, &str)> {
 
 /// A code span that is one command-line flag (`--help`, `--dry-run`).
 fn lone_flag(c: &str) -> Option<&str> {
+    // `-B`, `-D`: a capital short flag, the forceful variant by convention
+    // (lower-case ones such as `-f` mean different things per program).
+    if let Some(ch) = c.strip_prefix('-').filter(|r| r.len() == 1) {
+        return ch.chars().all(|x| x.is_ascii_uppercase()).then_some(c);
+    }
     let rest = c.strip_prefix("--")?;
     (rest.len() >= 2
         && rest
