@@ -760,8 +760,17 @@ impl Extractor<'_> {
         let verb = main_verb(&w[heading_number(&w)..]);
         // "Run:", and a step that names no act of its own ("Get the
         // remote URL:", "Verify the checkout was made:").
+        // (Only the sentence that ends in the colon: "Update both files.
+        // The script handles this:" does not run the block by its first.)
+        let own_colon = {
+            let t = strip_emphasis(&d.text);
+            t.trim_end().ends_with(':') && !mask(&t).0.contains(". ")
+        };
         let runs = verb.as_deref().is_some_and(|v| {
-            matches!(v, "invoke" | "call" | "launch" | "start") || is_step_verb(v)
+            matches!(
+                v,
+                "run" | "execute" | "invoke" | "call" | "launch" | "start"
+            ) || (own_colon && is_step_verb(v))
         });
         // A condition kept the rule from binding ("If it fails, run:").
         let conditioned = opening_condition(&d.text).is_some()

@@ -39,6 +39,10 @@ impl ClauseInfo {
     /// The same clause with only its skill loads, dispatches and fetches of
     /// a named site as actions ("Use WebFetch to load `https://…`").
     pub(super) fn skills_only(&self) -> ClauseInfo {
+        let agents = self
+            .actions
+            .iter()
+            .any(|(p, _)| matches!(p, Predicate::Skill(_) | Predicate::Subagent(_)));
         ClauseInfo {
             actions: self
                 .actions
@@ -46,6 +50,9 @@ impl ClauseInfo {
                 .filter(|(p, _)| match p {
                     Predicate::Skill(_) | Predicate::Subagent(_) => true,
                     Predicate::Fetch(g) => g != "**",
+                    // "Use `references/schema.md`": the document is read
+                    // (where the means is not a skill or an agent).
+                    Predicate::Read(g) => g.ends_with(".md") && !agents,
                     _ => false,
                 })
                 .cloned()
@@ -295,6 +302,8 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
                 .all(|ch| ch.is_alphabetic() || ch == ' ' || ch == '-')
             && rest.trim_start().starts_with('`')
     });
+    let uses_a_document =
+        main_verb(&w).is_some_and(|v| matches!(v.as_str(), "use" | "follow" | "consult" | "apply"));
     // Code spans: commands, tool names, paths.
     let verb_action = nearest_path_verb(&w, lex);
     let names_skill = w.iter().any(|x| x.text == "skill" || x.text == "skills");
@@ -390,7 +399,15 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             info.actions
                 .push((Predicate::Fetch(format!("*{host}*")), true));
         } else if let Some(g) = path_glob(c) {
-            path_mention(&g, verb_action, lex, &mut info);
+            // "Use `references/schema.md` when …", "Follow `docs/style.md`":
+            // a document the rule uses is one it reads.
+            let doc = g.ends_with(".md") && uses_a_document;
+            path_mention(
+                &g,
+                verb_action.or(doc.then_some(PathAction::Read)),
+                lex,
+                &mut info,
+            );
         }
     }
     for l in &links {
@@ -851,7 +868,11 @@ pub(super) fn program_command(c: &str, lex: &Lexicon) -> Option<Predicate> {
                 | "wait"
         );
     let toks: Vec<&str> = c.split_whitespace().collect();
-    if program && !rest.is_empty() && !c.contains('\n') {
+    // (`vy += gravity`, `x = 1`: an expression, not a program's arguments.)
+    let expression = toks
+        .get(1)
+        .is_some_and(|t| !t.chars().any(|ch| ch.is_alphanumeric() || ch == '-'));
+    if program && !expression && !rest.is_empty() && !c.contains('\n') {
         command_glob(&toks)
     } else {
         None
