@@ -2674,3 +2674,31 @@ fn the_session_itself_is_no_condition() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn a_document_a_rule_uses_is_read_and_a_block_belongs_to_its_colon() {
+    let cs = fixture("step-blocks");
+    // "Use the checklist in `references/review-checklist.md`.": a read.
+    let c = at(&cs, 55).expect("document");
+    assert!(
+        serde_json::to_string(&c.require)
+            .unwrap()
+            .contains("\"read\":\"references/review-checklist.md\""),
+        "{c:#?}"
+    );
+    // "Update both manifests by hand. The release script does this too:"
+    // — the block is the second sentence's, not the rule's act.
+    let c = at(&cs, 57).expect("manual update");
+    assert_eq!(c.require, None, "{c:#?}");
+}
+
+#[test]
+fn a_look_up_step_is_due_before_the_next_steps_scoped_block() {
+    let cs = fixture("step-blocks");
+    // "1. Get the remote URL:" under "Step 5", before "Step 6"'s
+    // `git worktree add`.
+    let c = at(&cs, 65).expect("look-up");
+    assert_eq!(c.when, Some(p("{command: 'git worktree add*'}")), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+}

@@ -235,9 +235,10 @@ pub(super) fn looks_at_the_repository(p: &Predicate, history: bool) -> bool {
             leaves += 1;
             looks &= matches!(
                 subcommand.as_str(),
-                "status" | "diff" | "rev-parse" | "fetch"
+                "status" | "diff" | "rev-parse" | "fetch" | "describe"
             ) || (history && matches!(subcommand.as_str(), "log" | "show" | "blame"))
-                || (subcommand == "branch" && args.is_empty());
+                || (subcommand == "branch" && args.is_empty())
+                || (subcommand == "remote" && args.iter().all(|a| a == "-v"));
         }
         Predicate::CommandRe(c) | Predicate::Command(c) => {
             leaves += 1;
@@ -257,6 +258,19 @@ pub(super) fn looks_at_the_repository(p: &Predicate, history: bool) -> bool {
                 "git ls-remote",
                 "git (rev-parse",
                 "git check-ignore",
+                "git remote -v",
+                "git remote get-url",
+                "git remote show",
+                "git worktree list",
+                "git branch --show-current",
+                "git tag -l",
+                "git tag --list",
+                "git config --get",
+                "gh release view",
+                "gh release list",
+                "gh issue view",
+                "gh repo view",
+                "ls ",
                 "(git grep|grep|rg",
             ]
             .iter()
@@ -280,6 +294,10 @@ fn generic_act(p: Predicate) -> Predicate {
     let w: Vec<&str> = c.split_whitespace().collect();
     let plain = |s: &&str| s.chars().all(|c| c.is_ascii_lowercase() || c == '-');
     match w.as_slice() {
+        // `git worktree add …`, `git stash drop`: the act is the pair.
+        ["git", sub @ ("worktree" | "stash" | "remote" | "submodule"), act, ..] if plain(act) => {
+            Predicate::Command(format!("git {sub} {act}*"))
+        }
         ["git", sub, ..] if plain(sub) => Predicate::Git {
             subcommand: sub.to_string(),
             args: Vec::new(),
