@@ -2702,3 +2702,51 @@ fn a_look_up_step_is_due_before_the_next_steps_scoped_block() {
     assert_eq!(c.order, Some(Order::Before), "{c:#?}");
     assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
 }
+
+#[test]
+fn parallel_never_sentences_are_rules_of_their_own() {
+    let cs = fixture("mentions");
+    // "Never hardcode tokens. Never commit tokens. Never log tokens.": only
+    // the commit is about repository state.
+    let line: Vec<&Constraint> = cs.iter().filter(|c| c.lines[0] == 8).collect();
+    assert_eq!(line.len(), 3, "{line:#?}");
+    let repo: Vec<&&Constraint> = line
+        .iter()
+        .filter(|c| c.scope.contains(&ScopeTag::SharedRepoState))
+        .collect();
+    assert_eq!(repo.len(), 1, "{line:#?}");
+    assert!(repo[0].text.contains("commit"), "{line:#?}");
+    // Each is about a secret, which logging or hardcoding puts in content.
+    assert!(
+        line.iter()
+            .all(|c| c.scope.contains(&ScopeTag::SensitiveMemory)),
+        "{line:#?}"
+    );
+}
+
+#[test]
+fn things_named_in_passing_are_no_acts() {
+    let cs = fixture("mentions");
+    // "Verify: The new checkout appears in `git worktree list` …": a state
+    // the check expects.
+    let c = at(&cs, 10).expect("stated check");
+    assert_eq!(c.behavior(), None, "{c:#?}");
+    assert!(c.scope.is_empty(), "{c:#?}");
+    // "… — assume everything will be committed before merge": a premise.
+    let c = at(&cs, 12).expect("premise");
+    let all = serde_json::to_string(&(&c.when, &c.require)).unwrap();
+    assert!(!all.contains("commit") && !all.contains("merge"), "{c:#?}");
+    assert!(c.scope.is_empty(), "{c:#?}");
+    // "the release version", "the candidate commit", "the merged PR
+    // author", "a resolving commit link": things, not a release, a commit
+    // or a merge.
+    for line in [14, 16, 18, 20] {
+        let c = at(&cs, line).expect("mention");
+        assert!(c.scope.is_empty(), "line {line}: {c:#?}");
+        let all = serde_json::to_string(&(&c.when, &c.require, &c.forbid)).unwrap();
+        assert!(
+            !all.contains("\"commit\"") && !all.contains("\"merge\""),
+            "line {line}: {c:#?}"
+        );
+    }
+}

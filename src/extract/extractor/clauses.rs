@@ -188,6 +188,24 @@ pub(super) fn drop_negative_asides(s: &str) -> String {
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// "Treat the changes as one unit — assume everything will be committed
+/// before merge": what the reader is to assume is a premise, not an act;
+/// the rule ends before it.
+pub(super) fn drop_premise(s: &str) -> String {
+    let lower = s.to_lowercase();
+    for sep in [" — ", " - ", " – ", "; ", ", ", ": "] {
+        for verb in ["assume", "suppose", "imagine", "pretend"] {
+            let key = format!("{sep}{verb} ");
+            if let Some(i) = lower.find(&key) {
+                if s.is_char_boundary(i) && !s[..i].contains('`') {
+                    return s[..i].trim().to_string();
+                }
+            }
+        }
+    }
+    s.to_string()
+}
+
 pub(super) fn parenthetical_condition(s: &str) -> Option<(String, String)> {
     let mut in_code = false;
     for (i, c) in s.char_indices() {

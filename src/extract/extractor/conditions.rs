@@ -804,6 +804,27 @@ pub(super) fn analyse(
         }
         None => s,
     };
+    // "Verify: The new worktree appears in the list.": the state a check
+    // expects, stated — what it names is no act to require.
+    if let Some((label, after)) = split_label(s) {
+        let lw = words(&label);
+        let checks = lw.len() == 1
+            && matches!(
+                lw[0].text.as_str(),
+                "verify" | "check" | "confirm" | "expected" | "expect" | "result"
+            );
+        let aw = words(&mask(&after).0);
+        let stated = starts_with_third_person(&aw)
+            || (aw.first().is_some_and(|w| {
+                matches!(
+                    w.text.as_str(),
+                    "the" | "a" | "an" | "each" | "every" | "all" | "no"
+                )
+            }) && main_verb(&aw[1..]).is_none_or(|v| !lex.is_imperative(&v)));
+        if checks && stated {
+            check_question = true;
+        }
+    }
     // A label before a colon: "Core principle: …", "If NOT ignored: …".
     let mut rest = s.to_string();
     let mut label_text = String::new();
@@ -1151,6 +1172,7 @@ pub(super) fn analyse(
     if !negative {
         main = drop_negative_asides(&main);
     }
+    main = drop_premise(&main);
     while let Some((cond, without_it)) = parenthetical_condition(&main) {
         // "Commit it and push to your fork (if configured)": the condition
         // closes the last of two acts; the first is due without it.

@@ -75,10 +75,14 @@ pub(super) fn sentence_groups(body: &Lined, lex: &Lexicon) -> Vec<Group> {
                         .iter()
                         .all(|p| clause_info(p, lex).behavior(true).as_ref() != Some(&a))
                 });
+            // ("Never hardcode secrets. Never commit secrets.": parallel
+            // rules, each opening with its own modal word.)
+            let parallel = opens_with_modal(&s) && opens_with_modal(&prev.sentences[0]);
             if same_line
                 && nwords <= 5
                 && !starts_condition
                 && !own_act
+                && !parallel
                 && is_rule_like(&prev.sentences[0], lex)
             {
                 prev.sentences.push(s);
@@ -110,6 +114,16 @@ pub(super) fn sentence_groups(body: &Lined, lex: &Lexicon) -> Vec<Group> {
         });
     }
     groups
+}
+
+/// A sentence that opens with its own modal word ("Never …", "Always …",
+/// "Do not …", "Must …").
+fn opens_with_modal(s: &str) -> bool {
+    let w = words(&mask(s).0);
+    let first = w.first().map(|x| x.text.as_str());
+    let second = w.get(1).map(|x| x.text.as_str());
+    matches!(first, Some("never" | "always" | "don't" | "dont" | "must"))
+        || (first == Some("do") && second == Some("not"))
 }
 
 /// Could this sentence open a rule (cheap check used for grouping)?
