@@ -29,6 +29,7 @@ use super::{
 };
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -107,49 +108,113 @@ pub(crate) fn read_jsonl_into<const K: bool>(
 
 // ---------------------------------------------------------------- records
 
+/// [`LooseStr`] borrowed from the record's text where it can be (a string
+/// without escapes): most of a record's string fields are ids, times and
+/// paths that are read and dropped, so they are not copied.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Str<'a>(Option<Cow<'a, str>>);
+
+impl Str<'_> {
+    pub(crate) fn as_deref(&self) -> Option<&str> {
+        self.0.as_deref()
+    }
+    /// The string when present and not empty.
+    pub(crate) fn non_empty(&self) -> Option<&str> {
+        self.0.as_deref().filter(|s| !s.is_empty())
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Str<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = Str<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any value")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Str<'a>, E> {
+                Ok(Str(Some(Cow::Borrowed(s))))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Str<'a>, E> {
+                Ok(Str(Some(Cow::Owned(s.to_string()))))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Str<'a>, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Str(None))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Str<'a>, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Str(None))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Str<'a>, E> {
+                Ok(Str(None))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Str<'a>, E> {
+                Ok(Str(Some(Cow::Owned(v.to_string()))))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Str<'a>, E> {
+                Ok(Str(Some(Cow::Owned(v.to_string()))))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Str<'a>, E> {
+                Ok(Str(None))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Str<'a>, E> {
+                Ok(Str(None))
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+impl From<LooseStr> for Str<'_> {
+    fn from(s: LooseStr) -> Self {
+        Str(s.0.map(Cow::Owned))
+    }
+}
+
 /// One Claude Code record (session file, chat.json element or stream-json line).
 /// Every field is optional and loosely typed: an odd value is no value.
 #[derive(Deserialize, Default)]
 /// `T`: tool results are scanned for a test runner's summary (only those of a
 /// test command need it: see [`ClaudeRecords::needs_test_scan`]).
-pub(crate) struct Record<const K: bool, const T: bool = true> {
-    #[serde(rename = "type", default)]
-    ty: LooseStr,
-    #[serde(default)]
-    subtype: LooseStr,
-    #[serde(default)]
-    uuid: LooseStr,
-    #[serde(rename = "parentUuid", default)]
-    parent_uuid: LooseStr,
-    #[serde(rename = "sessionId", default)]
-    session_id: LooseStr,
+pub(crate) struct Record<'a, const K: bool, const T: bool = true> {
+    #[serde(rename = "type", default, borrow)]
+    ty: Str<'a>,
+    #[serde(default, borrow)]
+    subtype: Str<'a>,
+    #[serde(default, borrow)]
+    uuid: Str<'a>,
+    #[serde(rename = "parentUuid", default, borrow)]
+    parent_uuid: Str<'a>,
+    #[serde(rename = "sessionId", default, borrow)]
+    session_id: Str<'a>,
     /// stream-json spelling.
-    #[serde(rename = "session_id", default)]
-    session_id_snake: LooseStr,
-    #[serde(default)]
-    timestamp: LooseStr,
-    #[serde(default)]
-    cwd: LooseStr,
-    #[serde(rename = "gitBranch", default)]
-    git_branch: LooseStr,
-    #[serde(default)]
-    version: LooseStr,
-    #[serde(default)]
-    claude_code_version: LooseStr,
+    #[serde(rename = "session_id", default, borrow)]
+    session_id_snake: Str<'a>,
+    #[serde(default, borrow)]
+    timestamp: Str<'a>,
+    #[serde(default, borrow)]
+    cwd: Str<'a>,
+    #[serde(rename = "gitBranch", default, borrow)]
+    git_branch: Str<'a>,
+    #[serde(default, borrow)]
+    version: Str<'a>,
+    #[serde(default, borrow)]
+    claude_code_version: Str<'a>,
     #[serde(rename = "isSidechain", default)]
     is_sidechain: LooseBool,
     #[serde(rename = "isMeta", default)]
     is_meta: LooseBool,
     #[serde(rename = "isCompactSummary", default)]
     is_compact_summary: LooseBool,
-    #[serde(rename = "agentId", default)]
-    agent_id: LooseStr,
-    #[serde(rename = "sourceToolUseID", default)]
-    source_tool_use_id: LooseStr,
-    #[serde(default)]
-    parent_tool_use_id: LooseStr,
-    #[serde(default)]
-    message: Option<Message<K, T>>,
+    #[serde(rename = "agentId", default, borrow)]
+    agent_id: Str<'a>,
+    #[serde(rename = "sourceToolUseID", default, borrow)]
+    source_tool_use_id: Str<'a>,
+    #[serde(default, borrow)]
+    parent_tool_use_id: Str<'a>,
+    #[serde(default, borrow)]
+    message: Option<Message<'a, K, T>>,
     #[serde(rename = "toolUseResult", default)]
     tool_use_result: Option<ToolUseResult>,
     #[serde(rename = "tool_use_result", default)]
@@ -161,11 +226,11 @@ pub(crate) struct Record<const K: bool, const T: bool = true> {
 }
 
 #[derive(Deserialize, Default)]
-struct Message<const K: bool, const T: bool> {
-    #[serde(default)]
-    model: LooseStr,
-    #[serde(default)]
-    content: Content<K, T>,
+struct Message<'a, const K: bool, const T: bool> {
+    #[serde(default, borrow)]
+    model: Str<'a>,
+    #[serde(default, borrow)]
+    content: Content<'a, K, T>,
 }
 
 /// A message text (its end and an injected skill body are looked at).
@@ -174,82 +239,88 @@ type MsgText<const K: bool> = ScanText<K, false>;
 type OutText<const K: bool, const T: bool> = ScanText<K, T>;
 
 /// `message.content`: a string or a list of blocks.
-enum Content<const K: bool, const T: bool> {
+enum Content<'a, const K: bool, const T: bool> {
     Text(MsgText<K>),
-    Blocks(Vec<Block<K, T>>),
+    Blocks(Vec<Block<'a, K, T>>),
 }
 
-impl<const K: bool, const T: bool> Default for Content<K, T> {
+impl<const K: bool, const T: bool> Default for Content<'_, K, T> {
     fn default() -> Self {
         Content::Blocks(Vec::new())
     }
 }
 
-impl<'de, const K: bool, const T: bool> Deserialize<'de> for Content<K, T> {
+impl<'de: 'a, 'a, const K: bool, const T: bool> Deserialize<'de> for Content<'a, K, T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<const K: bool, const T: bool>;
-        impl<'de, const K: bool, const T: bool> Visitor<'de> for V<K, T> {
-            type Value = Content<K, T>;
+        struct V<'a, const K: bool, const T: bool>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a, const K: bool, const T: bool> Visitor<'de> for V<'a, K, T> {
+            type Value = Content<'a, K, T>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("message content")
             }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<Content<K, T>, E> {
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Content<'a, K, T>, E> {
                 Ok(Content::Text(ScanText::from_text(s)))
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Content<K, T>, A::Error> {
+            fn visit_seq<A: SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Content<'a, K, T>, A::Error> {
                 let mut blocks = Vec::new();
                 while let Some(b) = seq.next_element::<Block<K, T>>()? {
                     blocks.push(b);
                 }
                 Ok(Content::Blocks(blocks))
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content<K, T>, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Content<'a, K, T>, A::Error> {
                 while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
                 Ok(Content::default())
             }
-            fn visit_unit<E: de::Error>(self) -> Result<Content<K, T>, E> {
+            fn visit_unit<E: de::Error>(self) -> Result<Content<'a, K, T>, E> {
                 Ok(Content::default())
             }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Content<K, T>, E> {
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Content<'a, K, T>, E> {
                 Ok(Content::default())
             }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Content<K, T>, E> {
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Content<'a, K, T>, E> {
                 Ok(Content::default())
             }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Content<K, T>, E> {
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Content<'a, K, T>, E> {
                 Ok(Content::default())
             }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Content<K, T>, E> {
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Content<'a, K, T>, E> {
                 Ok(Content::default())
             }
         }
-        d.deserialize_any(V::<K, T>)
+        d.deserialize_any(V::<K, T>(std::marker::PhantomData))
     }
 }
 
 /// One content block; unknown keys (thinking text, signatures, images) are skipped.
 #[derive(Default)]
-struct Block<const K: bool, const T: bool> {
-    ty: LooseStr,
+struct Block<'a, const K: bool, const T: bool> {
+    ty: Str<'a>,
     text: Option<MsgText<K>>,
-    id: LooseStr,
-    name: LooseStr,
+    id: Str<'a>,
+    name: Str<'a>,
     input: Option<Input<K>>,
-    tool_use_id: LooseStr,
+    tool_use_id: Str<'a>,
     content: Option<OutText<K, T>>,
     is_error: LooseBool,
 }
 
-impl<'de, const K: bool, const T: bool> Deserialize<'de> for Block<K, T> {
+impl<'de: 'a, 'a, const K: bool, const T: bool> Deserialize<'de> for Block<'a, K, T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<const K: bool, const T: bool>;
-        impl<'de, const K: bool, const T: bool> Visitor<'de> for V<K, T> {
-            type Value = Block<K, T>;
+        struct V<'a, const K: bool, const T: bool>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a, const K: bool, const T: bool> Visitor<'de> for V<'a, K, T> {
+            type Value = Block<'a, K, T>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a content block")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Block<K, T>, A::Error> {
-                let mut b = Block::<K, T>::default();
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Block<'a, K, T>, A::Error> {
+                let mut b = Block::<'a, K, T>::default();
                 while let Some(key) = map.next_key::<KeyName>()? {
                     match key.0.as_ref() {
                         "type" => b.ty = map.next_value()?,
@@ -267,35 +338,35 @@ impl<'de, const K: bool, const T: bool> Deserialize<'de> for Block<K, T> {
                 }
                 Ok(b)
             }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<Block<K, T>, E> {
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Block<'a, K, T>, E> {
                 // a bare string in a content list: a text block
                 Ok(Block {
-                    ty: LooseStr(Some("text".into())),
+                    ty: Str(Some(Cow::Borrowed("text"))),
                     text: Some(ScanText::from_text(s)),
                     ..Default::default()
                 })
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Block<K, T>, A::Error> {
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Block<'a, K, T>, A::Error> {
                 while seq.next_element::<IgnoredAny>()?.is_some() {}
                 Ok(Block::default())
             }
-            fn visit_unit<E: de::Error>(self) -> Result<Block<K, T>, E> {
+            fn visit_unit<E: de::Error>(self) -> Result<Block<'a, K, T>, E> {
                 Ok(Block::default())
             }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Block<K, T>, E> {
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Block<'a, K, T>, E> {
                 Ok(Block::default())
             }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Block<K, T>, E> {
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Block<'a, K, T>, E> {
                 Ok(Block::default())
             }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Block<K, T>, E> {
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Block<'a, K, T>, E> {
                 Ok(Block::default())
             }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Block<K, T>, E> {
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Block<'a, K, T>, E> {
                 Ok(Block::default())
             }
         }
-        d.deserialize_any(V::<K, T>)
+        d.deserialize_any(V::<K, T>(std::marker::PhantomData))
     }
 }
 
@@ -489,7 +560,7 @@ impl<'de> Deserialize<'de> for SkillNames {
 pub(crate) fn parse_record<const K: bool, const T: bool>(
     s: &str,
     fast: bool,
-) -> serde_json::Result<Record<K, T>> {
+) -> serde_json::Result<Record<'_, K, T>> {
     if fast {
         if let Ok(r) = fast_record(s) {
             return Ok(r);
@@ -502,7 +573,7 @@ pub(crate) fn parse_record<const K: bool, const T: bool>(
 /// (a duplicate field gives up: serde's derive rejects it), the bulky values
 /// no decision needs (`toolUseResult`'s outputs and file contents, progress
 /// `data`, usage, thinking signatures) stepped over.
-fn fast_record<const K: bool, const T: bool>(s: &str) -> Fast<Record<K, T>> {
+fn fast_record<const K: bool, const T: bool>(s: &str) -> Fast<Record<'_, K, T>> {
     let mut c = Cursor::new(s);
     let r = record_at(&mut c)?;
     if !c.at_end() {
@@ -514,8 +585,10 @@ fn fast_record<const K: bool, const T: bool>(s: &str) -> Fast<Record<K, T>> {
 /// [`fast_record`] of the object at the cursor (a `chat.json` element: one
 /// level deeper than a session line, which counts against
 /// [`fastjson::MAX_DEPTH`] one level early, never late).
-pub(crate) fn record_at<const K: bool, const T: bool>(c: &mut Cursor) -> Fast<Record<K, T>> {
-    let mut r = Record::<K, T>::default();
+pub(crate) fn record_at<'a, const K: bool, const T: bool>(
+    c: &mut Cursor<'a>,
+) -> Fast<Record<'a, K, T>> {
+    let mut r = Record::<'a, K, T>::default();
     let mut seen = 0u32;
     if c.peek() != Some(b'{') {
         return Err(GiveUp);
@@ -580,11 +653,13 @@ pub(crate) fn record_at<const K: bool, const T: bool>(c: &mut Cursor) -> Fast<Re
 }
 
 /// `message` (depth 1): `model` and `content`.
-fn fast_message<const K: bool, const T: bool>(c: &mut Cursor) -> Fast<Option<Message<K, T>>> {
+fn fast_message<'a, const K: bool, const T: bool>(
+    c: &mut Cursor<'a>,
+) -> Fast<Option<Message<'a, K, T>>> {
     if c.peek() != Some(b'{') {
         return fastjson::serde(c.value(1)?);
     }
-    let mut m = Message::<K, T>::default();
+    let mut m = Message::<'a, K, T>::default();
     let mut seen = 0u8;
     c.object(1, |c, key| {
         let bit = match key {
@@ -607,7 +682,7 @@ fn fast_message<const K: bool, const T: bool>(c: &mut Cursor) -> Fast<Option<Mes
 }
 
 /// `message.content` (depth 2): a list of blocks.
-fn fast_content<const K: bool, const T: bool>(c: &mut Cursor) -> Fast<Content<K, T>> {
+fn fast_content<'a, const K: bool, const T: bool>(c: &mut Cursor<'a>) -> Fast<Content<'a, K, T>> {
     if c.peek() == Some(b'"') {
         return Ok(Content::Text(ScanText::from_text(&c.string()?)));
     }
@@ -628,8 +703,8 @@ fn fast_content<const K: bool, const T: bool>(c: &mut Cursor) -> Fast<Content<K,
 
 /// One content block (depth 3), as [`Block`]'s visitor reads it (the last
 /// of a repeated key wins).
-fn fast_block<const K: bool, const T: bool>(c: &mut Cursor) -> Fast<Block<K, T>> {
-    let mut b = Block::<K, T>::default();
+fn fast_block<'a, const K: bool, const T: bool>(c: &mut Cursor<'a>) -> Fast<Block<'a, K, T>> {
+    let mut b = Block::<'a, K, T>::default();
     c.object(3, |c, key| {
         match key {
             "type" => b.ty = loose_str_at(c, 4)?,
@@ -655,7 +730,7 @@ fn fast_tool_use_result(c: &mut Cursor) -> Fast<Option<ToolUseResult>> {
     let mut r = ToolUseResult::default();
     c.object(1, |c, key| {
         match key {
-            "agentId" => r.agent_id = loose_str_at(c, 2)?.0,
+            "agentId" => r.agent_id = loose_str_at(c, 2)?.0.map(Cow::into_owned),
             "interrupted" => r.interrupted = loose_bool(c.value(2)?)?.0,
             _ => c.skip(2)?,
         }
@@ -680,17 +755,17 @@ fn scan_text<const K: bool, const OUT: bool>(
 /// [`LooseStr`] of the value at the cursor (inside `depth` containers): a
 /// string read by [`Cursor::string`] (its end and escapes found in one
 /// pass), anything else as [`loose_str`] reads its text.
-fn loose_str_at(c: &mut Cursor, depth: usize) -> Fast<LooseStr> {
+fn loose_str_at<'a>(c: &mut Cursor<'a>, depth: usize) -> Fast<Str<'a>> {
     if c.peek() == Some(b'"') {
-        return Ok(LooseStr(Some(c.string()?.into_owned())));
+        return Ok(Str(Some(c.string()?)));
     }
     loose_str(c.value(depth)?)
 }
 
 /// [`LooseStr`] of a value's text.
-fn loose_str(raw: &str) -> Fast<LooseStr> {
+fn loose_str(raw: &str) -> Fast<Str<'_>> {
     match fastjson::plain_str(raw) {
-        Some(s) => Ok(LooseStr(Some(s.to_string()))),
+        Some(s) => Ok(Str(Some(Cow::Borrowed(s)))),
         None => fastjson::serde(raw),
     }
 }
@@ -872,7 +947,7 @@ impl<const K: bool> ClaudeRecords<K> {
         });
     }
 
-    fn metadata<const T: bool>(&mut self, r: &Record<K, T>) {
+    fn metadata<const T: bool>(&mut self, r: &Record<'_, K, T>) {
         if self.forced_agent.is_some() {
             return;
         }
@@ -900,7 +975,7 @@ impl<const K: bool> ClaudeRecords<K> {
     }
 
     /// Who acted in this record.
-    fn agent_of<const T: bool>(&mut self, r: &Record<K, T>) -> AgentPath {
+    fn agent_of<const T: bool>(&mut self, r: &Record<'_, K, T>) -> AgentPath {
         if let Some(a) = &self.forced_agent {
             return AgentPath::Subagent(a.clone());
         }
@@ -972,7 +1047,7 @@ impl<const K: bool> ClaudeRecords<K> {
     /// record is parsed again with the scan ([`Self::needs_test_scan`]).
     pub(crate) fn record_scanning_if_needed(
         &mut self,
-        r: Record<K, false>,
+        r: Record<'_, K, false>,
         loc: Location,
         json: &[u8],
     ) {
@@ -991,11 +1066,11 @@ impl<const K: bool> ClaudeRecords<K> {
     /// test runner's summary: it answers a test command already recorded
     /// (only those outputs' summaries are used, `testsummary::apply`), or the
     /// record also holds tool calls (a call and its result in one record).
-    pub(crate) fn needs_test_scan<const T: bool>(&self, r: &Record<K, T>) -> bool {
+    pub(crate) fn needs_test_scan<const T: bool>(&self, r: &Record<'_, K, T>) -> bool {
         let Some(Content::Blocks(blocks)) = r.message.as_ref().map(|m| &m.content) else {
             return false;
         };
-        let is = |b: &Block<K, T>, ty: &str| b.ty.as_deref() == Some(ty);
+        let is = |b: &Block<'_, K, T>, ty: &str| b.ty.as_deref() == Some(ty);
         let results = blocks.iter().filter(|b| is(b, "tool_result"));
         if results.clone().next().is_none() {
             return false;
@@ -1014,7 +1089,7 @@ impl<const K: bool> ClaudeRecords<K> {
         })
     }
 
-    pub(crate) fn record<const T: bool>(&mut self, r: Record<K, T>, loc: Location) {
+    pub(crate) fn record<const T: bool>(&mut self, r: Record<'_, K, T>, loc: Location) {
         self.record_no += 1;
         self.metadata(&r);
         let ty = r.ty.as_deref().unwrap_or("");
@@ -1059,14 +1134,14 @@ impl<const K: bool> ClaudeRecords<K> {
         }
     }
 
-    fn push_event(&mut self, mut ev: Event, agent: &AgentPath, ts: &LooseStr) -> usize {
+    fn push_event(&mut self, mut ev: Event, agent: &AgentPath, ts: &Str) -> usize {
         ev.agent = agent.clone();
         ev.timestamp = ts.non_empty().map(str::to_string);
         self.traj.events.push(ev);
         self.traj.events.len() - 1
     }
 
-    fn conversation<const T: bool>(&mut self, mut r: Record<K, T>, loc: Location) {
+    fn conversation<const T: bool>(&mut self, mut r: Record<'_, K, T>, loc: Location) {
         let agent = self.agent_of(&r);
         let main = agent == AgentPath::Main;
         let is_user = r.ty.as_deref() == Some("user");
@@ -1113,7 +1188,7 @@ impl<const K: bool> ClaudeRecords<K> {
         t: MsgText<K>,
         loc: &Location,
         agent: &AgentPath,
-        ts: &LooseStr,
+        ts: &Str,
         main: bool,
     ) {
         let question = t.facts.ends_with_question;
@@ -1134,7 +1209,7 @@ impl<const K: bool> ClaudeRecords<K> {
         t: MsgText<K>,
         loc: &Location,
         agent: &AgentPath,
-        ts: &LooseStr,
+        ts: &Str,
     ) {
         let mut ev = Event::new(loc.clone(), role, action);
         if K {
@@ -1152,7 +1227,7 @@ impl<const K: bool> ClaudeRecords<K> {
     /// prompt, a plain message.
     fn user_text<const T: bool>(
         &mut self,
-        r: &Record<K, T>,
+        r: &Record<'_, K, T>,
         t: MsgText<K>,
         loc: &Location,
         agent: &AgentPath,
@@ -1221,7 +1296,7 @@ impl<const K: bool> ClaudeRecords<K> {
     /// call that caused it is already recorded (then the body's hash goes there).
     fn skill_body<const T: bool>(
         &mut self,
-        r: &Record<K, T>,
+        r: &Record<'_, K, T>,
         base: String,
         facts: &TextFacts,
         loc: &Location,
@@ -1280,10 +1355,10 @@ impl<const K: bool> ClaudeRecords<K> {
 
     fn tool_use<const T: bool>(
         &mut self,
-        b: Block<K, T>,
+        b: Block<'_, K, T>,
         loc: &Location,
         agent: &AgentPath,
-        ts: &LooseStr,
+        ts: &Str,
         main: bool,
     ) {
         let id = b.id.non_empty().map(str::to_string);
@@ -1298,7 +1373,7 @@ impl<const K: bool> ClaudeRecords<K> {
             }
             return;
         }
-        let name = b.name.0.clone().unwrap_or_default();
+        let name = b.name.0.map(Cow::into_owned).unwrap_or_default();
         let input = b.input.map(|i| i.0).unwrap_or(serde_json::Value::Null);
         let action = action_for_tool(&name, &input);
         let task_key = match action {
@@ -1337,11 +1412,11 @@ impl<const K: bool> ClaudeRecords<K> {
 
     fn tool_result<const T: bool>(
         &mut self,
-        b: Block<K, T>,
+        b: Block<'_, K, T>,
         tur: Option<&ToolUseResult>,
         loc: &Location,
         agent: &AgentPath,
-        ts: &LooseStr,
+        ts: &Str,
         main: bool,
     ) {
         if main {
@@ -1426,7 +1501,7 @@ impl<const K: bool> ClaudeRecords<K> {
         }
     }
 
-    fn attachment<const T: bool>(&mut self, r: Record<K, T>, loc: Location) {
+    fn attachment<const T: bool>(&mut self, r: Record<'_, K, T>, loc: Location) {
         let Some(a) = &r.attachment else { return };
         match a.ty.as_deref() {
             Some("invoked_skills") => {
@@ -1517,7 +1592,7 @@ impl<const K: bool> ClaudeRecords<K> {
 }
 
 /// The first text of a message's content.
-fn first_text<const K: bool, const T: bool>(c: &Content<K, T>) -> &str {
+fn first_text<'c, const K: bool, const T: bool>(c: &'c Content<'_, K, T>) -> &'c str {
     match c {
         Content::Text(t) => &t.text.head,
         Content::Blocks(bs) => bs
@@ -1729,7 +1804,7 @@ fn attach_subagent_files<const K: bool>(
 /// Parse a Claude Code record from an already-parsed JSON value (chat.json elements).
 pub(crate) fn record_from_value<const K: bool>(
     v: &serde_json::Value,
-) -> Result<Record<K>, serde_json::Error> {
+) -> Result<Record<'_, K>, serde_json::Error> {
     Record::<K>::deserialize(v)
 }
 
