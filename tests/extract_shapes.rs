@@ -2750,3 +2750,16 @@ fn things_named_in_passing_are_no_acts() {
         );
     }
 }
+
+#[test]
+fn the_unit_of_committing_is_about_commits_a_past_commit_is_not() {
+    let cs = fixture("mentions");
+    // "Keep one logical change per commit.": what goes into a commit.
+    let c = at(&cs, 22).expect("per commit");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    // Its content is what it is about: no commit is required.
+    assert_eq!(c.behavior(), None, "{c:#?}");
+    // "Read the last commit before you start.": history, read.
+    let c = at(&cs, 24).expect("last commit");
+    assert!(!c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+}
