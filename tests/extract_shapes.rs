@@ -2763,3 +2763,17 @@ fn the_unit_of_committing_is_about_commits_a_past_commit_is_not() {
     let c = at(&cs, 24).expect("last commit");
     assert!(!c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
 }
+
+#[test]
+fn a_look_at_the_repository_is_due_before_the_next_act_the_skill_requires() {
+    let cs = fixture("look-then-act");
+    // "Run `git status` …" before "Commit the staged work …", with no step
+    // structure between them.
+    let c = at(&cs, 8).expect("status");
+    assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    // A look after the last act checks its result: no trigger of its own.
+    let c = at(&cs, 14).expect("log");
+    assert_eq!(c.when, None, "{c:#?}");
+}

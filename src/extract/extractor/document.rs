@@ -81,6 +81,17 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
         .filter(|d| d.when.is_none() && d.require.is_some() && !d.scope.is_empty())
         .map(|d| d.lines[0])
         .collect();
+    // The scoped acts the rules require, in document order: where no step
+    // structure says which act a look-up precedes, the next one does.
+    let later_acts: Vec<(u32, Predicate)> = drafts
+        .iter()
+        .filter(|d| d.when.is_none() && d.forbid.is_none())
+        .filter_map(|d| {
+            let r = d.require.as_ref()?;
+            let scoped = !predicate_scopes(r, lex).is_empty();
+            (scoped && !looks_at_the_repository(r, true)).then(|| (d.lines[0], r.clone()))
+        })
+        .collect();
     for d in drafts.iter_mut() {
         // "3) Confirm base branch exists and is up to date." before "5)
         // Create branch/worktree": a look at the repository's state, in
@@ -129,6 +140,12 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
             .find_map(|&(line, level, text)| {
                 scoped_act(text).or_else(|| section_opening_acts(blocks, line, level, lex))
             });
+        let act = act.or_else(|| {
+            later_acts
+                .iter()
+                .find(|(l, _)| *l > d.lines[1])
+                .map(|(_, a)| a.clone())
+        });
         if let Some(act) = act {
             d.scope.extend(predicate_scopes(&act, lex));
             d.when = Some(act);
