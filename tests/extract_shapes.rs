@@ -2777,3 +2777,21 @@ fn a_look_at_the_repository_is_due_before_the_next_act_the_skill_requires() {
     let c = at(&cs, 14).expect("log");
     assert_eq!(c.when, None, "{c:#?}");
 }
+
+#[test]
+fn working_from_a_named_branch_forbids_acts_on_another() {
+    let cs = fixture("look-then-act");
+    let c = at(&cs, 16).expect("dev branch");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    assert_eq!(
+        c.forbid,
+        Some(p(
+            "{all: [{any: [{git: commit}, {git: tag}, {git: push}]}, {not: {branch: dev}}]}"
+        )),
+        "{c:#?}"
+    );
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    // A folder is no branch.
+    let c = at(&cs, 18).expect("folder");
+    assert_eq!(c.forbid, None, "{c:#?}");
+}

@@ -2393,6 +2393,36 @@ impl Analysis {
             };
             d.scope.insert(ScopeTag::SharedRepoState);
         }
+        // "Work from the `dev` branch": commits, tags and pushes happen
+        // there — one made on another branch breaks the rule.
+        if d.require.is_none() && d.forbid.is_none() && d.when.is_none() && !self.negative {
+            if let Some(name) = works_on_a_named_branch(&self.main) {
+                d.forbid = Some(Predicate::All(vec![
+                    Predicate::Any(vec![
+                        Predicate::Git {
+                            subcommand: "commit".into(),
+                            args: Vec::new(),
+                        },
+                        Predicate::Git {
+                            subcommand: "tag".into(),
+                            args: Vec::new(),
+                        },
+                        Predicate::Git {
+                            subcommand: "push".into(),
+                            args: Vec::new(),
+                        },
+                    ]),
+                    Predicate::Not(Box::new(Predicate::Branch(
+                        globset::escape(&name).replace("[*]", "*"),
+                    ))),
+                ]));
+                d.modality = match d.modality {
+                    Modality::Should | Modality::ShouldNot => Modality::ShouldNot,
+                    _ => Modality::MustNot,
+                };
+                d.scope.insert(ScopeTag::SharedRepoState);
+            }
+        }
         // "Keep API keys in local config files, not in SKILL.md", "Keep
         // generated files out of `src/`": where content belongs, which no
         // write shows (a write to SKILL.md is not a key put there).

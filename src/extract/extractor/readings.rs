@@ -94,6 +94,43 @@ pub(super) fn works_off_the_default_branch(main: &str) -> bool {
             .any(|x| x == "branch" || x == "branches")
 }
 
+/// "Work from the `dev` branch", "Always work on `release`": the branch
+/// the work is committed on, named in code.
+pub(super) fn works_on_a_named_branch(main: &str) -> Option<String> {
+    let t = strip_emphasis(main);
+    let words: Vec<&str> = t.split_whitespace().collect();
+    let mut i = 0;
+    if words.first()?.eq_ignore_ascii_case("always") {
+        i = 1;
+    }
+    let opens = words.get(i)?.eq_ignore_ascii_case("work")
+        && ["from", "on", "in"]
+            .iter()
+            .any(|p| words.get(i + 1).is_some_and(|w| w.eq_ignore_ascii_case(p)));
+    if !opens {
+        return None;
+    }
+    let mut j = i + 2;
+    if words.get(j).is_some_and(|w| w.eq_ignore_ascii_case("the")) {
+        j += 1;
+    }
+    let token = words.get(j)?.trim_end_matches(['.', ',', ';']);
+    let name = token.strip_prefix('`')?.strip_suffix('`')?;
+    let after = words
+        .get(j + 1)
+        .map(|w| w.trim_end_matches(['.', ',', ';']));
+    // ("Work in `src/`" names a folder: the word "branch", or a branch
+    // name every repository knows.)
+    let known = matches!(name, "main" | "master" | "dev" | "develop" | "trunk");
+    let ends =
+        (j + 1 == words.len() && known) || after.is_some_and(|w| w.eq_ignore_ascii_case("branch"));
+    let ok = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '/' | '.'));
+    (ends && ok && words.len() <= j + 2).then(|| name.to_string())
+}
+
 /// "Current branch is main/master", "on main": the session sits on the
 /// default branch.
 pub(super) fn sits_on_the_default_branch(main: &str) -> bool {
