@@ -152,6 +152,17 @@ fn home_relative(p: &str) -> Option<&str> {
 /// Lexical clean-up: drop `./` and empty segments, resolve `..` where possible.
 fn clean(path: &str) -> String {
     let abs = path.starts_with('/');
+    // most paths are clean already: copied once, not split and joined
+    let body = if abs { &path[1..] } else { path };
+    if body.is_empty() || body.split('/').all(|seg| !matches!(seg, "" | "." | "..")) {
+        return path.to_string();
+    }
+    clean_segments(path)
+}
+
+/// [`clean`] segment by segment.
+fn clean_segments(path: &str) -> String {
+    let abs = path.starts_with('/');
     let mut parts: Vec<&str> = Vec::new();
     for seg in path.split('/') {
         match seg {
@@ -180,8 +191,11 @@ impl CompiledSet {
             return Vec::new();
         }
         let mut ids = Vec::new();
+        let mut found = Vec::new();
         for cand in path_candidates(path, cwd) {
-            for id in self.path_globs.matches(&cand) {
+            self.path_globs
+                .matches_candidate_into(&globset::Candidate::new(&cand), &mut found);
+            for &id in &found {
                 if !ids.contains(&id) {
                     ids.push(id);
                 }
@@ -443,6 +457,23 @@ pub(crate) fn eval(p: &CPred, f: &Facts<'_>, t: &TrajFacts) -> Tri {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clean_paths_are_kept_as_cleaning_them_would_give() {
+        let segs = ["a", "bc", ".", "..", "", ".x", "x.", "..."];
+        for lead in ["", "/", "./", "../", "//"] {
+            for a in segs {
+                for b in segs {
+                    for c in ["", "/", "/d", "/.", "/..", "//e"] {
+                        let p = format!("{lead}{a}/{b}{c}");
+                        assert_eq!(clean(&p), clean_segments(&p), "{p}");
+                        let q = format!("{lead}{a}{c}");
+                        assert_eq!(clean(&q), clean_segments(&q), "{q}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn candidates_cover_relative_absolute_and_home() {
