@@ -718,9 +718,12 @@ fn seeking_approval_before_an_act_or_before_going_on_is_a_consent_gate() {
 fn a_means_with_a_named_site_requires_fetching_it() {
     let cs = structure();
     let c = at(&cs, 159).expect("fetch rule");
+    // The site fetched, or the named tool that fetches it.
     assert_eq!(
         c.require,
-        Some(p("{fetch: '*docs.example.org*'}")),
+        Some(p(
+            "{any: [{fetch: '*docs.example.org*'}, {tool: WebFetch}]}"
+        )),
         "{c:#?}"
     );
 }
@@ -2794,4 +2797,15 @@ fn working_from_a_named_branch_forbids_acts_on_another() {
     // A folder is no branch.
     let c = at(&cs, 18).expect("folder");
     assert_eq!(c.forbid, None, "{c:#?}");
+}
+
+#[test]
+fn using_a_named_tool_requires_it_unless_as_needed() {
+    let cs = fixture("step-blocks");
+    // "Use the `AskUserQuestion` tool to pick the bump.": the tool.
+    let c = at(&cs, 77).expect("tool");
+    assert_eq!(c.require, Some(p("{tool: AskUserQuestion}")), "{c:#?}");
+    // "Use `WebSearch` as needed.": a judgement no action shows.
+    let c = at(&cs, 79).expect("as needed");
+    assert_eq!(c.require, None, "{c:#?}");
 }

@@ -417,6 +417,23 @@ pub(super) fn split_alternative(s: &str) -> Option<(String, String)> {
 /// Split a main clause at its first trailing condition keyword outside code
 /// and quotes: (head, keyword, tail).
 pub(super) fn split_trailing(s: &str) -> Option<(String, String, String)> {
+    // "Use web search as needed": a judgement no action shows, as "if
+    // needed" is.
+    let trimmed = s.trim_end().trim_end_matches(['.', ';', ')']);
+    let lower_t = trimmed.to_lowercase();
+    for tail in [
+        " as needed",
+        " as necessary",
+        " as appropriate",
+        " as required",
+    ] {
+        if lower_t.ends_with(tail) && trimmed.is_char_boundary(trimmed.len() - tail.len()) {
+            let head = trimmed[..trimmed.len() - tail.len()].trim();
+            if !head.is_empty() {
+                return Some((head.to_string(), "if".to_string(), tail[4..].to_string()));
+            }
+        }
+    }
     let mut in_code = false;
     let mut in_quote = false;
     let lower = s.to_lowercase();

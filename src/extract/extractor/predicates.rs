@@ -48,7 +48,7 @@ impl ClauseInfo {
                 .actions
                 .iter()
                 .filter(|(p, _)| match p {
-                    Predicate::Skill(_) | Predicate::Subagent(_) => true,
+                    Predicate::Skill(_) | Predicate::Subagent(_) | Predicate::Tool(_) => true,
                     Predicate::Fetch(g) => g != "**",
                     // "Use `references/schema.md`": the document is read
                     // (where the means is not a skill or an agent).
