@@ -70,7 +70,7 @@ fn decode_array<const K: bool>(path: &Path) -> Result<Trajectory, DecodeError> {
         .take(WHOLE_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| DecodeError::new(path, None, format!("cannot read: {e}")))?;
-    if let Ok(text) = std::str::from_utf8(&bytes) {
+    if let Ok(text) = simdutf8::basic::from_utf8(&bytes) {
         if let Some(t) = in_place::<K>(path, text)? {
             return Ok(t);
         }
