@@ -2809,3 +2809,27 @@ fn using_a_named_tool_requires_it_unless_as_needed() {
     let c = at(&cs, 79).expect("as needed");
     assert_eq!(c.require, None, "{c:#?}");
 }
+
+#[test]
+fn a_title_naming_troubleshooting_leaves_the_steps_binding() {
+    let cs = fixture("troubleshoot-title");
+    // "# service-troubleshoot" names the skill: "### 1. Find the failing
+    // unit" over its block is a step like any other.
+    let c = at(&cs, 10).expect("step heading");
+    assert_eq!(
+        c.require,
+        Some(p("{command: 'svcctl list --failed*'}")),
+        "{c:#?}"
+    );
+    // "2. Restart: `svcctl restart <unit>`.": a step named by its verb.
+    let c = at(&cs, 19).expect("labelled step");
+    assert_eq!(c.require, Some(p("{command: 'svcctl restart*'}")), "{c:#?}");
+    // "Command: …" shows a command; "Mirror: `~/.svc-mirror`" a value.
+    for line in [20, 21] {
+        assert!(
+            at(&cs, line).is_none_or(|c| c.require.is_none()),
+            "line {line}: {:#?}",
+            at(&cs, line)
+        );
+    }
+}

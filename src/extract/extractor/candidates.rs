@@ -50,6 +50,9 @@ pub(super) struct Lead {
 pub(super) struct Section {
     /// Heading texts, outermost first.
     pub(super) headings: Vec<(usize, String)>,
+    /// The document's title: a level-1 heading before any other heading
+    /// ("# deploy-troubleshoot") names the skill, not a situation.
+    pub(super) title: Option<String>,
 }
 
 impl Section {
@@ -191,7 +194,11 @@ impl Section {
     /// The section is optional or conditional ("From setup.py", "If …",
     /// "Troubleshooting", "Examples"): its steps are not required on every run.
     pub(super) fn conditional(&self) -> bool {
-        self.headings.iter().any(|(_, t)| heading_conditional(t)) || self.one_of_many()
+        self.headings
+            .iter()
+            .filter(|(l, t)| !(*l == 1 && self.title.as_ref() == Some(t)))
+            .any(|(_, t)| heading_conditional(t))
+            || self.one_of_many()
     }
 
     /// A section under a heading that lists alternatives ("## Workflows"
@@ -371,6 +378,7 @@ fn quotation_end(blocks: &[Block], at: usize, text: &str) -> Option<usize> {
 impl Extractor<'_> {
     pub(super) fn run(&mut self, blocks: &[Block]) {
         let mut section = Section::default();
+        let mut seen_heading = false;
         let mut example_depth = 0usize;
         let mut para_lead: Option<Lead> = None;
         let mut items: Vec<(usize, Option<Lead>)> = Vec::new();
@@ -419,6 +427,10 @@ impl Extractor<'_> {
             }
             match block {
                 Block::Heading { level, text, line } => {
+                    if *level == 1 && !seen_heading {
+                        section.title = Some(strip_emphasis(text));
+                    }
+                    seen_heading = true;
                     while section.headings.last().is_some_and(|(l, _)| l >= level) {
                         section.headings.pop();
                     }

@@ -829,28 +829,54 @@ pub(super) fn analyse(
     let mut rest = s.to_string();
     let mut label_text = String::new();
     let mut purpose = false;
-    if let Some((label, after)) = split_label(&rest).filter(|(l, after)| {
-        // "Add ruff: `uv add ruff`", "Announce at start: \"…\"": the label is the rule's verb.
-        // Not where the label opens with a compound name ("Output-Driven:"),
-        // or the text after it is a rule of its own ("Scan for secrets:
-        // Make sure no …"; the label's words still count for scope).
-        let compound = l
-            .split_whitespace()
-            .next()
-            .is_some_and(|t| t.trim_matches('*').contains('-'));
-        let aw = words(&mask(after).0);
-        let label_acts = clause_info(l, lex);
-        let own_rule = (own_modal(&aw).is_some() || {
-            let v = main_verb(&aw);
-            v.as_deref()
-                .is_some_and(|v| lex.is_imperative(v) && !matches!(v, "use"))
-        }) && label_acts.actions.is_empty()
-            && !l.contains(['`', ':']);
-        let lw = words(l);
-        !(lw.first().is_some_and(|w| lex.is_imperative(&w.text)) || noun_verb_with_object(&lw))
-            || compound
-            || own_rule
-    }) {
+    // "Redeploy: `deploy redeploy <app>`" (a step named by its verb, then
+    // its command): the whole is the rule, the label its verb.
+    let labelled_command = split_label(&rest).is_some_and(|(l, after)| {
+        let n = l.split_whitespace().count();
+        let a = after.trim().trim_end_matches('.');
+        (1..=2).contains(&n)
+            && l.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '-')
+            && !names_a_thing(&l)
+            && a.starts_with('`')
+            && a.ends_with('`')
+            && a.matches('`').count() == 2
+            && {
+                // A command: a program word and its arguments, not a path,
+                // an address or a value.
+                let inner = a.trim_matches('`');
+                let first = inner.split_whitespace().next().unwrap_or("");
+                inner.contains(' ')
+                    && first.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+                    && !first.contains("://")
+            }
+    });
+    if let Some((label, after)) =
+        split_label(&rest)
+            .filter(|_| !labelled_command)
+            .filter(|(l, after)| {
+                // "Add ruff: `uv add ruff`", "Announce at start: \"…\"": the label is the rule's verb.
+                // Not where the label opens with a compound name ("Output-Driven:"),
+                // or the text after it is a rule of its own ("Scan for secrets:
+                // Make sure no …"; the label's words still count for scope).
+                let compound = l
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|t| t.trim_matches('*').contains('-'));
+                let aw = words(&mask(after).0);
+                let label_acts = clause_info(l, lex);
+                let own_rule = (own_modal(&aw).is_some() || {
+                    let v = main_verb(&aw);
+                    v.as_deref()
+                        .is_some_and(|v| lex.is_imperative(v) && !matches!(v, "use"))
+                }) && label_acts.actions.is_empty()
+                    && !l.contains(['`', ':']);
+                let lw = words(l);
+                !(lw.first().is_some_and(|w| lex.is_imperative(&w.text))
+                    || noun_verb_with_object(&lw))
+                    || compound
+                    || own_rule
+            })
+    {
         let lw = words(&label);
         if lw.first().is_some_and(|w| is_condition_word(&w.text)) {
             let order = if lw[0].text == "before" {
@@ -1003,6 +1029,7 @@ pub(super) fn analyse(
     let lead_rule = ctx.lead.filter(|l| l.normative);
     let caps = is_caps_rule(&rest);
     let normative = own.is_some()
+        || labelled_command
         || check_question
         || caps
         || (imperative && (first || ctx.in_list || !conditions.is_empty() || question.is_some()))

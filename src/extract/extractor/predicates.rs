@@ -300,6 +300,7 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             && label
                 .chars()
                 .all(|ch| ch.is_alphabetic() || ch == ' ' || ch == '-')
+            && !names_a_thing(&label)
             && rest.trim_start().starts_with('`')
     });
     let uses_a_document =
@@ -803,6 +804,47 @@ pub(super) fn command_predicate(c: &str, lex: &Lexicon) -> Option<Predicate> {
         return None;
     }
     command_glob(&toks)
+}
+
+/// A label that names a thing, not a step ("Command:", "Example:",
+/// "Usage:"): what follows it is shown, not run.
+pub(super) fn names_a_thing(label: &str) -> bool {
+    let first = label.split_whitespace().next().unwrap_or("").to_lowercase();
+    matches!(
+        first.as_str(),
+        "command"
+            | "commands"
+            | "example"
+            | "examples"
+            | "usage"
+            | "syntax"
+            | "output"
+            | "input"
+            | "format"
+            | "note"
+            | "notes"
+            | "tip"
+            | "see"
+            | "file"
+            | "files"
+            | "path"
+            | "result"
+            | "returns"
+            | "default"
+            | "alias"
+            | "name"
+            | "type"
+            | "value"
+            | "options"
+            | "flags"
+            | "signature"
+            | "template"
+            | "pattern"
+            | "source"
+            | "location"
+            | "entry"
+            | "script"
+    )
 }
 
 /// A command of a block marked as shell (`bash`, `sh`, `powershell`) whose
