@@ -2833,3 +2833,28 @@ fn a_title_naming_troubleshooting_leaves_the_steps_binding() {
         );
     }
 }
+
+#[test]
+fn items_under_ask_before_are_consent_gates() {
+    let cs = fixture("ask-before");
+    // "Always ask the user before:" / "- Deleting a branch": each named act
+    // waits on its own answer.
+    for line in [9, 10] {
+        let c = at(&cs, line).expect("gated act");
+        assert_eq!(c.require, Some(Predicate::UserTurn), "line {line}: {c:#?}");
+        assert_eq!(c.order, Some(Order::BeforeEach), "line {line}: {c:#?}");
+        assert!(
+            c.scope.contains(&ScopeTag::SharedRepoState),
+            "line {line}: {c:#?}"
+        );
+    }
+    // "- Editing files in the user's repo": one consent covers the edits.
+    let c = at(&cs, 13).expect("edits");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert_eq!(
+        c.when,
+        Some(p("{any: [{write: '**'}, {edit: '**'}]}")),
+        "{c:#?}"
+    );
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+}

@@ -43,6 +43,9 @@ pub(super) struct Lead {
     /// "NEVER force push to:": a negative act whose objects are the items
     /// (branch names); the act itself.
     pub(super) act_on_items: Option<Predicate>,
+    /// "You must ask before:", "Check with the user before:": each item is
+    /// an act that waits on the user's word (a consent gate per item).
+    pub(super) consent_before: bool,
 }
 
 /// The heading context of a block.
@@ -947,6 +950,28 @@ impl Extractor<'_> {
                 // release's commit, tag, push and `push --tags` after one
                 // "go ahead"): `before`, not `before-each`.
                 consent_gate(&mut d, not_a_listing(cmd), false);
+                add_predicate_scopes(&mut d, self.lex);
+                self.drafts.push(d);
+                return None;
+            }
+        }
+        // "You must ask before:" / "- Deleting a branch": the item's act
+        // waits on the user's word — each named act its own consent, the
+        // work's edits one consent for them all.
+        if lead.is_some_and(|l| l.consent_before) {
+            let text = strip_emphasis(&body.text);
+            if let Some(act) = clause_info(&text, self.lex).behavior(false) {
+                let mut d = Draft::new(
+                    text,
+                    [
+                        body.line_at(0),
+                        body.line_at(body.text.len().saturating_sub(1)),
+                    ],
+                    Modality::Must,
+                );
+                let edits = matches!(&act, Predicate::Any(v)
+                    if v.iter().all(|p| matches!(p, Predicate::Write(_) | Predicate::Edit(_))));
+                consent_gate(&mut d, act, !edits);
                 add_predicate_scopes(&mut d, self.lex);
                 self.drafts.push(d);
                 return None;
@@ -1953,6 +1978,10 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
         modality: own_modal(&w),
         branches: w.iter().any(|x| x.text == "branch" || x.text == "branches"),
         approval: asks_approval(body),
+        consent_before: t.last() == Some(&"before")
+            && (t.iter().any(|x| matches!(*x, "ask" | "asking"))
+                || t.windows(3).any(|p| p[0] == "check" && p[1] == "with")
+                || asks_approval(body)),
         ..Lead::default()
     };
     // "NEVER force push to:", "Never commit directly on:": the items name
@@ -2028,7 +2057,7 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
     lead.speech_items = main_verb(&w).is_some_and(|v| lex.is_speech(&v))
         && t.iter()
             .any(|x| matches!(*x, "options" | "choices" | "alternatives"))
-        || tells_the_user(&t, lex);
+        || (tells_the_user(&t, lex) && !lead.consent_before);
     lead.short_conditional = t.len() <= 4
         && t.last()
             .is_some_and(|l| matches!(*l, "when" | "if" | "for" | "whenever"));
