@@ -2858,3 +2858,26 @@ fn items_under_ask_before_are_consent_gates() {
     );
     assert_eq!(c.order, Some(Order::Before), "{c:#?}");
 }
+
+#[test]
+fn being_on_a_named_branch_and_ci_passing_on_github_actions_are_checked() {
+    let cs = fixture("look-then-act");
+    // "Make sure you are on the `main` branch.": acts elsewhere break it.
+    let c = at(&cs, 20).expect("on main");
+    assert_eq!(
+        c.forbid,
+        Some(p(
+            "{all: [{any: [{git: commit}, {git: tag}, {git: push}]}, {not: {branch: main}}]}"
+        )),
+        "{c:#?}"
+    );
+    // "Confirm the build passed in GitHub Actions after you push.": the
+    // run's result, read with `gh`.
+    let c = at(&cs, 22).expect("actions");
+    assert!(
+        serde_json::to_string(&c.require)
+            .unwrap()
+            .contains("gh (pr checks|run"),
+        "{c:#?}"
+    );
+}

@@ -103,19 +103,40 @@ pub(super) fn works_on_a_named_branch(main: &str) -> Option<String> {
     if words.first()?.eq_ignore_ascii_case("always") {
         i = 1;
     }
-    let opens = words.get(i)?.eq_ignore_ascii_case("work")
-        && ["from", "on", "in"]
-            .iter()
-            .any(|p| words.get(i + 1).is_some_and(|w| w.eq_ignore_ascii_case(p)));
-    if !opens {
-        return None;
-    }
-    let mut j = i + 2;
+    let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+    let at = |k: usize, w: &str| lower.get(k).is_some_and(|x| x == w);
+    // "Work from …", "Ensure you're on …", "Make sure you are on …".
+    let mut j = if at(i, "work") && (at(i + 1, "from") || at(i + 1, "on") || at(i + 1, "in")) {
+        i + 2
+    } else {
+        let k = if at(i, "ensure") {
+            i + 1
+        } else if at(i, "make") && at(i + 1, "sure") {
+            i + 2
+        } else {
+            return None;
+        };
+        if at(k, "you're") && at(k + 1, "on") {
+            k + 2
+        } else if at(k, "you") && at(k + 1, "are") && at(k + 2, "on") {
+            k + 3
+        } else {
+            return None;
+        }
+    };
     if words.get(j).is_some_and(|w| w.eq_ignore_ascii_case("the")) {
         j += 1;
     }
     let token = words.get(j)?.trim_end_matches(['.', ',', ';']);
-    let name = token.strip_prefix('`')?.strip_suffix('`')?;
+    let name = token
+        .strip_prefix('`')
+        .and_then(|t| t.strip_suffix('`'))
+        .or_else(|| {
+            // A branch every repository knows needs no code span ("on main
+            // branch").
+            let t = token.trim_matches('*');
+            matches!(t, "main" | "master" | "dev" | "develop" | "trunk").then_some(t)
+        })?;
     let after = words
         .get(j + 1)
         .map(|w| w.trim_end_matches(['.', ',', ';']));
