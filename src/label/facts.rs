@@ -7,6 +7,7 @@ use super::compile::{CPred, CompiledSet};
 use super::gitflags;
 use crate::decode::{Action, Event, FileEffect, GitOp, TestOutcome};
 use crate::extract::ScopeTag;
+use std::collections::HashMap;
 
 /// Three-valued truth: `Maybe` where the trajectory does not record what a
 /// predicate asks (the git branch), so uncertainty can fail closed.
@@ -185,11 +186,42 @@ fn clean_segments(path: &str) -> String {
     }
 }
 
+/// The path-glob ids of the paths already matched in one trajectory, per
+/// working directory: a session reads, edits and reads again the same
+/// files, and each spelling of a path costs a glob-set pass.
+#[derive(Default)]
+pub(crate) struct PathMemo(Vec<(Option<String>, PathIds)>);
+
+/// A path's glob ids, by path.
+type PathIds = HashMap<String, Vec<usize>>;
+
 impl CompiledSet {
-    fn path_matches(&self, path: &str, cwd: Option<&str>) -> Vec<usize> {
+    pub(crate) fn path_matches(
+        &self,
+        path: &str,
+        cwd: Option<&str>,
+        memo: &mut PathMemo,
+    ) -> Vec<usize> {
         if !self.any_path_glob {
             return Vec::new();
         }
+        let slot = match memo.0.iter().position(|(c, _)| c.as_deref() == cwd) {
+            Some(i) => i,
+            None => {
+                memo.0.push((cwd.map(str::to_string), HashMap::new()));
+                memo.0.len() - 1
+            }
+        };
+        if let Some(ids) = memo.0[slot].1.get(path) {
+            return ids.clone();
+        }
+        let ids = self.match_path(path, cwd);
+        memo.0[slot].1.insert(path.to_string(), ids.clone());
+        ids
+    }
+
+    /// [`CompiledSet::path_matches`] without the memo.
+    pub(crate) fn match_path(&self, path: &str, cwd: Option<&str>) -> Vec<usize> {
         let mut ids = Vec::new();
         let mut found = Vec::new();
         for cand in path_candidates(path, cwd) {
@@ -219,7 +251,7 @@ impl CompiledSet {
         }
     }
 
-    fn file_fact(&self, e: &FileEffect, cwd: Option<&str>) -> FileFact {
+    fn file_fact(&self, e: &FileEffect, cwd: Option<&str>, memo: &mut PathMemo) -> FileFact {
         let (op, path) = match e {
             FileEffect::Read { path } => (Op::Read, path),
             FileEffect::Write { path } => (Op::Write, path),
@@ -228,20 +260,25 @@ impl CompiledSet {
             FileEffect::Rename { from, to } => {
                 return FileFact {
                     op: Some(Op::Rename),
-                    paths: self.path_matches(from, cwd),
-                    to: self.path_matches(to, cwd),
+                    paths: self.path_matches(from, cwd, memo),
+                    to: self.path_matches(to, cwd, memo),
                 }
             }
         };
         FileFact {
             op: Some(op),
-            paths: self.path_matches(path, cwd),
+            paths: self.path_matches(path, cwd, memo),
             to: Vec::new(),
         }
     }
 
     /// The facts of one event.
-    pub(crate) fn facts<'a>(&self, e: &'a Event, session_cwd: Option<&str>) -> Facts<'a> {
+    pub(crate) fn facts<'a>(
+        &self,
+        e: &'a Event,
+        session_cwd: Option<&str>,
+        memo: &mut PathMemo,
+    ) -> Facts<'a> {
         let mut f = Facts {
             failed: failed(e),
             user_turn: is_user_turn(e),
@@ -255,7 +292,7 @@ impl CompiledSet {
             Action::File { effects } => {
                 f.files = effects
                     .iter()
-                    .map(|x| self.file_fact(x, session_cwd))
+                    .map(|x| self.file_fact(x, session_cwd, memo))
                     .collect();
             }
             Action::Shell(sh) => {
@@ -264,7 +301,11 @@ impl CompiledSet {
                     .as_deref()
                     .filter(|w| w.starts_with('/'))
                     .or(session_cwd);
-                f.files = sh.effects.iter().map(|x| self.file_fact(x, cwd)).collect();
+                f.files = sh
+                    .effects
+                    .iter()
+                    .map(|x| self.file_fact(x, cwd, memo))
+                    .collect();
                 for c in &sh.commands {
                     let regexes = self
                         .regexes

@@ -551,6 +551,7 @@ fn judge_many(sets: &[(&CompiledSet, ScopeStart)], traj: &Trajectory) -> Judged 
             slots.push((m, mine));
         }
         let from = members.iter().map(|m| m.start).min().unwrap_or(0);
+        let mut memo = facts::PathMemo::default();
         for (pos, e) in traj.events.iter().enumerate().skip(from) {
             let mut f = None;
             for m in members.iter_mut() {
@@ -563,7 +564,7 @@ fn judge_many(sets: &[(&CompiledSet, ScopeStart)], traj: &Trajectory) -> Judged 
                     }
                 }
                 m.last_in_scope = Some(pos);
-                let f = f.get_or_insert_with(|| lead.facts(e, cwd));
+                let f = f.get_or_insert_with(|| lead.facts(e, cwd, &mut memo));
                 m.step(f, &tf, pos);
             }
         }

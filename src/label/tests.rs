@@ -862,3 +862,57 @@ fn label_many_is_label_trajectory_per_skill() {
     assert_eq!(many[0][0].label, Label::Violated);
     assert_eq!(many[2][1].label, Label::Untested);
 }
+
+/// A path matched again in the same trajectory (the memo) gets the ids a
+/// fresh match gives, whatever the working directory it is seen from.
+#[test]
+fn memoized_path_matches_are_fresh_matches() {
+    let cs = [
+        constraint("no-env", "forbid: {read: \"**/.env*\"}"),
+        constraint(
+            "no-ssh",
+            "forbid: {any: [{read: \"~/.ssh/**\"}, {read: \"**/*.pem\"}]}",
+        ),
+        constraint("no-skill-edits", "forbid: {touch: \".claude/**\"}"),
+        constraint(
+            "rust",
+            "when: {edit: \"src/**/*.rs\"}\nrequire: {command: \"*test*\"}",
+        ),
+    ];
+    let set = CompiledSet::compile(&cs).unwrap();
+    let paths = [
+        ".env",
+        "./a/../.env.local",
+        "/work/repo/.claude/settings.json",
+        "/home/u/.ssh/id_rsa",
+        "key.pem",
+        "src/lib.rs",
+        "/work/repo/src/x/y.rs",
+        "../other/src/z.rs",
+        "",
+        "/",
+    ];
+    let cwds = [
+        None,
+        Some("/work/repo"),
+        Some("/work/repo/"),
+        Some("relative"),
+        Some("/home/u"),
+    ];
+    let mut memo = facts::PathMemo::default();
+    for round in 0..3 {
+        for cwd in cwds {
+            for p in paths {
+                let fresh = set.match_path(p, cwd);
+                assert_eq!(
+                    set.path_matches(p, cwd, &mut memo),
+                    fresh,
+                    "{p} {cwd:?} {round}"
+                );
+            }
+        }
+    }
+    assert!(!set
+        .match_path("/work/repo/.claude/x", Some("/work/repo"))
+        .is_empty());
+}
