@@ -2881,3 +2881,20 @@ fn being_on_a_named_branch_and_ci_passing_on_github_actions_are_checked() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn handing_information_over_names_no_act_a_flag_passed_is_one() {
+    let cs = fixture("mentions");
+    // "Pass the worker … any test commands that were already run …": what
+    // is handed over, not a test run.
+    let c = at(&cs, 26).expect("hand-off");
+    assert_eq!(c.behavior(), None, "{c:#?}");
+    // "Pass `--force-with-lease` when you push.": the push carries the flag.
+    let c = at(&cs, 28).expect("flag");
+    assert!(
+        serde_json::to_string(&c.require)
+            .unwrap()
+            .contains("force\\\\-with"),
+        "{c:#?}"
+    );
+}

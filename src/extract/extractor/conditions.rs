@@ -1158,12 +1158,13 @@ pub(super) fn analyse(
     let by_command = verb.as_deref().is_some_and(|v| {
         matches!(
             v,
-            "reply" | "respond" | "answer" | "report" | "notify" | "post"
+            "reply" | "respond" | "answer" | "report" | "notify" | "post" | "pass" | "share"
         )
     }) && mask(&rest)
         .1
         .iter()
-        .any(|c| command_predicate(c.trim(), lex).is_some());
+        // ("Pass `--force-with-lease`": a flag the command carries.)
+        .any(|c| command_predicate(c.trim(), lex).is_some() || c.trim().starts_with('-'));
     // "Present the plan and ask the user to confirm": the rule is the
     // question its second verb asks.
     let asks_after = {
@@ -1174,7 +1175,15 @@ pub(super) fn analyse(
                 && matches!(p[2].text.as_str(), "the" | "user" | "your" | "them" | "for")
         })
     };
-    let speech = (verb.as_deref().is_some_and(|v| lex.is_speech(v)) && !by_command
+    // ("Pass the task to the `x` subagent" delegates: an act.)
+    let delegates = verb
+        .as_deref()
+        .is_some_and(|v| matches!(v, "pass" | "share"))
+        && clause_info(&rest, lex)
+            .actions
+            .iter()
+            .any(|(p, _)| matches!(p, Predicate::Subagent(_) | Predicate::Skill(_)));
+    let speech = (verb.as_deref().is_some_and(|v| lex.is_speech(v)) && !by_command && !delegates
         || quoted_only
         || asks_after)
         && !item_is_condition;
