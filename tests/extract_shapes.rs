@@ -2898,3 +2898,18 @@ fn handing_information_over_names_no_act_a_flag_passed_is_one() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn refreshing_the_local_main_after_a_merge_pulls_it() {
+    let cs = fixture("look-then-act");
+    let c = at(&cs, 24).expect("refresh");
+    assert_eq!(
+        c.require,
+        Some(p("{any: [{git: pull}, {git: fetch}]}")),
+        "{c:#?}"
+    );
+    assert!(
+        serde_json::to_string(&c.when).unwrap().contains("merge"),
+        "{c:#?}"
+    );
+}
