@@ -2821,7 +2821,9 @@ fn a_title_naming_troubleshooting_leaves_the_steps_binding() {
         Some(p("{command: 'svcctl list --failed*'}")),
         "{c:#?}"
     );
-    // "2. Restart: `svcctl restart <unit>`.": a step named by its verb.
+    // "2. Restart: `svcctl restart <unit>`.": a step named by its verb
+    // (after "1. … state the cause to the user before acting": telling the
+    // user waits on no answer).
     let c = at(&cs, 19).expect("labelled step");
     assert_eq!(c.require, Some(p("{command: 'svcctl restart*'}")), "{c:#?}");
     // "Command: …" shows a command; "Mirror: `~/.svc-mirror`" a value.

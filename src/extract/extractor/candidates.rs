@@ -1658,9 +1658,58 @@ pub(super) fn waits_on_user(text: &str, lex: &Lexicon) -> bool {
     verb.as_deref()
         .is_some_and(|v| lex.is_speech(v) || matches!(v, "ask" | "offer" | "propose"))
         && (!checks || to_person)
-        || w.iter().any(|x| {
-            x.text.starts_with("approv") || x.text.starts_with("consent") || (to_person && !checks)
-        })
+        || w.iter().any(|x| x.text.starts_with("approv") || x.text.starts_with("consent"))
+        // A step that names the user waits on them where it asks or hears
+        // back ("get the user's answer", "until the user agrees"); telling
+        // them ("state the cause to the user before acting") waits on no one.
+        || (to_person
+            && !checks
+            && !verb.as_deref().is_some_and(|v| lex.is_speech(v) && !matches!(v, "ask"))
+            && w.iter().any(|x| {
+                matches!(
+                    x.text.as_str(),
+                    "ask"
+                        | "asks"
+                        | "answer"
+                        | "answers"
+                        | "respond"
+                        | "responds"
+                        | "response"
+                        | "reply"
+                        | "replies"
+                        | "decide"
+                        | "decides"
+                        | "decision"
+                        | "choose"
+                        | "chooses"
+                        | "choice"
+                        | "pick"
+                        | "picks"
+                        | "confirm"
+                        | "confirms"
+                        | "confirmation"
+                        | "agree"
+                        | "agrees"
+                        | "feedback"
+                        | "input"
+                        | "wait"
+                        | "waits"
+                        | "go-ahead"
+                        | "ahead"
+                        | "ok"
+                        | "okay"
+                        | "sign"
+                        | "signs"
+                        | "review"
+                        | "reviews"
+                        | "says"
+                        | "accept"
+                        | "accepts"
+                        | "wants"
+                        | "selects"
+                        | "select"
+                )
+            }))
 }
 
 /// A normative fenced block (no language): prose, not code, that states a
