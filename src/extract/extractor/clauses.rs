@@ -193,6 +193,11 @@ pub(super) fn drop_negative_asides(s: &str) -> String {
 /// the rule ends before it.
 pub(super) fn drop_premise(s: &str) -> String {
     let lower = s.to_lowercase();
+    // (Offsets in the lower-cased text are offsets in `s` only where
+    // lower-casing kept every character's length.)
+    if lower.len() != s.len() {
+        return s.to_string();
+    }
     for sep in [" — ", " - ", " – ", "; ", ", ", ": "] {
         for verb in ["assume", "suppose", "imagine", "pretend"] {
             let key = format!("{sep}{verb} ");

@@ -851,7 +851,8 @@ pub(super) fn names_a_thing(label: &str) -> bool {
 /// program the lexicon does not know (`deploy logs <project>`, `&
 /// "scripts/snapshot.ps1"`): the block says it is a command, so a program
 /// word with at least one argument is one — shell keywords and builtins
-/// that only set up the shell (`cd`, `export`, `echo`) are not acts.
+/// the lexicon does not list as commands (`sleep`, `set`, `read`) are not
+/// acts.
 pub(super) fn program_command(c: &str, lex: &Lexicon) -> Option<Predicate> {
     // PowerShell's call operator: `& "path/to/script.ps1" -Flag 8`.
     let c = c.strip_prefix("& ").unwrap_or(c).trim();
