@@ -2915,3 +2915,19 @@ fn refreshing_the_local_main_after_a_merge_pulls_it() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn a_step_after_the_users_confirmation_gates_its_block() {
+    let cs = fixture("ask-before");
+    // "Once the user confirms the work is finished:" / "1. Drop the
+    // checkout:" over `git worktree remove`: each removal waits.
+    let c = at(&cs, 19).expect("gated step");
+    assert_eq!(
+        c.when,
+        Some(p("{command: 'git worktree remove ../wt*'}")),
+        "{c:#?}"
+    );
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+}

@@ -623,8 +623,17 @@ impl Extractor<'_> {
                     if let Some(at) = colon_before {
                         self.commands_under(at, lang, lines, &section);
                     } else if let Some((text, at)) = bare_before {
+                        // "Once the user confirms the work is done:" / "1.
+                        // Remove the worktree:" over its block: the step
+                        // waits on the user's word.
+                        let after_consent = para_lead
+                            .as_ref()
+                            .and_then(|l| l.condition.as_ref())
+                            .is_some_and(|(c, _)| user_consent(c));
                         if on_success(&text) {
                             self.next_on_success(text, at, &last_shell, lang, lines);
+                        } else if after_consent {
+                            self.consent_over_commands(text, at, lang, lines);
                         } else {
                             self.step_over_commands(text, at, lang, lines, &section);
                         }
@@ -727,6 +736,26 @@ impl Extractor<'_> {
         ]));
         d.require = any_of(cmds);
         d.order = Some(Order::After);
+        add_predicate_scopes(&mut d, self.lex);
+        self.drafts.push(d);
+    }
+
+    /// A step under a lead-in that waits on the user's word, over a shell
+    /// block: each command it runs is due only after the user's answer
+    /// (`when` the command, `require: {user_turn: true}`, `before-each`).
+    fn consent_over_commands(
+        &mut self,
+        text: String,
+        at: [u32; 2],
+        lang: &str,
+        lines: &[(u32, String)],
+    ) {
+        let cmds = fence_commands(lines, lang, self.lex);
+        if !is_shell(lang) || cmds.is_empty() {
+            return;
+        }
+        let mut d = Draft::new(text, at, Modality::Must);
+        consent_gate(&mut d, any_of(cmds).expect("commands"), true);
         add_predicate_scopes(&mut d, self.lex);
         self.drafts.push(d);
     }
