@@ -831,25 +831,7 @@ pub(super) fn analyse(
     let mut purpose = false;
     // "Redeploy: `deploy redeploy <app>`" (a step named by its verb, then
     // its command): the whole is the rule, the label its verb.
-    let labelled_command = split_label(&rest).is_some_and(|(l, after)| {
-        let n = l.split_whitespace().count();
-        let a = after.trim().trim_end_matches('.');
-        (1..=2).contains(&n)
-            && l.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '-')
-            && !names_a_thing(&l)
-            && a.starts_with('`')
-            && a.ends_with('`')
-            && a.matches('`').count() == 2
-            && {
-                // A command: a program word and its arguments, not a path,
-                // an address or a value.
-                let inner = a.trim_matches('`');
-                let first = inner.split_whitespace().next().unwrap_or("");
-                inner.contains(' ')
-                    && first.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-                    && !first.contains("://")
-            }
-    });
+    let labelled_command = labelled_command(&rest);
     if let Some((label, after)) =
         split_label(&rest)
             .filter(|_| !labelled_command)

@@ -293,16 +293,7 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
         )
     });
     // "Redeploy: `deploy redeploy <app>`": a step's label and its command.
-    let labelled = text.split_once(':').is_some_and(|(label, rest)| {
-        let label = strip_emphasis(label);
-        let n = label.split_whitespace().count();
-        (1..=2).contains(&n)
-            && label
-                .chars()
-                .all(|ch| ch.is_alphabetic() || ch == ' ' || ch == '-')
-            && !names_a_thing(&label)
-            && rest.trim_start().starts_with('`')
-    });
+    let labelled = labelled_command(text);
     let uses_a_document =
         main_verb(&w).is_some_and(|v| matches!(v.as_str(), "use" | "follow" | "consult" | "apply"));
     // Code spans: commands, tool names, paths.
@@ -804,6 +795,28 @@ pub(super) fn command_predicate(c: &str, lex: &Lexicon) -> Option<Predicate> {
         return None;
     }
     command_glob(&toks)
+}
+
+/// "Redeploy: `deploy redeploy <app>`": a step named by its verb (one or
+/// two words, not a thing such as "Command:" or "Example:"), then one code
+/// span holding a command — a program word and its arguments, not a path,
+/// an address or a value.
+pub(super) fn labelled_command(text: &str) -> bool {
+    split_label(text).is_some_and(|(l, after)| {
+        let n = l.split_whitespace().count();
+        let a = after.trim().trim_end_matches('.');
+        let inner = a.trim_matches('`');
+        let first = inner.split_whitespace().next().unwrap_or("");
+        (1..=2).contains(&n)
+            && l.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '-')
+            && !names_a_thing(&l)
+            && a.starts_with('`')
+            && a.ends_with('`')
+            && a.matches('`').count() == 2
+            && inner.contains(' ')
+            && first.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+            && !first.contains("://")
+    })
 }
 
 /// A label that names a thing, not a step ("Command:", "Example:",

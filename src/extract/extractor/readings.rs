@@ -128,21 +128,18 @@ pub(super) fn works_on_a_named_branch(main: &str) -> Option<String> {
         j += 1;
     }
     let token = words.get(j)?.trim_end_matches(['.', ',', ';']);
+    // A branch every repository knows needs no code span ("on main branch").
+    let well_known = |t: &str| matches!(t, "main" | "master" | "dev" | "develop" | "trunk");
     let name = token
         .strip_prefix('`')
         .and_then(|t| t.strip_suffix('`'))
-        .or_else(|| {
-            // A branch every repository knows needs no code span ("on main
-            // branch").
-            let t = token.trim_matches('*');
-            matches!(t, "main" | "master" | "dev" | "develop" | "trunk").then_some(t)
-        })?;
+        .or_else(|| Some(token.trim_matches('*')).filter(|t| well_known(t)))?;
     let after = words
         .get(j + 1)
         .map(|w| w.trim_end_matches(['.', ',', ';']));
     // ("Work in `src/`" names a folder: the word "branch", or a branch
     // name every repository knows.)
-    let known = matches!(name, "main" | "master" | "dev" | "develop" | "trunk");
+    let known = well_known(name);
     let ends =
         (j + 1 == words.len() && known) || after.is_some_and(|w| w.eq_ignore_ascii_case("branch"));
     let ok = !name.is_empty()
