@@ -38,8 +38,7 @@ use super::generic::*;
 use super::model::*;
 use super::{DecodeError, DecodeOptions, Decoder, Harness, Trajectory};
 use serde_json::{json, Value};
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
 use std::io::Read;
 use std::path::Path;
 
@@ -198,7 +197,7 @@ enum BlockState {
     Search {
         path: String,
         line: u64,
-        hasher: DefaultHasher,
+        hasher: LinesHasher,
         empty: bool,
     },
     Replace,
@@ -331,8 +330,17 @@ fn is_shell_fence(line: &str) -> bool {
     )
 }
 
+/// The hash of a block's lines, compared only with another block's within one
+/// run (foldhash with a fixed seed: std's SipHash cost more than the rest of
+/// aider's line tests).
+type LinesHasher = foldhash::quality::FoldHasher<'static>;
+
+fn lines_hasher() -> LinesHasher {
+    foldhash::quality::FixedState::default().build_hasher()
+}
+
 fn hash_lines<'a>(lines: impl Iterator<Item = &'a str>) -> u64 {
-    let mut h = DefaultHasher::new();
+    let mut h = lines_hasher();
     for l in lines {
         l.trim_end().hash(&mut h);
     }
@@ -551,7 +559,7 @@ impl Parser {
                             self.block = BlockState::Search {
                                 path,
                                 line: n,
-                                hasher: DefaultHasher::new(),
+                                hasher: lines_hasher(),
                                 empty: true,
                             };
                         }

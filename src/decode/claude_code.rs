@@ -24,13 +24,13 @@ use super::scantext::{ScanText, TextFacts};
 use super::tools::action_for_tool;
 use super::{
     testsummary, Action, AgentPath, DecodeError, DecodeOptions, DecodeProblem, Decoder, Event,
-    EventContent, Harness, LoadVia, Location, ProblemKind, Role, Trajectory, UserTurnVia,
-    SESSION_COMMANDS,
+    EventContent, FastMap, FastSet, Harness, LoadVia, Location, ProblemKind, Role, Trajectory,
+    UserTurnVia, SESSION_COMMANDS,
 };
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -887,14 +887,14 @@ pub(crate) struct ClaudeRecords<const K: bool> {
     /// All events are this subagent's (new-layout subagent files).
     forced_agent: Option<String>,
     /// tool_use id → event index.
-    calls: HashMap<String, usize>,
+    calls: FastMap<String, usize>,
     /// Task/Agent calls whose sidechain has not started yet (old layout).
     /// (event index, head of the Task prompt) of Task calls without a sidechain yet.
     pending_tasks: VecDeque<(usize, String)>,
     /// sidechain record uuid → subagent id.
-    sidechain_agent: HashMap<String, String>,
+    sidechain_agent: FastMap<String, String>,
     /// subagent id (`agentId` of a Task result) → the Task event index.
-    pub(crate) agent_calls: HashMap<String, usize>,
+    pub(crate) agent_calls: FastMap<String, usize>,
     /// The last slash command (`<command-name>/x</command-name>`), by record
     /// number, and whether it had arguments.
     pending_slash: Option<(String, u64, bool)>,
@@ -905,7 +905,7 @@ pub(crate) struct ClaudeRecords<const K: bool> {
     record_no: u64,
     last_turn: LastTurn,
     /// Record uuids seen: a resumed session repeats earlier records (SPEC §5).
-    seen_uuids: HashSet<String>,
+    seen_uuids: FastSet<String>,
     /// Repeated records skipped, and where the first was.
     repeated: usize,
     first_repeat: Option<Location>,
@@ -922,16 +922,16 @@ impl<const K: bool> ClaudeRecords<K> {
             traj,
             file: None,
             forced_agent,
-            calls: HashMap::new(),
+            calls: FastMap::default(),
             pending_tasks: VecDeque::new(),
-            sidechain_agent: HashMap::new(),
-            agent_calls: HashMap::new(),
+            sidechain_agent: FastMap::default(),
+            agent_calls: FastMap::default(),
             pending_slash: None,
             last_skill_tool: None,
             last_skill_event: None,
             record_no: 0,
             last_turn: LastTurn::None,
-            seen_uuids: HashSet::new(),
+            seen_uuids: FastSet::default(),
             repeated: 0,
             first_repeat: None,
             result_record: None,

@@ -27,7 +27,6 @@ use super::{
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::Value;
-use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 
@@ -387,7 +386,7 @@ const INJECTED: &[&str] = &[
 
 struct State<const K: bool> {
     traj: Trajectory,
-    calls: HashMap<String, usize>,
+    calls: super::FastMap<String, usize>,
     last_turn: LastTurn,
     meta_seen: bool,
     /// Calls repeated by a resumed rollout, skipped.
@@ -398,7 +397,7 @@ fn decode_rollout<const K: bool>(path: &Path) -> Result<Trajectory, DecodeError>
     let traj = Trajectory::new(path.to_path_buf(), Harness::Codex, "codex-rollout");
     let mut st = State::<K> {
         traj,
-        calls: HashMap::new(),
+        calls: super::FastMap::default(),
         last_turn: LastTurn::None,
         meta_seen: false,
         repeated: 0,

@@ -85,6 +85,14 @@ pub(crate) fn is_record_id(s: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.' | b':'))
 }
 
+/// A hash map keyed by record ids, call ids or paths: foldhash (seeded per
+/// process) instead of std's SipHash, which cost more than the rest of a
+/// record's bookkeeping (a session inserts one uuid per record; docs/gate.md,
+/// "Measured", round 10). Nothing iterates these maps into an output.
+pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+/// A set like [`FastMap`].
+pub(crate) type FastSet<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
+
 /// How many leading bytes sniffing looks at.
 pub const SNIFF_BYTES: usize = 64 * 1024;
 

@@ -7,7 +7,6 @@ use super::compile::{CPred, CompiledSet};
 use super::gitflags;
 use crate::decode::{Action, Event, FileEffect, GitOp, TestOutcome};
 use crate::extract::ScopeTag;
-use std::collections::HashMap;
 
 /// Three-valued truth: `Maybe` where the trajectory does not record what a
 /// predicate asks (the git branch), so uncertainty can fail closed.
@@ -193,7 +192,7 @@ fn clean_segments(path: &str) -> String {
 pub(crate) struct PathMemo(Vec<(Option<String>, PathIds)>);
 
 /// A path's glob ids, by path.
-type PathIds = HashMap<String, Vec<usize>>;
+type PathIds = crate::decode::FastMap<String, Vec<usize>>;
 
 impl CompiledSet {
     pub(crate) fn path_matches(
@@ -208,7 +207,7 @@ impl CompiledSet {
         let slot = match memo.0.iter().position(|(c, _)| c.as_deref() == cwd) {
             Some(i) => i,
             None => {
-                memo.0.push((cwd.map(str::to_string), HashMap::new()));
+                memo.0.push((cwd.map(str::to_string), PathIds::default()));
                 memo.0.len() - 1
             }
         };
