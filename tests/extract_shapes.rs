@@ -2931,3 +2931,47 @@ fn a_step_after_the_users_confirmation_gates_its_block() {
     assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
     assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
 }
+
+#[test]
+fn a_skill_about_secrets_scopes_its_rules_that_name_no_object() {
+    let cs = fixture("vault-topic");
+    // "Never run the loader from a cron job.": in a skill whose
+    // description opens on credentials, the loader handles them.
+    let c = at(&cs, 11).expect("loader");
+    assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
+    // What to say, and a preference, take no scope from the topic.
+    for line in [12, 13] {
+        let c = at(&cs, line).expect("rule");
+        assert!(c.scope.is_empty(), "{c:#?}");
+    }
+    // "Always pick the scoped entry instead. This route:": the lead-in is
+    // a rule; its items describe what the route does.
+    assert!(at(&cs, 15).is_some());
+    for line in [16, 17] {
+        assert!(at(&cs, line).is_none(), "{:#?}", at(&cs, line));
+    }
+}
+
+#[test]
+fn history_look_ups_guard_the_pull_request_they_describe_not_a_tag() {
+    let cs = fixture("pr-lookups");
+    // "1. **Collect the branch's story**:" / "- Run `git log …`": the
+    // bullets of a numbered step are due before the next step's act.
+    for line in [11, 12] {
+        let c = at(&cs, line).expect("look-up");
+        assert_eq!(
+            c.when,
+            Some(p("{command: 'gh pr create --fill*'}")),
+            "{c:#?}"
+        );
+        assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+        assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+        // ("Keeps tokens out of its body." is one rule's object, in the
+        // description's second sentence: not the skill's topic.)
+        assert!(!c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
+    }
+    // Reviewing what a tag will hold reads history; it is not ordered
+    // before the tag.
+    let c = at(&cs, 17).expect("tag review");
+    assert_ne!(c.order, Some(Order::Before), "{c:#?}");
+}

@@ -71,6 +71,7 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
         lex: lexicon,
         drafts: Vec::new(),
         subject: subject_acts(description, lexicon),
+        topic: stored_topic(description, lexicon),
     };
     ex.run(&blocks);
     let authors_skills = authors_skills(description, &ex.subject);

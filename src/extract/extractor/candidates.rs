@@ -28,6 +28,9 @@ pub(super) struct Lead {
     /// "Use when:" / "Don't use when:" / "When to use:": the items say when
     /// the skill applies, they are not rules.
     pub(super) use_conditions: bool,
+    /// "Use option 3 instead. This workflow:": a lead-in with a rule of its
+    /// own whose last sentence says the items describe what something does.
+    pub(super) describes_items: bool,
     /// A short lead-in ending in when / if / for ("Create when:", "Don't
     /// create for:"): under a "When to …" heading, its items say when.
     pub(super) short_conditional: bool,
@@ -327,6 +330,9 @@ pub(super) struct Extractor<'a> {
     pub(super) drafts: Vec<Draft>,
     /// The scoped acts the skill's description names.
     pub(super) subject: Vec<SubjectAct>,
+    /// What the skill's acts handle when the skill exists for it
+    /// ([`stored_topic`]): the scope of its rules that name no object.
+    pub(super) topic: BTreeSet<ScopeTag>,
 }
 
 /// Tags whose content is an example, not a rule.
@@ -958,7 +964,10 @@ impl Extractor<'_> {
             }
         }
         if lead.is_some_and(|l| {
-            l.use_conditions || l.speech_items || (l.short_conditional && section.when_to())
+            l.use_conditions
+                || l.describes_items
+                || l.speech_items
+                || (l.short_conditional && section.when_to())
         }) {
             return None;
         }
@@ -1111,9 +1120,13 @@ impl Extractor<'_> {
         } else {
             elided_object_scope(&a.main, &self.subject)
         };
+        let speech = a.speech;
         let mut d = a.into_draft(ctx, self.lex);
         if d.scope.is_empty() {
             d.scope = elided;
+        }
+        if d.scope.is_empty() && !speech && d.modality != Modality::Should {
+            d.scope.clone_from(&self.topic);
         }
         Some(d)
     }
@@ -2131,7 +2144,21 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
             }
         }
     }
+    // "Always use option 3 instead. This workflow:": the lead-in's last
+    // sentence introduces the items.
+    let last: Vec<String> = body
+        .rsplit_once(". ")
+        .map(|(_, last)| {
+            words(&mask(last).0)
+                .into_iter()
+                .filter(|x| !x.barrier)
+                .map(|x| x.text)
+                .collect()
+        })
+        .unwrap_or_default();
+    let last: Vec<&str> = last.iter().map(String::as_str).collect();
     lead.use_conditions = says_when_to_use(&t) || describes_effects(&t);
+    lead.describes_items = !last.is_empty() && describes_effects(&last);
     lead.speech_items = main_verb(&w).is_some_and(|v| lex.is_speech(&v))
         && t.iter()
             .any(|x| matches!(*x, "options" | "choices" | "alternatives"))
@@ -2220,10 +2247,13 @@ fn describes_effects(t: &[&str]) -> bool {
             ]
             | [
                 "this" | "it",
-                "updates" | "creates" | "runs" | "performs" | "handles" | "includes",
+                "updates" | "creates" | "runs" | "performs" | "handles" | "includes" | "means",
                 ..
             ]
-    )
+    ) || matches!(t, ["this" | "that", noun]
+        // "Use option 3 instead. This workflow:": the bare name of what the
+        // items describe (a list of rules names itself: "This checklist:").
+        if !matches!(*noun, "checklist" | "list" | "rule" | "order" | "sequence" | "means"))
 }
 
 /// A lead-in whose subject is another agent ("Each agent gets", "The

@@ -107,15 +107,22 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
             }
             continue;
         }
-        let looks = d.when.is_none()
-            && d.forbid.is_none()
-            && d.require
-                .as_ref()
-                .is_some_and(|r| looks_at_the_repository(r, false));
-        if !looks {
+        if d.when.is_some() || d.forbid.is_some() {
             continue;
         }
-        if let Some(act) = next_step_act(blocks, d.lines[0], &scoped_act) {
+        let Some(r) = d.require.as_ref() else {
+            continue;
+        };
+        // A written-out `git log …` / `git show …` reads history: a look
+        // that guards what goes into a commit or a pull request
+        // ("`git log --oneline -20` — the repository's conventions"), not
+        // the review of a tag's commits or a check after a merge.
+        let history_only = !looks_at_the_repository(r, false) && writes_out_a_history_read(r);
+        if !looks_at_the_repository(r, false) && !history_only {
+            continue;
+        }
+        let fits = |act: &Predicate| !history_only || commits_or_opens_a_pr(act);
+        if let Some(act) = next_step_act(blocks, d.lines[0], &scoped_act).filter(fits) {
             d.scope.extend(predicate_scopes(&act, lex));
             d.when = Some(act);
             d.order = Some(Order::Before);
@@ -146,7 +153,7 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
                 .find(|(l, _)| *l > d.lines[1])
                 .map(|(_, a)| a.clone())
         });
-        if let Some(act) = act {
+        if let Some(act) = act.filter(fits) {
             d.scope.extend(predicate_scopes(&act, lex));
             d.when = Some(act);
             d.order = Some(Order::Before);
@@ -205,10 +212,30 @@ fn next_step_act(
     line: u32,
     scoped_act: &impl Fn(&str) -> Option<Predicate>,
 ) -> Option<Predicate> {
-    let at = blocks.iter().position(|b| {
-        matches!(b, Block::Item { body, ordered: true, .. }
+    let mut at = blocks.iter().position(|b| {
+        matches!(b, Block::Item { body, .. }
             if body.first_line() <= line && line <= body.last_line())
     })?;
+    // A bullet under a numbered step ("1. **Collect the history**:" /
+    // "- Run `git log …`") belongs to that step.
+    if let Block::Item {
+        ordered: false,
+        indent,
+        ..
+    } = &blocks[at]
+    {
+        let inner = *indent;
+        at = (0..at).rev().find_map(|i| match &blocks[i] {
+            Block::Item {
+                ordered: true,
+                indent,
+                ..
+            } if *indent < inner => Some(Some(i)),
+            Block::Item { indent, .. } if *indent >= inner => None,
+            Block::Item { .. } | Block::Heading { .. } => Some(None),
+            _ => None,
+        })??;
+    }
     let Block::Item { indent: own, .. } = &blocks[at] else {
         return None;
     };
@@ -260,38 +287,41 @@ pub(super) fn looks_at_the_repository(p: &Predicate, history: bool) -> bool {
         Predicate::CommandRe(c) | Predicate::Command(c) => {
             leaves += 1;
             let c = c.trim_start_matches('^');
-            looks &= [
-                "gh pr view",
-                "gh (pr checks",
-                "gh pr checks",
-                "gh pr list",
-                "gh pr diff",
-                "gh pr status",
-                "gh run view",
-                "gh run list",
-                "gh api repos/",
-                "git fetch",
-                "git rev-list",
-                "git ls-remote",
-                "git (rev-parse",
-                "git check-ignore",
-                "git remote -v",
-                "git remote get-url",
-                "git remote show",
-                "git worktree list",
-                "git branch --show-current",
-                "git tag -l",
-                "git tag --list",
-                "git config --get",
-                "gh release view",
-                "gh release list",
-                "gh issue view",
-                "gh repo view",
-                "ls ",
-                "(git grep|grep|rg",
-            ]
-            .iter()
-            .any(|l| c.starts_with(l));
+            looks &= (history && (c.starts_with("git log") || c.starts_with("git show")))
+                || [
+                    "git diff",
+                    "git status",
+                    "gh pr view",
+                    "gh (pr checks",
+                    "gh pr checks",
+                    "gh pr list",
+                    "gh pr diff",
+                    "gh pr status",
+                    "gh run view",
+                    "gh run list",
+                    "gh api repos/",
+                    "git fetch",
+                    "git rev-list",
+                    "git ls-remote",
+                    "git (rev-parse",
+                    "git check-ignore",
+                    "git remote -v",
+                    "git remote get-url",
+                    "git remote show",
+                    "git worktree list",
+                    "git branch --show-current",
+                    "git tag -l",
+                    "git tag --list",
+                    "git config --get",
+                    "gh release view",
+                    "gh release list",
+                    "gh issue view",
+                    "gh repo view",
+                    "ls ",
+                    "(git grep|grep|rg",
+                ]
+                .iter()
+                .any(|l| c.starts_with(l));
         }
         _ => {
             leaves += 1;
@@ -299,6 +329,39 @@ pub(super) fn looks_at_the_repository(p: &Predicate, history: bool) -> bool {
         }
     });
     looks && leaves > 0
+}
+
+/// Every leaf a written-out `git log …` or `git show …` command.
+fn writes_out_a_history_read(p: &Predicate) -> bool {
+    let mut all = true;
+    let mut leaves = 0;
+    p.for_each_node(&mut |q| match q {
+        Predicate::Any(_) => {}
+        Predicate::Command(c) | Predicate::CommandRe(c) => {
+            leaves += 1;
+            let c = c.trim_start_matches('^');
+            all &= c.starts_with("git log") || c.starts_with("git show");
+        }
+        _ => {
+            leaves += 1;
+            all = false;
+        }
+    });
+    all && leaves > 0
+}
+
+/// Some leaf of `p` is a commit or opens a pull request.
+fn commits_or_opens_a_pr(p: &Predicate) -> bool {
+    let mut found = false;
+    p.for_each_node(&mut |q| match q {
+        Predicate::Git { subcommand, .. } => found |= subcommand == "commit",
+        Predicate::Command(c) | Predicate::CommandRe(c) => {
+            let c = c.trim_start_matches('^');
+            found |= c.starts_with("git commit") || c.starts_with("gh pr create");
+        }
+        _ => {}
+    });
+    found
 }
 
 /// The act a written-out command performs, whatever its arguments:

@@ -72,6 +72,33 @@ pub(super) fn subject_acts(description: &str, lex: &Lexicon) -> Vec<SubjectAct> 
     out
 }
 
+/// The store a skill exists to handle, where its description's first
+/// sentence names secrets or the agent's memories ("Use when working with
+/// API keys, passwords, or credentials.", "How we store secrets: …",
+/// "… save, recall, or organize memories."): every act of such a skill
+/// handles them, so its rules that name no other object ("Browse before
+/// you guess", "Never run the sync from shell startup") are sensitive
+/// memory. A secret named later ("… without committing secrets") is one
+/// rule's object, not the skill's topic.
+pub(super) fn stored_topic(description: &str, lex: &Lexicon) -> BTreeSet<ScopeTag> {
+    let d = description.trim();
+    let first = d
+        .char_indices()
+        .find(|&(i, c)| {
+            matches!(c, '.' | '!' | '?')
+                && d[i + 1..].chars().next().is_none_or(char::is_whitespace)
+        })
+        .map_or(d, |(i, _)| &d[..i]);
+    let mut out = BTreeSet::new();
+    if clause_info(first, lex)
+        .scope
+        .contains(&ScopeTag::SensitiveMemory)
+    {
+        out.insert(ScopeTag::SensitiveMemory);
+    }
+    out
+}
+
 /// The skill is about writing skills: its description names skills and one
 /// of its acts changes the agent's own configuration ("Use when creating
 /// new skills, editing existing skills …").
