@@ -150,39 +150,65 @@ struct ShellCallAction {
 }
 
 /// A tool call's output: its text (head, or all with `K`) and the exit code it
-/// reports.
+/// reports; with `S`, what a test runner's summary in it says. A line is read
+/// without the scan, and read again with it ([`Rescan`]) only when the output
+/// answers a test command: most outputs do not, and the scan of each was a
+/// third of the decoder's time (docs/gate.md, "Measured", round 10).
 #[derive(Default)]
-struct Output<const K: bool> {
+struct Output<const K: bool, const S: bool = false> {
     text: Text<K>,
     exit_code: Option<i64>,
-    /// A test runner's summary in the output (SPEC §5 masked failures).
+    /// A test runner's summary in the output (SPEC §5 masked failures); `None`
+    /// without `S`.
     tests: Option<TestOutcome>,
 }
 
-impl<'de, const K: bool> Deserialize<'de> for Output<K> {
+/// A rollout line read again for its output's test-runner summary: the
+/// `output` of its payload, or its own (a legacy bare item), as
+/// [`State::output`] takes it.
+#[derive(Deserialize)]
+struct Rescan<const K: bool> {
+    #[serde(default)]
+    payload: Option<Box<Rescan<K>>>,
+    #[serde(default)]
+    output: Option<Output<K, true>>,
+}
+
+/// The test-runner summary of the output on `line` (a line already read as
+/// an [`Obj`]).
+fn rescan_tests<const K: bool>(line: &str) -> Option<TestOutcome> {
+    let r = serde_json::from_str::<Rescan<K>>(line).ok()?;
+    match r.payload {
+        Some(p) => p.output,
+        None => r.output,
+    }?
+    .tests
+}
+
+impl<'de, const K: bool, const S: bool> Deserialize<'de> for Output<K, S> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<const K: bool>;
-        impl<'de, const K: bool> Visitor<'de> for V<K> {
-            type Value = Output<K>;
+        struct V<const K: bool, const S: bool>;
+        impl<'de, const K: bool, const S: bool> Visitor<'de> for V<K, S> {
+            type Value = Output<K, S>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a tool output")
             }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<Output<K>, E> {
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Output<K, S>, E> {
                 Ok(output_from_str(s))
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Output<K>, A::Error> {
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Output<K, S>, A::Error> {
                 let text = Text::<K>::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
                 let exit_code = exit_code_of(&text.head);
-                let tests = scan_text(&text);
+                let tests = if S { scan_text(&text) } else { None };
                 Ok(Output {
                     text,
                     exit_code,
                     tests,
                 })
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Output<K>, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Output<K, S>, A::Error> {
                 // {"type":"input_text","text":…} or {"output":…, "metadata":{"exit_code":…}}
-                let mut out = Output::<K>::default();
+                let mut out = Output::<K, S>::default();
                 while let Some(key) = map.next_key::<KeyName>()? {
                     match key.0.as_ref() {
                         "text" | "output" | "content" => out.text = map.next_value()?,
@@ -199,32 +225,34 @@ impl<'de, const K: bool> Deserialize<'de> for Output<K> {
                 if out.exit_code.is_none() {
                     out.exit_code = exit_code_of(&out.text.head);
                 }
-                out.tests = scan_text(&out.text);
+                if S {
+                    out.tests = scan_text(&out.text);
+                }
                 Ok(out)
             }
-            fn visit_unit<E: de::Error>(self) -> Result<Output<K>, E> {
+            fn visit_unit<E: de::Error>(self) -> Result<Output<K, S>, E> {
                 Ok(Output::default())
             }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Output<K>, E> {
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Output<K, S>, E> {
                 Ok(Output::default())
             }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Output<K>, E> {
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Output<K, S>, E> {
                 Ok(Output::default())
             }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Output<K>, E> {
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Output<K, S>, E> {
                 Ok(Output::default())
             }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Output<K>, E> {
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Output<K, S>, E> {
                 Ok(Output::default())
             }
         }
-        d.deserialize_any(V::<K>)
+        d.deserialize_any(V::<K, S>)
     }
 }
 
 /// A string output: `shell` wraps it as JSON `{"output": …, "metadata": {"exit_code": N}}`;
 /// newer tools write an `Exit code: N` header.
-fn output_from_str<const K: bool>(s: &str) -> Output<K> {
+fn output_from_str<const K: bool, const S: bool>(s: &str) -> Output<K, S> {
     let t = s.trim_start();
     if !K {
         if let Some(body) = t.strip_prefix("{\"output\":\"") {
@@ -252,12 +280,16 @@ fn output_from_str<const K: bool>(s: &str) -> Output<K> {
             };
             let exit_code = exit_code.or_else(|| exit_code_of(&text.head));
             // the runner's summary: in the head (`| head`) or at the end (`| tail`)
-            let mut from = body.len().saturating_sub(4096);
-            while !body.is_char_boundary(from) {
-                from += 1;
-            }
-            let tests = testsummary::scan(&unescape_json(&body[from..]))
-                .or_else(|| testsummary::scan(&text.head));
+            let tests = if S {
+                let mut from = body.len().saturating_sub(4096);
+                while !body.is_char_boundary(from) {
+                    from += 1;
+                }
+                testsummary::scan(&unescape_json(&body[from..]))
+                    .or_else(|| testsummary::scan(&text.head))
+            } else {
+                None
+            };
             return Output {
                 text,
                 exit_code,
@@ -283,7 +315,7 @@ fn output_from_str<const K: bool>(s: &str) -> Output<K> {
                 .metadata
                 .and_then(|m| m.exit_code)
                 .or_else(|| exit_code_of(&w.output.head));
-            let tests = scan_text(&w.output);
+            let tests = if S { scan_text(&w.output) } else { None };
             return Output {
                 text: w.output,
                 exit_code,
@@ -297,7 +329,7 @@ fn output_from_str<const K: bool>(s: &str) -> Output<K> {
     Output {
         text,
         exit_code,
-        tests: testsummary::scan(s),
+        tests: if S { testsummary::scan(s) } else { None },
     }
 }
 
@@ -405,10 +437,14 @@ fn decode_rollout<const K: bool>(path: &Path) -> Result<Trajectory, DecodeError>
     let mut lines = JsonlLines::open(path)?;
     while let Some(line) = lines.next_line()? {
         let loc = line.location();
-        let Some(obj) = line.parse::<Obj<K>>(&mut st.traj) else {
+        let mut text = "";
+        let Some(obj) = line.parse_with(&mut st.traj, |t| {
+            text = t;
+            serde_json::from_str::<Obj<K>>(t)
+        }) else {
             continue;
         };
-        st.line(obj, loc);
+        st.line(obj, loc, text);
     }
     let t = &mut st.traj;
     t.complete = st.last_turn == LastTurn::AssistantText && !t.truncated;
@@ -434,7 +470,8 @@ impl<const K: bool> State<K> {
         });
     }
 
-    fn line(&mut self, mut obj: Obj<K>, loc: Location) {
+    /// One rollout line, read as `obj` from `text`.
+    fn line(&mut self, mut obj: Obj<K>, loc: Location, text: &str) {
         let ty = obj.ty.0.clone().unwrap_or_default();
         let ts = obj.timestamp.clone();
         match (ty.as_str(), obj.payload.take()) {
@@ -444,13 +481,13 @@ impl<const K: bool> State<K> {
                     self.traj.cwd = p.cwd.non_empty().map(str::to_string);
                 }
             }
-            ("response_item", Some(p)) => self.item(*p, &ts, loc),
+            ("response_item", Some(p)) => self.item(*p, &ts, loc, text),
             ("event_msg", Some(p)) => self.event_msg(&p),
             ("compacted" | "world_state", _) => {} // history replacement / environment snapshot
             (t, None) if !t.is_empty() && !LINE_TYPES.contains(&t) => {
                 // legacy bare Responses item
                 if is_item_type(t) {
-                    self.item(obj, &ts, loc);
+                    self.item(obj, &ts, loc, text);
                 } else {
                     let name: String = t.chars().take(40).collect();
                     self.problem(
@@ -507,7 +544,7 @@ impl<const K: bool> State<K> {
         self.traj.events.len() - 1
     }
 
-    fn item(&mut self, p: Obj<K>, ts: &LooseStr, loc: Location) {
+    fn item(&mut self, p: Obj<K>, ts: &LooseStr, loc: Location, line: &str) {
         let ty = p.ty.0.clone().unwrap_or_default();
         match ty.as_str() {
             "message" => self.message(p, ts, loc),
@@ -584,7 +621,7 @@ impl<const K: bool> State<K> {
             "function_call_output"
             | "custom_tool_call_output"
             | "local_shell_call_output"
-            | "tool_search_output" => self.output(p, ts, loc),
+            | "tool_search_output" => self.output(p, ts, loc, line),
             // reasoning, Codex's own undo snapshots, compaction markers, inter-agent messages
             "reasoning" | "ghost_snapshot" | "compaction" | "compaction_summary"
             | "agent_message" | "other" => {}
@@ -632,7 +669,7 @@ impl<const K: bool> State<K> {
         self.last_turn = LastTurn::ToolCall;
     }
 
-    fn output(&mut self, p: Obj<K>, ts: &LooseStr, loc: Location) {
+    fn output(&mut self, p: Obj<K>, ts: &LooseStr, loc: Location, line: &str) {
         let Some(idx) = p
             .call_id
             .non_empty()
@@ -646,6 +683,7 @@ impl<const K: bool> State<K> {
             );
             return;
         };
+        let p_has_output = p.output.is_some();
         let out = p.output.unwrap_or_default();
         let head = out.text.head.trim_start();
         let rejected = head.contains("rejected by user") || head.starts_with("aborted by user");
@@ -658,8 +696,8 @@ impl<const K: bool> State<K> {
             head.starts_with("apply_patch verification failed") || head.starts_with("error:");
         ev.failed = ev.exit_code.is_some_and(|c| c != 0) || rejected || verification_failed;
         ev.rejected = rejected;
-        if !rejected {
-            testsummary::apply(ev, out.tests);
+        if !rejected && p_has_output && testsummary::is_test_shell(ev) {
+            testsummary::apply(ev, rescan_tests::<K>(line));
         }
         let answered = !ev.failed && ev.tool.as_deref().is_some_and(is_ask_tool);
         if K {
@@ -852,8 +890,8 @@ mod tests {
         assert_eq!(o.exit_code, None);
         // the same answers with and without content
         let env = r#"{"output":"Exit code: 7 ignored, metadata wins","metadata":{"exit_code":-2,"duration_seconds":0.1}}"#;
-        assert_eq!(output_from_str::<false>(env).exit_code, Some(-2));
-        assert_eq!(output_from_str::<true>(env).exit_code, Some(-2));
+        assert_eq!(output_from_str::<false, false>(env).exit_code, Some(-2));
+        assert_eq!(output_from_str::<true, false>(env).exit_code, Some(-2));
         let o: Output<true> = output_from_str(r#"{"output":"a\nb","metadata":{"exit_code":0}}"#);
         assert_eq!(o.text.full.as_deref(), Some("a\nb"));
         let o: Output<false> = output_from_str(r#"{"output":"a\nb","metadata":{"exit_code":0}}"#);
@@ -904,6 +942,57 @@ mod tests {
         ] {
             assert_eq!(unescape_json(&raw), by_chars(&raw), "{raw:?}");
         }
+    }
+
+    /// An output read without the test scan has the text and exit code it has
+    /// with it; the scan, read again from the line, finds the summary in each
+    /// output form (string, `{"output": …}` envelope, content items), under a
+    /// payload or in a legacy bare item.
+    #[test]
+    fn outputs_read_again_for_the_test_scan() {
+        let red = "running 3 tests\ntest result: FAILED. 2 passed; 1 failed";
+        let forms = [
+            serde_json::json!(red),
+            serde_json::json!(format!("Exit code: 101\nOutput:\n{red}")),
+            serde_json::json!(
+                serde_json::json!({"output": red, "metadata": {"exit_code": 101}}).to_string()
+            ),
+            serde_json::json!([{"type": "input_text", "text": red}]),
+            serde_json::json!({"output": red, "metadata": {"exit_code": 101}}),
+        ];
+        for output in forms {
+            let item = serde_json::json!({"type": "function_call_output", "call_id": "c1", "output": output});
+            let line = serde_json::json!({"type": "response_item", "payload": item}).to_string();
+            let bare = item.to_string();
+            for text in [&line, &bare] {
+                assert_eq!(
+                    rescan_tests::<false>(text),
+                    Some(TestOutcome::Failed),
+                    "{text}"
+                );
+                assert_eq!(
+                    rescan_tests::<true>(text),
+                    Some(TestOutcome::Failed),
+                    "{text}"
+                );
+            }
+            let o = output.to_string();
+            let without: Output<false> = serde_json::from_str(&o).unwrap();
+            let with: Output<false, true> = serde_json::from_str(&o).unwrap();
+            assert_eq!(without.tests, None);
+            assert_eq!(with.tests, Some(TestOutcome::Failed), "{o}");
+            assert_eq!(
+                (without.text.head, without.text.len),
+                (with.text.head, with.text.len)
+            );
+            assert_eq!(without.exit_code, with.exit_code);
+        }
+        // a line without an output, or not JSON: no summary
+        assert_eq!(
+            rescan_tests::<false>(r#"{"type":"response_item","payload":{}}"#),
+            None
+        );
+        assert_eq!(rescan_tests::<false>("{"), None);
     }
 
     #[test]
