@@ -2975,3 +2975,19 @@ fn history_look_ups_guard_the_pull_request_they_describe_not_a_tag() {
     let c = at(&cs, 17).expect("tag review");
     assert_ne!(c.order, Some(Order::Before), "{c:#?}");
 }
+
+#[test]
+fn a_step_whose_verb_acts_runs_its_block_where_the_block_changes_shared_state() {
+    let cs = fixture("step-blocks");
+    // "1. **Drop the checkout**:" over `git worktree remove ../wt`.
+    let c = at(&cs, 83).expect("drop step");
+    assert_eq!(
+        c.require,
+        Some(p("{command: 'git worktree remove ../wt*'}")),
+        "{c:#?}"
+    );
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    // "2. **Install the tools**:" over `npm ci`: an ordinary command, and
+    // "install" is no step verb — the short title stays a bare lead-in.
+    assert!(at(&cs, 87).is_none(), "{:#?}", at(&cs, 87));
+}

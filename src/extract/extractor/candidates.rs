@@ -781,12 +781,22 @@ impl Extractor<'_> {
         // "**1. Get git SHAs:**": the step's number is no verb.
         let w = words(&mask(&text).0);
         let w = &w[heading_number(&w)..];
-        let steps = main_verb(w).is_some_and(|v| is_step_verb(&v));
-        if !shell || !steps || section.conditional() || opening_condition(&text).is_some() {
+        let verb = main_verb(w);
+        let steps = verb.as_deref().is_some_and(is_step_verb);
+        if !shell || verb.is_none() || section.conditional() || opening_condition(&text).is_some() {
             return;
         }
         let cmds = fence_commands(lines, lang, self.lex);
-        if cmds.is_empty() {
+        // "3. **Create the worktree**:" over `git worktree add …`: a step
+        // whose own verb acts runs its block where the block acts on
+        // shared state too.
+        let scoped = || {
+            cmds.iter()
+                .any(|c| !predicate_scopes(c, self.lex).is_empty())
+        };
+        if cmds.is_empty()
+            || !(steps || verb.as_deref().is_some_and(|v| self.lex.is_imperative(v)) && scoped())
+        {
             return;
         }
         let mut d = Draft::new(text, at, Modality::Must);
