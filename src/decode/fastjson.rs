@@ -801,6 +801,27 @@ pub fn serde<'a, T: Deserialize<'a>>(raw: &'a str) -> Fast<T> {
     serde_json::from_str(raw).map_err(|_| GiveUp)
 }
 
+/// A kept key of a lean `Value` tree, once (serde_json would keep the last of
+/// repeated keys: give up).
+pub fn put(m: &mut Map<String, Value>, key: &str, v: Value) -> Fast<()> {
+    match m.insert(key.to_string(), v) {
+        None => Ok(()),
+        Some(_) => Err(GiveUp),
+    }
+}
+
+/// Step over a value a lean `Value` tree does not keep; one that serde_json
+/// may refuse as a `Value` (an exponent, 300 digits in a row, a surrogate
+/// escape) is parsed as one, and the fast path gives up where that fails.
+pub fn skip_checked(c: &mut Cursor, depth: usize) -> Fast<()> {
+    c.take_risky();
+    let raw = c.value(depth)?;
+    if c.take_risky() {
+        serde::<Value>(raw)?;
+    }
+    Ok(())
+}
+
 /// A string value without escapes: its contents. `None` for anything else.
 pub fn plain_str(raw: &str) -> Option<&str> {
     let inner = raw.strip_prefix('"')?.strip_suffix('"')?;

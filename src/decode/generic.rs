@@ -8,6 +8,7 @@
 //! - message-text extraction and event-content helpers;
 //! - small wrappers over the shared tool table and shell parser.
 
+use super::fastjson::{Fast, GiveUp};
 use super::model::*;
 use super::{shell, tools, DecodeError};
 use serde_json::{Map, Value};
@@ -336,11 +337,34 @@ pub(crate) fn first_line_json(head: &[u8]) -> Option<PartialJson> {
 /// to its last complete record and reported as truncated (`.1 == true`).
 /// Anything else that is not JSON is a [`DecodeError`] naming line and column.
 pub(crate) fn read_json_file(path: &Path) -> Result<(Value, bool), DecodeError> {
+    read_json_with(path, None::<fn(&str) -> Fast<Value>>)
+}
+
+/// [`read_json_file`] with a fast path: `lean` reads the whole text into a
+/// `Value` of only what the decoder asks for (see `fastjson::Cursor::value_tree`),
+/// or gives up — on anything it cannot vouch for — and the file is read by
+/// [`read_json_file`]'s own path, so that every result and error is the same.
+pub(crate) fn read_json_file_lean(
+    path: &Path,
+    lean: impl FnOnce(&str) -> Fast<Value>,
+) -> Result<(Value, bool), DecodeError> {
+    read_json_with(path, Some(lean))
+}
+
+fn read_json_with(
+    path: &Path,
+    lean: Option<impl FnOnce(&str) -> Fast<Value>>,
+) -> Result<(Value, bool), DecodeError> {
     let bytes = crate::fsutil::read_bounded(path, crate::fsutil::MAX_JSON_TRANSCRIPT_BYTES)
         .map_err(|e| DecodeError::new(path, None, e.to_string()))?;
     let body = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(&bytes);
     // Python's json.dump writes NaN / Infinity by default: read them as null
     let body = &*super::probe::non_finite_to_null(body);
+    if let Some(lean) = lean {
+        if let Ok(v) = simdutf8::basic::from_utf8(body).map_or(Err(GiveUp), lean) {
+            return Ok((v, false));
+        }
+    }
     match serde_json::from_slice::<Value>(body) {
         Ok(v) => Ok((v, false)),
         Err(e) if e.classify() == serde_json::error::Category::Eof => {

@@ -32,7 +32,7 @@
 //! raw tool name is `tool_call_metadata.function_name` when recorded, else
 //! the action name. OpenHands timestamps carry no UTC offset and are not kept.
 
-use super::fastjson::{self, Cursor, Fast, GiveUp};
+use super::fastjson::{put, skip_checked, Cursor, Fast, GiveUp};
 use super::generic::*;
 use super::model::*;
 use super::{DecodeError, DecodeOptions, Decoder, Harness, Trajectory};
@@ -285,26 +285,6 @@ fn lean_event(c: &mut Cursor) -> Fast<Value> {
         _ => skip_checked(c, 3),
     })?;
     Ok(Value::Object(m))
-}
-
-/// A kept key, once (serde_json would keep the last of repeated keys: give up).
-fn put(m: &mut Map<String, Value>, key: &str, v: Value) -> Fast<()> {
-    match m.insert(key.to_string(), v) {
-        None => Ok(()),
-        Some(_) => Err(GiveUp),
-    }
-}
-
-/// Step over a value not kept; one that serde_json may refuse as a `Value`
-/// (an exponent, 300 digits in a row, a surrogate escape) is parsed as one,
-/// and the fast path gives up where that fails.
-fn skip_checked(c: &mut Cursor, depth: usize) -> Fast<()> {
-    c.take_risky();
-    let raw = c.value(depth)?;
-    if c.take_risky() {
-        fastjson::serde::<Value>(raw)?;
-    }
-    Ok(())
 }
 
 /// Decode one event list; returns whether the agent finished (a `finish`
