@@ -2991,3 +2991,19 @@ fn a_step_whose_verb_acts_runs_its_block_where_the_block_changes_shared_state() 
     // "install" is no step verb — the short title stays a bare lead-in.
     assert!(at(&cs, 87).is_none(), "{:#?}", at(&cs, 87));
 }
+
+#[test]
+fn path_arithmetic_beside_a_look_up_keeps_it_a_look_before_the_act() {
+    let cs = fixture("step-blocks");
+    // "1. **Determine the paths**:" over `git rev-parse --show-toplevel`
+    // and `basename`: a look before "2. **Make the checkout**:".
+    let c = at(&cs, 94).expect("paths step");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    assert!(
+        serde_json::to_string(&c.when)
+            .unwrap()
+            .contains("git worktree add"),
+        "{c:#?}"
+    );
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+}

@@ -284,6 +284,12 @@ pub(super) fn looks_at_the_repository(p: &Predicate, history: bool) -> bool {
                 || (subcommand == "branch" && args.is_empty())
                 || (subcommand == "remote" && args.iter().all(|a| a == "-v"));
         }
+        // Path arithmetic beside the look (`REPO_NAME=$(basename …)`):
+        // neither a look nor an act.
+        Predicate::Command(c)
+            if ["basename ", "dirname ", "pwd", "realpath "]
+                .iter()
+                .any(|h| c.starts_with(h)) => {}
         Predicate::CommandRe(c) | Predicate::Command(c) => {
             leaves += 1;
             let c = c.trim_start_matches('^');
