@@ -71,22 +71,23 @@ impl Decoder for AiderDecoder {
         if !hash_line || !tokens.is_match(head) {
             return 0;
         }
-        let text = String::from_utf8_lossy(head);
-        let mut starts = 0;
+        // simdutf8 settles a valid head several times faster than std's check
+        let text = match simdutf8::basic::from_utf8(head) {
+            Ok(t) => std::borrow::Cow::Borrowed(t),
+            Err(_) => String::from_utf8_lossy(head),
+        };
         let mut user = 0;
         let mut tool = 0;
         for line in text.lines().take(2000) {
             if line.starts_with("# aider chat started at ") {
-                starts += 1;
+                return 95; // a session header decides
             } else if line.starts_with("#### ") {
                 user += 1;
             } else if line.starts_with("> ") {
                 tool += 1;
             }
         }
-        if starts > 0 {
-            95
-        } else if user > 0
+        if user > 0
             && tool > 0
             && (text.contains("> Tokens: ")
                 || text.contains("> Aider v")
@@ -927,6 +928,64 @@ impl Parser {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The sniff as it read every head (lossy text, all lines counted): the
+    /// reference for [`AiderDecoder::sniff`]'s early answer.
+    fn sniff_counting_all(head: &[u8]) -> u8 {
+        if !(head.first() == Some(&b'#') || memchr::memmem::find(head, b"\n#").is_some()) {
+            return 0;
+        }
+        let text = String::from_utf8_lossy(head);
+        let (mut starts, mut user, mut tool) = (0, 0, 0);
+        for line in text.lines().take(2000) {
+            if line.starts_with("# aider chat started at ") {
+                starts += 1;
+            } else if line.starts_with("#### ") {
+                user += 1;
+            } else if line.starts_with("> ") {
+                tool += 1;
+            }
+        }
+        let token = ["> Tokens: ", "> Aider v", "<<<<<<< SEARCH"]
+            .iter()
+            .any(|t| text.contains(t));
+        if starts > 0 {
+            95
+        } else if user > 0 && tool > 0 && token {
+            60
+        } else {
+            0
+        }
+    }
+
+    #[test]
+    fn sniff_answers_as_counting_every_line() {
+        let start = "# aider chat started at 2025-01-01 10:00:00\n";
+        let many = "x\n".repeat(2100);
+        let heads: Vec<Vec<u8>> = vec![
+            format!("{start}\n#### fix it\n> Tokens: 1k\n").into(),
+            format!("#### fix it\n> Aider v0.80\nreply\n{start}").into(),
+            "#### fix it\n> Tokens: 1k sent\nreply\n".into(),
+            "#### fix it\nreply\n<<<<<<< SEARCH\n".into(),
+            "#### fix it\n> run\nno token\n".into(),
+            format!("#### a\n> Tokens: 1\n{many}{start}").into(),
+            format!("{many}#### a\n> Tokens: 1\n").into(),
+            [&b"#### a\xff\xfe\n> Tokens: 1\n"[..], start.as_bytes()].concat(),
+            [&b"\xc3#### a\n> Aider v1\n"[..]].concat(),
+            "# not aider\n{\"a\": 1}\n".into(),
+            "{\"type\": \"x\"}\n".into(),
+            format!("#### a\r\n> Tokens: 1\r\n{start}").into(),
+            Vec::new(),
+        ];
+        for h in &heads {
+            assert_eq!(
+                AiderDecoder.sniff(Path::new("x.md"), h),
+                sniff_counting_all(h),
+                "{:?}",
+                String::from_utf8_lossy(h)
+            );
+        }
+    }
 
     /// The file read line by line with `read_until`, as before the block
     /// reader: the reference for [`AiderDecoder::decode`]'s line splitting.
