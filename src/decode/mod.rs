@@ -140,17 +140,15 @@ pub fn pick_decoder(
                 )
             });
     }
-    let file = open_transcript(path)?;
-    let mut head = Vec::with_capacity(SNIFF_BYTES);
-    // Leading blank lines (64 KiB of them, say) are skipped before the head is taken.
-    let mut reader = std::io::BufReader::new(file);
-    skip_blank(&mut reader)
-        .map_err(|e| DecodeError::new(path, None, format!("cannot read: {e}")))?;
-    (&mut reader)
-        .take(SNIFF_BYTES as u64)
-        .read_to_end(&mut head)
-        .map_err(|e| DecodeError::new(path, None, format!("cannot read: {e}")))?;
-    if let Some(d) = best_sniff(path, &head) {
+    // The head buffer is kept per thread for the next file (a 64 KiB
+    // allocation and free per file cost more than sniffing most heads).
+    thread_local! {
+        static HEAD: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    }
+    let mut head = HEAD.with(std::cell::Cell::take);
+    let picked = read_head(path, &mut head).map(|()| best_sniff(path, &head));
+    HEAD.with(|h| h.set(head));
+    if let Some(d) = picked? {
         return Ok(d);
     }
     // A bad first record (a garbage line, a 100,000-deep array) must not hide a
@@ -166,6 +164,32 @@ pub fn pick_decoder(
         Some(1),
         "not a recognised transcript format (use --input-format to name one)",
     ))
+}
+
+/// The first [`SNIFF_BYTES`] of a file into `head`, leading blank lines (64 KiB
+/// of them, say) skipped first.
+fn read_head(path: &Path, head: &mut Vec<u8>) -> Result<(), DecodeError> {
+    use std::io::Seek;
+    let cannot = |e: std::io::Error| DecodeError::new(path, None, format!("cannot read: {e}"));
+    let mut file = open_transcript(path)?;
+    head.clear();
+    head.reserve(SNIFF_BYTES);
+    (&mut file)
+        .take(SNIFF_BYTES as u64)
+        .read_to_end(head)
+        .map_err(cannot)?;
+    if !head.first().is_some_and(u8::is_ascii_whitespace) {
+        return Ok(()); // nothing to skip: the usual case, read directly
+    }
+    head.clear();
+    file.rewind().map_err(cannot)?;
+    let mut reader = std::io::BufReader::new(file);
+    skip_blank(&mut reader).map_err(cannot)?;
+    (&mut reader)
+        .take(SNIFF_BYTES as u64)
+        .read_to_end(head)
+        .map_err(cannot)?;
+    Ok(())
 }
 
 /// The decoder whose sniff of `head` is surest, if any is.
