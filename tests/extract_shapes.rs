@@ -3007,3 +3007,15 @@ fn path_arithmetic_beside_a_look_up_keeps_it_a_look_before_the_act() {
     );
     assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
 }
+
+#[test]
+fn a_case_over_a_command_is_a_scoped_rule_with_no_predicate() {
+    let cs = fixture("step-blocks");
+    // "If yes:" over `git push origin main --tags`, and "If unmerged:
+    // `git branch -D <branch>`": what to run in a case no action shows.
+    for line in [108, 113] {
+        let c = at(&cs, line).expect("case");
+        assert_eq!(c.behavior(), None, "{c:#?}");
+        assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    }
+}

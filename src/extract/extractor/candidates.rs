@@ -783,6 +783,11 @@ impl Extractor<'_> {
         let w = &w[heading_number(&w)..];
         let verb = main_verb(w);
         let steps = verb.as_deref().is_some_and(is_step_verb);
+        let case = w.first().is_some_and(|x| is_condition_word(&x.text));
+        if shell && case && !section.conditional() {
+            self.case_over_commands(text, at, lang, lines);
+            return;
+        }
         if !shell || verb.is_none() || section.conditional() || opening_condition(&text).is_some() {
             return;
         }
@@ -802,6 +807,32 @@ impl Extractor<'_> {
         let mut d = Draft::new(text, at, Modality::Must);
         d.require = any_of(cmds);
         add_predicate_scopes(&mut d, self.lex);
+        self.drafts.push(d);
+    }
+
+    /// "If yes:" over `git push && git push --tags`: what to run in a case
+    /// no action shows — a rule with no predicate, scoped by what its block
+    /// changes.
+    fn case_over_commands(
+        &mut self,
+        text: String,
+        at: [u32; 2],
+        lang: &str,
+        lines: &[(u32, String)],
+    ) {
+        let w = words(&mask(&text).0);
+        if w.len() > 8 {
+            return;
+        }
+        let mut scope = BTreeSet::new();
+        for c in fence_commands(lines, lang, self.lex) {
+            scope.extend(predicate_scopes(&c, self.lex));
+        }
+        if scope.is_empty() {
+            return;
+        }
+        let mut d = Draft::new(text, at, Modality::Must);
+        d.scope = scope;
         self.drafts.push(d);
     }
 

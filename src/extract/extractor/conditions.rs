@@ -867,6 +867,12 @@ pub(super) fn analyse(
                 Order::After
             };
             conditions.push((label.split_once(' ').map_or("", |x| x.1).to_string(), order));
+            rest = after;
+            // "If already merged: `git branch -d <branch>`": what to run
+            // in that case.
+            if lone_command_span(&rest) {
+                rest = format!("Run {}", rest.trim());
+            }
         } else {
             // "Tracking document (if used): …": the label's condition holds
             // for the rule after it.
@@ -874,8 +880,8 @@ pub(super) fn analyse(
                 conditions.push((cond, Order::After));
             }
             label_text = label;
+            rest = after;
         }
-        rest = after;
     }
     // "Use the `/x` command to invoke this skill": how the skill is loaded,
     // which the load itself shows, not a rule of the session.

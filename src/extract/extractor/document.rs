@@ -102,7 +102,7 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
             && d.scope.is_empty()
             && checks_repository_state(&d.text)
         {
-            if let Some(act) = next_step_act(blocks, d.lines[0], &scoped_act) {
+            if let Some(act) = next_step_act(blocks, d.lines[0], &scoped_act, lex) {
                 d.scope.extend(predicate_scopes(&act, lex));
             }
             continue;
@@ -122,7 +122,7 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
             continue;
         }
         let fits = |act: &Predicate| !history_only || commits_or_opens_a_pr(act);
-        if let Some(act) = next_step_act(blocks, d.lines[0], &scoped_act).filter(fits) {
+        if let Some(act) = next_step_act(blocks, d.lines[0], &scoped_act, lex).filter(fits) {
             d.scope.extend(predicate_scopes(&act, lex));
             d.when = Some(act);
             d.order = Some(Order::Before);
@@ -211,6 +211,7 @@ fn next_step_act(
     blocks: &[Block],
     line: u32,
     scoped_act: &impl Fn(&str) -> Option<Predicate>,
+    lex: &Lexicon,
 ) -> Option<Predicate> {
     let mut at = blocks.iter().position(|b| {
         matches!(b, Block::Item { body, .. }
@@ -239,8 +240,20 @@ fn next_step_act(
     let Block::Item { indent: own, .. } = &blocks[at] else {
         return None;
     };
+    // Inside a later step ("2. **Make the checkout**:" over its block).
+    let mut later = false;
     for b in &blocks[at + 1..] {
         match b {
+            Block::Fence { lang, lines, .. } if later && is_shell(lang) => {
+                let acts: Vec<Predicate> = fence_commands(lines, lang, lex)
+                    .into_iter()
+                    .map(generic_act)
+                    .filter(|p| !predicate_scopes(p, lex).is_empty())
+                    .collect();
+                if let Some(act) = any_of(acts) {
+                    return Some(act);
+                }
+            }
             Block::Item {
                 body,
                 indent,
@@ -250,6 +263,7 @@ fn next_step_act(
                 if !ordered {
                     return None;
                 }
+                later = true;
                 // Its title and first sentence ("**Record.** Commit the
                 // staged changes.").
                 let opening = strip_emphasis(&body.text);

@@ -804,19 +804,25 @@ pub(super) fn command_predicate(c: &str, lex: &Lexicon) -> Option<Predicate> {
 pub(super) fn labelled_command(text: &str) -> bool {
     split_label(text).is_some_and(|(l, after)| {
         let n = l.split_whitespace().count();
-        let a = after.trim().trim_end_matches('.');
-        let inner = a.trim_matches('`');
-        let first = inner.split_whitespace().next().unwrap_or("");
         (1..=2).contains(&n)
             && l.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '-')
             && !names_a_thing(&l)
-            && a.starts_with('`')
-            && a.ends_with('`')
-            && a.matches('`').count() == 2
-            && inner.contains(' ')
-            && first.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-            && !first.contains("://")
+            && lone_command_span(&after)
     })
+}
+
+/// Text that is one code span holding a command ("`git branch -d x`"): a
+/// program word and its arguments, not a path, an address or a value.
+pub(super) fn lone_command_span(text: &str) -> bool {
+    let a = text.trim().trim_end_matches('.');
+    let inner = a.trim_matches('`');
+    let first = inner.split_whitespace().next().unwrap_or("");
+    a.starts_with('`')
+        && a.ends_with('`')
+        && a.matches('`').count() == 2
+        && inner.contains(' ')
+        && first.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+        && !first.contains("://")
 }
 
 /// A label that names a thing, not a step ("Command:", "Example:",
