@@ -765,28 +765,31 @@ impl<'a> Parser<'a> {
 
     /// End of a simple command: record it, with its git operation and effects.
     fn finish(&mut self, cur: &mut Building, case: &mut CaseState, cwd: &mut Cwd, out: &mut Out) {
-        let b = std::mem::take(cur);
+        let mut b = std::mem::take(cur);
         if b.words.is_empty() && b.redirs.is_empty() {
             return;
         }
-        let mut words: &[Word] = &b.words;
+        // the command's words are b.words[lo..hi]
+        let (mut lo, mut hi) = (0, b.words.len());
         // reserved words that only open / close compound commands
-        while let Some(w) = words.first() {
+        while lo < hi {
+            let w = &b.words[lo];
             if w.quoted {
                 break;
             }
             match w.text.as_str() {
                 "if" | "then" | "else" | "elif" | "fi" | "do" | "done" | "while" | "until"
-                | "!" | "{" | "}" | "time" => words = &words[1..],
+                | "!" | "{" | "}" | "time" => lo += 1,
                 "esac" => {
                     case.level = case.level.saturating_sub(1);
                     case.expect_pattern = false;
-                    words = &words[1..];
+                    lo += 1;
                 }
                 _ => break,
             }
         }
-        if let Some(w) = words.first() {
+        if lo < hi {
+            let w = &b.words[lo];
             if !w.quoted && matches!(w.text.as_str(), "for" | "select" | "function") {
                 return;
             }
@@ -796,12 +799,16 @@ impl<'a> Parser<'a> {
                 return;
             }
         }
-        if words.last().is_some_and(|w| !w.quoted && w.text == "}") {
-            words = &words[..words.len() - 1];
+        if lo < hi && !b.words[hi - 1].quoted && b.words[hi - 1].text == "}" {
+            hi -= 1;
         }
         // env-var prefixes
-        let n_env = words.iter().take_while(|w| is_assignment(&w.text)).count();
-        let argv: Vec<String> = words[n_env..].iter().map(|w| w.text.clone()).collect();
+        let n_env = b.words[lo..hi]
+            .iter()
+            .take_while(|w| is_assignment(&w.text))
+            .count();
+        // the words are moved out, not copied: the command is built once
+        let argv: Vec<String> = b.words.drain(lo + n_env..hi).map(|w| w.text).collect();
 
         for r in &b.redirs {
             match r.kind {
