@@ -183,7 +183,29 @@ pub fn normalize_body(body: &str) -> String {
 /// text after the "Base directory for this skill: <dir>" line, with an
 /// appended `ARGUMENTS: …` block removed).
 pub fn body_sha256(body: &str) -> String {
-    hex(&Sha256::digest(normalize_body(body).as_bytes()))
+    let b = body.strip_prefix('\u{feff}').unwrap_or(body);
+    if b.contains('\r') {
+        return hex(&Sha256::digest(normalize_body(body).as_bytes()));
+    }
+    // Without a CR, the normalised lines are the body's own lines, trimmed:
+    // they are hashed where they lie instead of copied into a new text.
+    let lines: Vec<&str> = b.lines().map(|l| l.trim_end_matches([' ', '\t'])).collect();
+    let start = lines
+        .iter()
+        .position(|l| !l.is_empty())
+        .unwrap_or(lines.len());
+    let end = lines
+        .iter()
+        .rposition(|l| !l.is_empty())
+        .map_or(start, |e| e + 1);
+    let mut h = Sha256::new();
+    for (i, l) in lines[start..end].iter().enumerate() {
+        if i > 0 {
+            h.update(b"\n");
+        }
+        h.update(l.as_bytes());
+    }
+    hex(&h.finalize())
 }
 
 /// The body of a SKILL.md file: the text after the YAML frontmatter (a first
@@ -276,6 +298,30 @@ fn hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The hash of a body without CRs, taken line by line, is the hash of its
+    /// normalised text.
+    #[test]
+    fn body_hashes_are_of_the_normalised_text() {
+        let bodies = [
+            "",
+            "\n\n",
+            "one line",
+            "one line\n",
+            "\u{feff}# Title\n\nText  \t\n\n- a\n- b \n\n\n",
+            "\n  \n# T\n\tindented\n\n\nlast",
+            "a\r\nb\rc\n",
+            "trailing\t \t\n \n",
+            "é 日本\n\u{feff}inner bom\n",
+        ];
+        for b in bodies {
+            assert_eq!(
+                body_sha256(b),
+                hex(&Sha256::digest(normalize_body(b).as_bytes())),
+                "{b:?}"
+            );
+        }
+    }
     use crate::decode::{Harness, Location, Retro};
 
     fn traj(actions: Vec<Action>) -> Trajectory {
