@@ -3019,3 +3019,28 @@ fn a_case_over_a_command_is_a_scoped_rule_with_no_predicate() {
         assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
     }
 }
+
+#[test]
+fn a_procedure_told_as_what_the_agent_does_reads_as_the_imperative() {
+    let cs = fixture("agent-narration");
+    // "Claude runs `mkdocs build --strict`."
+    let c = at(&cs, 10).expect("runs");
+    assert_eq!(
+        c.require,
+        Some(p("{command: 'mkdocs build --strict*'}")),
+        "{c:#?}"
+    );
+    // "The agent pushes the branch with `git push -u origin docs`."
+    let c = at(&cs, 12).expect("pushes");
+    assert!(
+        serde_json::to_string(&c.require).unwrap().contains("push"),
+        "{c:#?}"
+    );
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    // "Claude never commits the built `site/` folder."
+    let c = at(&cs, 14).expect("never commits");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    assert!(c.forbid.is_some(), "{c:#?}");
+    // "Claude says which pages changed.": speech, no act.
+    assert!(at(&cs, 16).is_none_or(|c| c.behavior().is_none()));
+}

@@ -3,7 +3,9 @@
 //! blocks), decides which are examples, explanations or rules, and hands each
 //! candidate to the condition stage. Modality words live here too.
 
-use super::readings::{act_then_so, consent_phrasing, first_lower, never_with_failing, only_first};
+use super::readings::{
+    act_then_so, agent_narration, consent_phrasing, first_lower, never_with_failing, only_first,
+};
 use super::*;
 
 /// What governs a list: a lead-in paragraph or a parent item ending in ':'.
@@ -1153,7 +1155,8 @@ impl Extractor<'_> {
         let reasoned = act_then_so(s, self.lex)
             .or_else(|| consent_phrasing(s))
             .or_else(|| only_first(s))
-            .or_else(|| never_with_failing(s));
+            .or_else(|| never_with_failing(s))
+            .or_else(|| agent_narration(s, self.lex));
         let s = reasoned.as_deref().unwrap_or(s);
         let a = analyse(s, question, ctx, first, self.lex)?;
         let elided = if a.speech {

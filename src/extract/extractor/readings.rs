@@ -509,6 +509,48 @@ pub(super) fn only_first(s: &str) -> Option<String> {
     Some(format!("{act} only{kw}{cond}"))
 }
 
+/// "Claude runs `envsec sync`", "The agent never commits the build": a
+/// procedure told as what the agent does, read as the imperative ("Run
+/// `envsec sync`", "Never commit the build").
+pub(super) fn agent_narration(s: &str, lex: &Lexicon) -> Option<String> {
+    let t = s.trim_start();
+    let lower = t.to_lowercase();
+    let subject = ["claude ", "codex ", "the agent ", "the assistant "]
+        .iter()
+        .find(|p| lower.starts_with(*p))?;
+    let rest = &t[subject.len()..];
+    let (first, tail) = rest.split_once(' ').unwrap_or((rest, ""));
+    let (adverb, verb, tail) = match first.to_lowercase().as_str() {
+        a @ ("never" | "always" | "then" | "first" | "also" | "only") => {
+            let (v, tail) = tail.split_once(' ').unwrap_or((tail, ""));
+            (Some(a.to_string()), v.to_string(), tail)
+        }
+        _ => (None, first.to_string(), tail),
+    };
+    let v = verb.to_lowercase();
+    let base = if let Some(stem) = v.strip_suffix("ies") {
+        format!("{stem}y")
+    } else if ["ches", "shes", "sses", "xes", "zes"]
+        .iter()
+        .any(|e| v.ends_with(e))
+    {
+        v[..v.len() - 2].to_string()
+    } else {
+        v.strip_suffix('s')?.to_string()
+    };
+    if base.len() < 2 || !lex.is_imperative(&base) || lex.is_speech(&base) {
+        return None;
+    }
+    let verb = match &adverb {
+        Some(_) => base,
+        None => first_upper(&base),
+    };
+    Some(match adverb {
+        Some(a) => format!("{} {verb} {tail}", first_upper(&a)),
+        None => format!("{verb} {tail}"),
+    })
+}
+
 /// "Never merge with failing CI", "Do not push with failing tests": never
 /// the act before they pass.
 pub(super) fn never_with_failing(s: &str) -> Option<String> {
