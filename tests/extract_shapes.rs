@@ -3044,3 +3044,12 @@ fn a_procedure_told_as_what_the_agent_does_reads_as_the_imperative() {
     // "Claude says which pages changed.": speech, no act.
     assert!(at(&cs, 16).is_none_or(|c| c.behavior().is_none()));
 }
+
+#[test]
+fn what_follows_a_speech_label_is_said_not_run() {
+    let cs = fixture("agent-narration");
+    // "Suggest: `git stash` and a fresh build": the command is advice.
+    let c = at(&cs, 20).expect("suggest");
+    assert_eq!(c.behavior(), None, "{c:#?}");
+    assert!(c.scope.is_empty(), "{c:#?}");
+}

@@ -846,11 +846,16 @@ pub(super) fn analyse(
                     .is_some_and(|t| t.trim_matches('*').contains('-'));
                 let aw = words(&mask(after).0);
                 let label_acts = clause_info(l, lex);
-                let own_rule = (own_modal(&aw).is_some() || {
-                    let v = main_verb(&aw);
-                    v.as_deref()
-                        .is_some_and(|v| lex.is_imperative(v) && !matches!(v, "use"))
-                }) && label_acts.actions.is_empty()
+                // ("Suggest: `git stash` then retry": what follows a
+                // speech verb is what is said.)
+                let says = words(l).first().is_some_and(|w| lex.is_speech(&w.text));
+                let own_rule = !says
+                    && (own_modal(&aw).is_some() || {
+                        let v = main_verb(&aw);
+                        v.as_deref()
+                            .is_some_and(|v| lex.is_imperative(v) && !matches!(v, "use"))
+                    })
+                    && label_acts.actions.is_empty()
                     && !l.contains(['`', ':']);
                 let lw = words(l);
                 !(lw.first().is_some_and(|w| lex.is_imperative(&w.text))
