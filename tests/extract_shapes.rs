@@ -3053,3 +3053,18 @@ fn what_follows_a_speech_label_is_said_not_run() {
     assert_eq!(c.behavior(), None, "{c:#?}");
     assert!(c.scope.is_empty(), "{c:#?}");
 }
+
+#[test]
+fn a_statement_then_so_never_is_the_rule_after_so() {
+    let cs = fixture("pr-lookups");
+    // "The mirror is public, so never run `git push --force` to it.": a
+    // forbid, never a requirement to force-push.
+    let c = at(&cs, 22).expect("so never");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    assert!(c.require.is_none(), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    // "The tracker is private, but avoid pasting access tokens …": the
+    // clause after "but" is the rule.
+    let c = at(&cs, 24).expect("but avoid");
+    assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
+}

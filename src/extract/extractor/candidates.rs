@@ -5,6 +5,7 @@
 
 use super::readings::{
     act_then_so, agent_narration, consent_phrasing, first_lower, never_with_failing, only_first,
+    reason_then_rule,
 };
 use super::*;
 
@@ -1153,6 +1154,7 @@ impl Extractor<'_> {
         first: bool,
     ) -> Option<Draft> {
         let reasoned = act_then_so(s, self.lex)
+            .or_else(|| reason_then_rule(s, self.lex))
             .or_else(|| consent_phrasing(s))
             .or_else(|| only_first(s))
             .or_else(|| never_with_failing(s))

@@ -295,6 +295,46 @@ pub(super) fn act_then_so(s: &str, lex: &Lexicon) -> Option<String> {
     Some(format!("Before {subject}, {rest}"))
 }
 
+/// "The repo is public, so never paste keys into issues", "It is private,
+/// but avoid tokens in PR text": a statement, then the rule it motivates —
+/// the rule is the clause after ", so" / ", but", negation and all.
+pub(super) fn reason_then_rule(s: &str, lex: &Lexicon) -> Option<String> {
+    let (at, kw) = [", so ", ", but ", "; so ", "; but "]
+        .iter()
+        .filter_map(|k| s.find(k).map(|i| (i, *k)))
+        .min()?;
+    let rest = s[at + kw.len()..].trim_start();
+    let w: Vec<String> = rest
+        .split_whitespace()
+        .take(2)
+        .map(|x| x.to_lowercase())
+        .collect();
+    let opens = match w.first().map(String::as_str) {
+        Some("never" | "always" | "don't" | "dont" | "avoid") => true,
+        Some("do") => w.get(1).is_some_and(|x| x == "not"),
+        Some(v) => lex.is_imperative(v) && !matches!(v, "it" | "this" | "that"),
+        None => false,
+    };
+    // The statement is one short clause saying what something is ("The
+    // repo is public"), with no imperative of its own.
+    let head = s[..at].to_lowercase();
+    let hw: Vec<&str> = head.split_whitespace().collect();
+    let head_first = hw.first().copied().unwrap_or("");
+    let states = hw
+        .iter()
+        .any(|x| matches!(*x, "is" | "are" | "was" | "were" | "has" | "have"));
+    if !opens
+        || !states
+        || hw.len() > 12
+        || head.contains(['—', ':', ';'])
+        || lex.is_imperative(head_first)
+        || is_condition_word(head_first)
+    {
+        return None;
+    }
+    Some(first_upper(rest))
+}
+
 /// Consent said as a condition of the act itself: "Only push with explicit
 /// permission" reads "Never push without explicit permission"; "Pushing
 /// requires the user's approval" reads "Before pushing, get the user's
