@@ -107,40 +107,98 @@ impl Decoder for OpenHandsDecoder {
             traj.format = "openhands-eval-output".into();
             return Ok(traj);
         }
-        let (doc, torn) = read_json_file(path)?;
-        traj.truncated = torn;
-        traj.format = "openhands-events".into();
-        let (events, prefix) = match &doc {
-            Value::Array(a) => (a.as_slice(), String::new()),
-            Value::Object(o) => match o.get("history").and_then(Value::as_array) {
-                Some(h) => {
-                    traj.session_id = o
-                        .get("instance_id")
-                        .and_then(Value::as_str)
-                        .map(str::to_string);
-                    (h.as_slice(), "/history".to_string())
-                }
-                None => {
-                    return Err(DecodeError::new(
-                        path,
-                        Some(1),
-                        "not an OpenHands event list (no array of events, no `history`)",
-                    ))
-                }
-            },
-            _ => {
+        decode_event_file(path, &mut traj, opts, true)?;
+        Ok(traj)
+    }
+}
+
+/// An event-list file (`[…]`, or `{"history": […], …}`); `fast`: read it
+/// by [`lean_event_file`] (the tests compare both ways).
+fn decode_event_file(
+    path: &Path,
+    traj: &mut Trajectory,
+    opts: &DecodeOptions,
+    fast: bool,
+) -> Result<(), DecodeError> {
+    let (doc, torn) = if fast {
+        read_json_file_lean(path, lean_event_file)?
+    } else {
+        read_json_file(path)?
+    };
+    traj.truncated = torn;
+    traj.format = "openhands-events".into();
+    let (events, prefix) = match &doc {
+        Value::Array(a) => (a.as_slice(), String::new()),
+        Value::Object(o) => match o.get("history").and_then(Value::as_array) {
+            Some(h) => {
+                traj.session_id = o
+                    .get("instance_id")
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                (h.as_slice(), "/history".to_string())
+            }
+            None => {
                 return Err(DecodeError::new(
                     path,
                     Some(1),
-                    "not an OpenHands event list",
+                    "not an OpenHands event list (no array of events, no `history`)",
                 ))
             }
-        };
-        let done = decode_events(events, None, &prefix, &mut traj, opts);
-        let instance_error = doc.get("error").is_some_and(|e| !e.is_null());
-        traj.complete = !torn && done && !instance_error;
-        Ok(traj)
+        },
+        _ => {
+            return Err(DecodeError::new(
+                path,
+                Some(1),
+                "not an OpenHands event list",
+            ))
+        }
+    };
+    let done = decode_events(events, None, &prefix, traj, opts);
+    let instance_error = doc.get("error").is_some_and(|e| !e.is_null());
+    traj.complete = !torn && done && !instance_error;
+    Ok(())
+}
+
+/// An event-list file as a `Value` holding only what [`decode_event_file`]
+/// reads: of each event what [`lean_event`] keeps, and of a `{"history":
+/// …}` object its `history`, `instance_id` and `error`. Gives up where
+/// [`lean_instance`] does; the file is then read whole, as before.
+fn lean_event_file(text: &str) -> Fast<Value> {
+    let mut c = Cursor::new(text);
+    let doc = match c.peek() {
+        Some(b'[') => {
+            let mut events = Vec::new();
+            c.array(0, |c| {
+                events.push(lean_event(c)?);
+                Ok(())
+            })?;
+            Value::Array(events)
+        }
+        Some(b'{') => {
+            let mut top = Map::new();
+            c.object(0, |c, key| match key {
+                "history" if c.peek() == Some(b'[') => {
+                    let mut events = Vec::new();
+                    c.array(1, |c| {
+                        events.push(lean_event(c)?);
+                        Ok(())
+                    })?;
+                    put(&mut top, key, Value::Array(events))
+                }
+                "history" | "instance_id" | "error" => {
+                    let v = c.value_tree(1)?;
+                    put(&mut top, key, v)
+                }
+                _ => skip_checked(c, 1),
+            })?;
+            Value::Object(top)
+        }
+        _ => return Err(GiveUp),
+    };
+    if !c.at_end() {
+        return Err(GiveUp);
     }
+    Ok(doc)
 }
 
 fn starts_array(head: &[u8]) -> bool {
@@ -654,6 +712,77 @@ mod tests {
         let text = std::fs::read_to_string(real).unwrap();
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             assert!(lean_instance(line).is_ok());
+        }
+    }
+
+    /// An event-list file decoded with and without [`lean_event_file`], as
+    /// JSON (default options, then `keep_content`), or the error's text.
+    fn event_file_both_ways(path: &Path) -> (String, String) {
+        let run = |fast: bool| {
+            [false, true]
+                .map(|keep_content| {
+                    let mut traj =
+                        Trajectory::new(path.to_path_buf(), Harness::OpenHands, "openhands");
+                    let opts = DecodeOptions { keep_content };
+                    match decode_event_file(path, &mut traj, &opts, fast) {
+                        Ok(()) => serde_json::to_string(&traj).unwrap(),
+                        Err(e) => e.to_string(),
+                    }
+                })
+                .join("\n")
+        };
+        (run(true), run(false))
+    }
+
+    #[test]
+    fn lean_event_files_decode_as_value_trees_do() {
+        let real = [
+            "fixtures/decode-others/openhands/torn_events.json",
+            "../shared/realdata/transcripts/openhands/basic_gui_mode.json",
+            "../shared/realdata/transcripts/openhands/wrong_initial_state.json",
+        ];
+        for f in real {
+            let (fast, slow) = event_file_both_ways(Path::new(f));
+            assert!(fast == slow, "{f} decodes differently");
+        }
+        for f in &real[1..] {
+            let text = std::fs::read_to_string(f).unwrap();
+            assert!(
+                lean_event_file(&text).is_ok(),
+                "{f} is read by the fast path"
+            );
+        }
+        let ev = r#"{"id":1,"source":"agent","action":"run","args":{"command":"cargo test","thought":"t"},"tool_call_metadata":{"function_name":"execute_bash","model_response":{"x":[1.5e3]}},"llm_metrics":{"cost":0.5},"timestamp":"2025"}"#;
+        let obs = r#"{"id":2,"source":"environment","observation":"run","content":"ok","cause":1,"extras":{"exit_code":0,"command":"cargo test"},"timestamp":"2025"}"#;
+        let files = [
+            format!("[{ev},{obs}]"),
+            format!(
+                r#"{{"instance_id":"i1","history":[{ev},{obs}],"metadata":{{"m":1}},"error":null}}"#
+            ),
+            format!(r#"{{"instance_id":"i1","history":[{ev}],"error":"boom"}}"#),
+            format!(r#"{{"history":[{ev}],"history":[]}}"#),
+            r#"{"history":{},"instance_id":7}"#.to_string(),
+            format!(r#"{{"history":[{ev}],"x":1e400}}"#),
+            format!(r#"[{ev},"odd",7,null,[]]"#),
+            format!(r#"[{ev},{obs}"#),
+            format!(r#"[{ev}] trailing"#),
+            r#"{"instance_id":"i1"}"#.to_string(),
+            format!("\u{feff} [{obs}] \n"),
+            "42".to_string(),
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        for (i, text) in files.iter().enumerate() {
+            let f = dir.path().join(format!("{i}.json"));
+            std::fs::write(&f, text).unwrap();
+            let (fast, slow) = event_file_both_ways(&f);
+            assert!(
+                fast == slow,
+                "file {i} decodes differently:\n{fast}\n{slow}"
+            );
+        }
+        assert!(lean_event_file(&files[0]).is_ok() && lean_event_file(&files[1]).is_ok());
+        for i in [3, 5, 7, 8, 11] {
+            assert!(lean_event_file(&files[i]).is_err(), "file {i} gives up");
         }
     }
 
