@@ -3068,3 +3068,13 @@ fn a_statement_then_so_never_is_the_rule_after_so() {
     let c = at(&cs, 24).expect("but avoid");
     assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
 }
+
+#[test]
+fn items_under_read_these_files_are_reads_of_each() {
+    let cs = fixture("agent-narration");
+    // "Read these files before the first page …:" / "1. `docs/voice.md`".
+    let c = at(&cs, 26).expect("first file");
+    assert_eq!(c.require, Some(p("{read: docs/voice.md}")), "{c:#?}");
+    let c = at(&cs, 27).expect("second file");
+    assert_eq!(c.require, Some(p("{read: docs/layout.md}")), "{c:#?}");
+}

@@ -2214,9 +2214,16 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
             .is_some_and(|l| matches!(*l, "when" | "if" | "for" | "whenever"));
     lead.other_actor = names_another_agent(&t);
     let verb = main_verb(&w);
-    lead.path_verb = verb
-        .clone()
-        .filter(|v| lex.path_action(v).is_some_and(|a| a != PathAction::Read));
+    // ("Read these files first:" lists the files to read; a read named in
+    // passing — "Supporting files:" — is only a reference.)
+    let reads_these = t.windows(2).any(|p| {
+        matches!(p[0], "these" | "the" | "following")
+            && matches!(p[1], "files" | "documents" | "docs" | "following")
+    });
+    lead.path_verb = verb.clone().filter(|v| {
+        lex.path_action(v)
+            .is_some_and(|a| a != PathAction::Read || reads_these)
+    });
     lead.normative = marker
         // "Do NOT:", "Should not:": a modal of its own.
         || (lead.modality.is_some() && t.len() <= 3)
