@@ -3078,3 +3078,11 @@ fn items_under_read_these_files_are_reads_of_each() {
     let c = at(&cs, 27).expect("second file");
     assert_eq!(c.require, Some(p("{read: docs/layout.md}")), "{c:#?}");
 }
+
+#[test]
+fn a_quoted_imperative_motto_is_a_rule() {
+    let cs = fixture("agent-narration");
+    // "**\"Write a failing test before fixing.\"** (test first for bugs)".
+    let c = at(&cs, 31).expect("motto");
+    assert!(c.behavior().is_some(), "{c:#?}");
+}

@@ -5,7 +5,7 @@
 
 use super::readings::{
     act_then_so, agent_narration, consent_phrasing, first_lower, never_with_failing, only_first,
-    reason_then_rule,
+    quoted_motto, reason_then_rule,
 };
 use super::*;
 
@@ -1153,6 +1153,8 @@ impl Extractor<'_> {
         ctx: &Ctx,
         first: bool,
     ) -> Option<Draft> {
+        let motto = (!ctx.in_list).then(|| quoted_motto(s, self.lex)).flatten();
+        let s = motto.as_deref().unwrap_or(s);
         let reasoned = act_then_so(s, self.lex)
             .or_else(|| reason_then_rule(s, self.lex))
             .or_else(|| consent_phrasing(s))

@@ -335,6 +335,31 @@ pub(super) fn reason_then_rule(s: &str, lex: &Lexicon) -> Option<String> {
     Some(first_upper(rest))
 }
 
+/// A paragraph that is one quoted imperative, a motto ("\"Write a failing
+/// test before fixing.\" (TDD for bug fixes)"): the words in the quotes are
+/// the rule. (A quoted thought in a list — a red flag — is not read here.)
+pub(super) fn quoted_motto(s: &str, lex: &Lexicon) -> Option<String> {
+    let t = s.trim();
+    let t = match t.rfind(" (") {
+        Some(i) if t.ends_with(')') => t[..i].trim_end(),
+        _ => t,
+    };
+    let inner = t
+        .strip_prefix('"')
+        .and_then(|x| x.strip_suffix('"'))
+        .or_else(|| {
+            t.strip_prefix('\u{201c}')
+                .and_then(|x| x.strip_suffix('\u{201d}'))
+        })?;
+    if inner.contains(['"', '\u{201c}', '\u{201d}']) {
+        return None;
+    }
+    let first = inner.split_whitespace().next()?.to_lowercase();
+    let first = first.trim_matches(|c: char| !c.is_alphanumeric());
+    (lex.is_imperative(first) || matches!(first, "never" | "always"))
+        .then(|| inner.trim().to_string())
+}
+
 /// Consent said as a condition of the act itself: "Only push with explicit
 /// permission" reads "Never push without explicit permission"; "Pushing
 /// requires the user's approval" reads "Before pushing, get the user's
