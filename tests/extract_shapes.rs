@@ -3086,3 +3086,12 @@ fn a_quoted_imperative_motto_is_a_rule() {
     let c = at(&cs, 31).expect("motto");
     assert!(c.behavior().is_some(), "{c:#?}");
 }
+
+#[test]
+fn a_lead_in_ending_in_a_passive_condition_keeps_its_items() {
+    let cs = fixture("step-blocks");
+    // "1. Drop the local branch (after the checkout is removed):" ends in
+    // a condition, not a statement of what happens: its items are rules.
+    let c = at(&cs, 118).expect("item under the lead-in");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+}

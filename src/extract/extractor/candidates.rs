@@ -2275,8 +2275,11 @@ fn describes_effects(t: &[&str]) -> bool {
     // "On success, the following items are verified:", "These checks are
     // run:": a passive statement of what happens, not an instruction.
     // ("After a theme is selected:" is a condition, its items are rules.)
-    if let [first, .., be, done] = t {
+    // ("Delete the branch (after the worktree is removed):" ends in a
+    // condition, not a passive statement.)
+    if let [first, middle @ .., be, done] = t {
         if !is_condition_word(first)
+            && !middle.iter().any(|x| is_condition_word(x))
             && matches!(*be, "are" | "is" | "get" | "gets")
             && ((done.len() > 4 && done.ends_with("ed"))
                 || matches!(*done, "done" | "run" | "covered"))
