@@ -583,7 +583,8 @@ pub(super) fn agent_narration(s: &str, lex: &Lexicon) -> Option<String> {
     let subject = ["claude ", "codex ", "the agent ", "the assistant "]
         .iter()
         .find(|p| lower.starts_with(*p))?;
-    let rest = &t[subject.len()..];
+    // (Lower-casing may move byte offsets in other scripts: `get`.)
+    let rest = t.get(subject.len()..)?;
     let (first, tail) = rest.split_once(' ').unwrap_or((rest, ""));
     let (adverb, verb, tail) = match first.to_lowercase().as_str() {
         a @ ("never" | "always" | "then" | "first" | "also" | "only") => {
