@@ -3095,3 +3095,16 @@ fn a_lead_in_ending_in_a_passive_condition_keeps_its_items() {
     let c = at(&cs, 118).expect("item under the lead-in");
     assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
 }
+
+#[test]
+fn an_act_only_with_approval_is_a_consent_gate_not_a_requirement() {
+    let cs = fixture("step-blocks");
+    // "Delete the remote branch only with the user's approval.": it had
+    // required the deletion.
+    let c = at(&cs, 120).expect("gate");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert!(
+        serde_json::to_string(&c.when).unwrap().contains("delete"),
+        "{c:#?}"
+    );
+}

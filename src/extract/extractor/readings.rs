@@ -394,6 +394,19 @@ pub(super) fn consent_phrasing(s: &str) -> Option<String> {
         return names_consent(&tail.to_lowercase())
             .then(|| format!("Never {} without {tail}", &s[from..from + at]));
     }
+    // "Use `--force` only with approval", "Delete the branch only with the
+    // user's consent": the same gate, "only" after the act.
+    if let Some(at) = lower.find(" only with ") {
+        let tail = &s[at + " only with ".len()..];
+        let act = &s[..at];
+        let first = lower.split_whitespace().next().unwrap_or("");
+        if names_consent(&tail.to_lowercase())
+            && !act.contains([',', ';', ':'])
+            && !matches!(first, "never" | "don't" | "do" | "always" | "if" | "when")
+        {
+            return Some(format!("Never {} without {tail}", first_lower(act)));
+        }
+    }
     let first = lower.split_whitespace().next()?;
     let first = first.trim_matches(|c: char| !c.is_alphanumeric() && c != '-');
     if first.len() < 5 || !first.ends_with("ing") {
