@@ -3108,3 +3108,18 @@ fn an_act_only_with_approval_is_a_consent_gate_not_a_requirement() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn acts_listed_before_a_dash_are_what_the_consent_gates() {
+    let cs = fixture("step-blocks");
+    // "`git clean -fdx`, `git reset --hard`, force-pushes — name the
+    // command and ask the user before running.": each listed act waits.
+    let c = at(&cs, 122).expect("gate");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    let when = serde_json::to_string(&c.when).unwrap();
+    assert!(
+        when.contains("clean") && when.contains("reset") && when.contains("force"),
+        "{c:#?}"
+    );
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+}

@@ -360,6 +360,56 @@ pub(super) fn quoted_motto(s: &str, lex: &Lexicon) -> Option<String> {
         .then(|| inner.trim().to_string())
 }
 
+/// "`rm -rf`, `kubectl delete`, force-pushes — describe the command and ask
+/// the user before running it": the acts listed before the dash are what
+/// "it" runs ("… ask the user before running `rm -rf`, `kubectl delete`,
+/// force-pushes").
+pub(super) fn acts_before_the_dash(s: &str) -> Option<String> {
+    let (head, tail) = s
+        .split_once(" \u{2014} ")
+        .or_else(|| s.split_once(" -- "))?;
+    let head = head.trim();
+    // A list of acts: code spans or commas, no sentence of its own.
+    if !(head.contains('`') || head.contains(',')) || head.contains(['.', ':', ';']) {
+        return None;
+    }
+    // ("… ask the user before running." names no object at all.)
+    let tail = tail.trim_end();
+    let bare_end = tail.trim_end_matches('.');
+    let tail_owned;
+    let tail = if [" before running", " before using", " before doing"]
+        .iter()
+        .any(|k| bare_end.to_lowercase().ends_with(k))
+    {
+        tail_owned = format!("{bare_end} it.");
+        tail_owned.as_str()
+    } else {
+        tail
+    };
+    let lower = tail.to_lowercase();
+    let at = [
+        " before running it",
+        " before running them",
+        " before using it",
+        " before using them",
+        " before doing it",
+        " before doing so",
+    ]
+    .iter()
+    .find_map(|k| lower.find(k).map(|i| (i, k.len())))?;
+    // Byte offsets found in the lowercase text index the original.
+    if lower.len() != tail.len() {
+        return None;
+    }
+    let (i, n) = at;
+    let verb = tail[i + " before ".len()..].split_whitespace().next()?;
+    Some(format!(
+        "{} before {verb} {head}{}",
+        &tail[..i],
+        &tail[i + n..]
+    ))
+}
+
 /// Consent said as a condition of the act itself: "Only push with explicit
 /// permission" reads "Never push without explicit permission"; "Pushing
 /// requires the user's approval" reads "Before pushing, get the user's
