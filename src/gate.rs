@@ -6,6 +6,7 @@
 
 use crate::config::{Config, ConfigError, StalePolicy, DEFAULT_REPORT_DIR, DEFAULT_TRAJECTORIES};
 use crate::decode::{self, Action, DecodeError, DecodeOptions, LoadVia, Trajectory};
+use crate::extract::lexicon::Scope;
 use crate::extract::{self, Lexicon, LockfileError};
 use crate::label::{self, CompiledSet, ScopeStart};
 use crate::parse::{ParseError, Skill};
@@ -18,7 +19,7 @@ use rayon::prelude::*;
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// What the caller decides.
 #[derive(Debug, Clone, Default)]
@@ -495,18 +496,28 @@ fn prepare(
     config: &Config,
 ) -> Result<Vec<Prepared>, GateError> {
     let skill_files = crate::parse::walk::find_skills(skill_paths)?;
-    let lexicon =
-        Lexicon::with_overrides(&config.lexicon).map_err(|message| match &config.file {
-            Some(f) => GateError::Config(ConfigError {
-                path: f.clone(),
-                line: None,
-                message: format!("invalid lexicon: {message}"),
-            }),
-            None => GateError::Io {
-                path: PathBuf::from("<lexicon>"),
-                message,
-            },
-        })?;
+    let lexicon_error = |message: String| match &config.file {
+        Some(f) => GateError::Config(ConfigError {
+            path: f.clone(),
+            line: None,
+            message: format!("invalid lexicon: {message}"),
+        }),
+        None => GateError::Io {
+            path: PathBuf::from("<lexicon>"),
+            message,
+        },
+    };
+    // The scopes serve every skill; the whole lexicon (its phrases'
+    // patterns and predicates) only a skill without a lockfile, so it is
+    // compiled when the first such skill asks, once for all threads. The
+    // configured entries are checked here either way.
+    let scopes = Lexicon::scopes_with_overrides(&config.lexicon).map_err(lexicon_error)?;
+    let full: OnceLock<Result<Lexicon, String>> = OnceLock::new();
+    let lexicon = || {
+        full.get_or_init(|| Lexicon::with_overrides(&config.lexicon))
+            .as_ref()
+            .map_err(|m| lexicon_error(m.clone()))
+    };
 
     // Parse every skill and compile its constraints first: a bad skill or
     // lockfile is an input error before any trajectory is read.
@@ -514,29 +525,29 @@ fn prepare(
     // error in skill order is the one reported.
     let prepared: Vec<Result<Prepared, GateError>> = skill_files
         .par_iter()
-        .map(|path| prepare_one(path, &lexicon, options, config))
+        .map(|path| prepare_one(path, &scopes, lexicon, options, config))
         .collect();
     prepared.into_iter().collect()
 }
 
-fn prepare_one(
+fn prepare_one<'a>(
     path: &Path,
-    lexicon: &Lexicon,
+    scopes: &[Scope],
+    lexicon: impl FnOnce() -> Result<&'a Lexicon, GateError>,
     options: &GateOptions,
     config: &Config,
 ) -> Result<Prepared, GateError> {
     let skill = Skill::read(path)?;
-    let loaded = extract::load_constraints(&skill, lexicon)?;
-    let set =
-        CompiledSet::compile_with_scopes(&loaded.constraints, &lexicon.scopes).map_err(|e| {
-            GateError::Predicate {
-                path: match &loaded.source {
-                    extract::ConstraintSource::Lockfile { path, .. } => path.clone(),
-                    extract::ConstraintSource::Extracted => path.to_path_buf(),
-                },
-                message: e.to_string(),
-            }
-        })?;
+    let loaded = extract::load_constraints_with(&skill, lexicon)?;
+    let set = CompiledSet::compile_with_scopes(&loaded.constraints, scopes).map_err(|e| {
+        GateError::Predicate {
+            path: match &loaded.source {
+                extract::ConstraintSource::Lockfile { path, .. } => path.clone(),
+                extract::ConstraintSource::Extracted => path.to_path_buf(),
+            },
+            message: e.to_string(),
+        }
+    })?;
     let roots = roots_for(path, options, config);
     Ok(Prepared {
         name: skill.name(),

@@ -481,6 +481,65 @@ impl Lexicon {
         yaml_serde::from_str(DEFAULT_LEXICON).expect("the shipped default lexicon parses")
     }
 
+    /// The scope entries of the built-in lexicon as data: only the
+    /// top-level `scopes:` section of the shipped file is parsed (the whole
+    /// file's phrases and predicates cost ~14 M instructions to parse).
+    fn builtin_scope_entries() -> Vec<ScopeEntry> {
+        #[derive(Deserialize)]
+        struct ScopesOnly {
+            scopes: Vec<ScopeEntry>,
+        }
+        let text = DEFAULT_LEXICON;
+        let start = text
+            .find("\nscopes:")
+            .map(|i| i + 1)
+            .expect("the shipped default lexicon has scopes");
+        // the section ends at the next top-level key
+        let end = text[start..]
+            .match_indices('\n')
+            .map(|(i, _)| start + i + 1)
+            .find(|&i| text[i..].starts_with(|c: char| c.is_ascii_alphabetic()))
+            .unwrap_or(text.len());
+        let only: ScopesOnly =
+            yaml_serde::from_str(&text[start..end]).expect("the shipped default lexicon parses");
+        only.scopes
+    }
+
+    /// The built-in lexicon's scopes, compiled once per process.
+    pub fn builtin_scopes() -> &'static [Scope] {
+        static SCOPES: std::sync::OnceLock<Vec<Scope>> = std::sync::OnceLock::new();
+        SCOPES.get_or_init(|| {
+            // tested with the whole lexicon (`the_default_lexicon_compiles`)
+            compile_scopes(&Self::builtin_scope_entries())
+                .expect("the shipped default lexicon is valid")
+        })
+    }
+
+    /// The scopes of [`Lexicon::with_overrides`] without its phrases (what
+    /// the gate needs for skills that have a lockfile), with the same errors:
+    /// the configured entries are compiled whole first, as there.
+    pub fn scopes_with_overrides(file: &LexiconFile) -> Result<Vec<Scope>, String> {
+        if *file == LexiconFile::default() {
+            return Ok(Self::builtin_scopes().to_vec());
+        }
+        let own = Lexicon::compile(file)?;
+        if file.replace {
+            return Ok(own.scopes);
+        }
+        let mut scopes = Self::builtin_scopes().to_vec();
+        scopes.extend(own.scopes);
+        Ok(scopes)
+    }
+
+    /// Fails as [`Lexicon::with_overrides`] does on the same file, without
+    /// compiling the built-in entries (which are valid).
+    pub fn check_overrides(file: &LexiconFile) -> Result<(), String> {
+        if *file == LexiconFile::default() {
+            return Ok(());
+        }
+        Lexicon::compile(file).map(drop)
+    }
+
     /// The built-in lexicon extended (or replaced) by a configured one.
     /// Compiled once per process for the same configuration (the gate and
     /// its proposals both ask; compiling costs ~75 M instructions).
@@ -566,21 +625,7 @@ impl Lexicon {
                 scope: e.scope.clone(),
             });
         }
-        let mut scopes = Vec::new();
-        for (i, e) in file.scopes.iter().enumerate() {
-            let at = format!("lexicon scopes[{i}]");
-            let words = e
-                .words
-                .iter()
-                .map(|p| Pattern::parse(p).map_err(|m| format!("{at}.words: {m}")))
-                .collect::<Result<Vec<_>, _>>()?;
-            scopes.push(Scope {
-                tag: e.tag,
-                words,
-                commands: globs(&e.commands, false).map_err(|m| format!("{at}.commands: {m}"))?,
-                paths: globs(&e.paths, true).map_err(|m| format!("{at}.paths: {m}"))?,
-            });
-        }
+        let scopes = compile_scopes(&file.scopes)?;
         let mut path_verbs = Vec::new();
         for (action, verbs) in &file.path_verbs {
             for v in verbs {
@@ -628,6 +673,26 @@ impl Lexicon {
     }
 }
 
+/// Compile scope entries; errors name the entry (`scopes[0].paths`).
+fn compile_scopes(entries: &[ScopeEntry]) -> Result<Vec<Scope>, String> {
+    let mut scopes = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        let at = format!("lexicon scopes[{i}]");
+        let words = e
+            .words
+            .iter()
+            .map(|p| Pattern::parse(p).map_err(|m| format!("{at}.words: {m}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        scopes.push(Scope {
+            tag: e.tag,
+            words,
+            commands: globs(&e.commands, false).map_err(|m| format!("{at}.commands: {m}"))?,
+            paths: globs(&e.paths, true).map_err(|m| format!("{at}.paths: {m}"))?,
+        });
+    }
+    Ok(scopes)
+}
+
 /// `word` is `base` or an inflection of it (edits, editing, edited; writes, writing).
 pub fn verb_matches(word: &str, base: &str) -> bool {
     if word == base {
@@ -664,6 +729,65 @@ fn globs(list: &[String], paths: bool) -> Result<globset::GlobSet, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What a compiled scope is made of, comparable.
+    fn shape(scopes: &[Scope]) -> Vec<(ScopeTag, Vec<String>, usize, usize)> {
+        scopes
+            .iter()
+            .map(|s| {
+                let words = s.words.iter().map(|p| p.as_str().to_string()).collect();
+                (s.tag, words, s.commands.len(), s.paths.len())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_scopes_alone_are_the_whole_lexicons_scopes() {
+        assert_eq!(
+            Lexicon::builtin_scope_entries(),
+            Lexicon::builtin_file().scopes
+        );
+        let configured = |replace: bool, scopes: &str, phrases: &str| LexiconFile {
+            replace,
+            scopes: yaml_serde::from_str(scopes).unwrap(),
+            phrases: yaml_serde::from_str(phrases).unwrap(),
+            ..LexiconFile::default()
+        };
+        let good_phrase = "[{match: [ship it], action: {git: push}}]";
+        let files = [
+            LexiconFile::default(),
+            configured(
+                false,
+                "[{tag: shared-repo-state, commands: ['deploy *']}]",
+                "[]",
+            ),
+            configured(
+                true,
+                "[{tag: sensitive-memory, paths: ['**/*.key'], words: [vault]}]",
+                good_phrase,
+            ),
+            configured(false, "[]", good_phrase),
+            configured(false, "[{tag: shared-repo-state, paths: ['a[']}]", "[]"),
+            configured(true, "[{tag: shared-repo-state, words: ['']}]", "[]"),
+            configured(false, "[]", "[{match: []}]"),
+            configured(false, "[]", "[{match: [x], action: {command_re: '('}}]"),
+        ];
+        for file in &files {
+            let whole = Lexicon::with_overrides(file);
+            let scopes = Lexicon::scopes_with_overrides(file);
+            match (&whole, &scopes) {
+                (Ok(w), Ok(s)) => assert_eq!(shape(&w.scopes), shape(s), "{file:?}"),
+                (Err(a), Err(b)) => assert_eq!(a, b),
+                _ => panic!("{file:?}: {:?} vs {:?}", whole.is_ok(), scopes.is_ok()),
+            }
+            assert_eq!(
+                Lexicon::check_overrides(file),
+                whole.as_ref().map(drop).map_err(Clone::clone)
+            );
+        }
+        assert!(Lexicon::check_overrides(&files[4]).is_err());
+        assert!(Lexicon::check_overrides(&files[7]).is_err());
+    }
 
     #[test]
     fn the_default_lexicon_compiles() {

@@ -47,6 +47,16 @@ pub fn lockfile_path(skill: &Skill) -> PathBuf {
 /// The constraints the gate judges: the lockfile when present (a malformed
 /// one is an error naming file and line), else extraction.
 pub fn load_constraints(skill: &Skill, lexicon: &Lexicon) -> Result<Loaded, LockfileError> {
+    load_constraints_with(skill, || Ok(lexicon))
+}
+
+/// [`load_constraints`] with the lexicon asked for only when the skill has
+/// no lockfile (compiling a whole lexicon costs ~50 M instructions; a
+/// lockfile needs none of it).
+pub fn load_constraints_with<'a, E: From<LockfileError>>(
+    skill: &Skill,
+    lexicon: impl FnOnce() -> Result<&'a Lexicon, E>,
+) -> Result<Loaded, E> {
     let path = lockfile_path(skill);
     // a dangling symlink, a FIFO or a folder there is an error, not "no lockfile"
     if crate::fsutil::entry_exists(&path) {
@@ -58,7 +68,7 @@ pub fn load_constraints(skill: &Skill, lexicon: &Lexicon) -> Result<Loaded, Lock
         })
     } else {
         Ok(Loaded {
-            constraints: extract(skill, lexicon),
+            constraints: extract(skill, lexicon()?),
             source: ConstraintSource::Extracted,
         })
     }

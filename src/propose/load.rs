@@ -73,31 +73,58 @@ fn read_text(path: &Path) -> Result<String, ProposeError> {
     String::from_utf8(bytes).map_err(|_| err(path, "not UTF-8: no proposal can be made"))
 }
 
+/// What loading a skill's constraints can fail on here.
+enum Lazy {
+    Lockfile(extract::LockfileError),
+    Lexicon(ProposeError),
+}
+
+impl From<extract::LockfileError> for Lazy {
+    fn from(e: extract::LockfileError) -> Self {
+        Lazy::Lockfile(e)
+    }
+}
+
 /// Fill every verdict's `proposals` from its files.
 pub fn attach(
     verdicts: &mut [SkillVerdict],
     cwd: &Path,
     config: &Config,
 ) -> Result<(), ProposeError> {
-    let lexicon = Lexicon::with_overrides(&config.lexicon)
-        .map_err(|m| err(Path::new("<lexicon>"), format!("invalid lexicon: {m}")))?;
+    let invalid = |m: &str| err(Path::new("<lexicon>"), format!("invalid lexicon: {m}"));
+    Lexicon::check_overrides(&config.lexicon).map_err(|m| invalid(&m))?;
+    // The whole lexicon only for a skill without a lockfile (compiled once,
+    // when the first such skill asks).
+    let full: std::sync::OnceLock<Result<Lexicon, String>> = std::sync::OnceLock::new();
+    let lexicon = || {
+        full.get_or_init(|| Lexicon::with_overrides(&config.lexicon))
+            .as_ref()
+            .map_err(|m| invalid(m))
+    };
     // On every thread (each skill's files are read and its lockfile parsed
     // again); the first error in skill order is the one reported.
     use rayon::prelude::*;
     let done: Vec<Result<(), ProposeError>> = verdicts
         .par_iter_mut()
-        .map(|v| attach_one(v, cwd, &lexicon))
+        .map(|v| attach_one(v, cwd, lexicon))
         .collect();
     done.into_iter().collect()
 }
 
-fn attach_one(v: &mut SkillVerdict, cwd: &Path, lexicon: &Lexicon) -> Result<(), ProposeError> {
+fn attach_one<'a>(
+    v: &mut SkillVerdict,
+    cwd: &Path,
+    lexicon: impl FnOnce() -> Result<&'a Lexicon, ProposeError>,
+) -> Result<(), ProposeError> {
     let skill_path = absolute(Path::new(&v.skill.path), cwd);
     let skill_text = read_text(&skill_path)?;
     let skill = Skill::parse_bytes(&skill_path, skill_text.as_bytes())
         .map_err(|e| err(&skill_path, e.to_string()))?;
-    let loaded = extract::load_constraints(&skill, lexicon)
-        .map_err(|e| err(&e.path.clone(), e.to_string()))?;
+    let loaded = extract::load_constraints_with(&skill, || lexicon().map_err(Lazy::Lexicon))
+        .map_err(|e| match e {
+            Lazy::Lockfile(e) => err(&e.path.clone(), e.to_string()),
+            Lazy::Lexicon(e) => e,
+        })?;
     let lock_path = extract::lockfile_path(&skill);
     let lock_text = if crate::fsutil::entry_exists(&lock_path) {
         Some(read_text(&lock_path)?)
