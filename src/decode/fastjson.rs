@@ -803,6 +803,21 @@ pub fn serde<'a, T: Deserialize<'a>>(raw: &'a str) -> Fast<T> {
 
 /// A kept key of a lean `Value` tree, once (serde_json would keep the last of
 /// repeated keys: give up).
+/// The array at the cursor (inside `depth` containers) as a `Value`, each
+/// element read by `element` (which must consume it).
+pub fn array_of(
+    c: &mut Cursor,
+    depth: usize,
+    mut element: impl FnMut(&mut Cursor) -> Fast<Value>,
+) -> Fast<Value> {
+    let mut out = Vec::new();
+    c.array(depth, |c| {
+        out.push(element(c)?);
+        Ok(())
+    })?;
+    Ok(Value::Array(out))
+}
+
 pub fn put(m: &mut Map<String, Value>, key: &str, v: Value) -> Fast<()> {
     match m.insert(key.to_string(), v) {
         None => Ok(()),

@@ -15,7 +15,7 @@
 //! others through the shared table. `complete`: the log's `status` is
 //! `success` and no sample has an `error`.
 
-use super::fastjson::{put, skip_checked, Cursor, Fast, GiveUp};
+use super::fastjson::{array_of, put, skip_checked, Cursor, Fast, GiveUp};
 use super::generic::*;
 use super::model::*;
 use super::{DecodeError, DecodeOptions, Decoder, Harness, Trajectory};
@@ -128,12 +128,8 @@ fn lean_log(text: &str) -> Fast<Value> {
             put(&mut top, key, v)
         }
         "samples" if c.peek() == Some(b'[') => {
-            let mut samples = Vec::new();
-            c.array(1, |c| {
-                samples.push(lean_sample(c)?);
-                Ok(())
-            })?;
-            put(&mut top, key, Value::Array(samples))
+            let v = array_of(c, 1, lean_sample)?;
+            put(&mut top, key, v)
         }
         "eval" | "samples" | "status" => {
             let v = c.value_tree(1)?;
@@ -155,16 +151,14 @@ fn lean_sample(c: &mut Cursor) -> Fast<Value> {
     let mut m = Map::new();
     c.object(2, |c, key| match key {
         "events" if c.peek() == Some(b'[') => {
-            let mut events = Vec::new();
-            c.array(3, |c| {
-                events.push(if c.peek() == Some(b'{') {
-                    kept_fields(c, 4, &["event", "id", "timestamp", "completed", "error"])?
+            let v = array_of(c, 3, |c| {
+                if c.peek() == Some(b'{') {
+                    kept_fields(c, 4, &["event", "id", "timestamp", "completed", "error"])
                 } else {
-                    c.value_tree(4)?
-                });
-                Ok(())
+                    c.value_tree(4)
+                }
             })?;
-            put(&mut m, key, Value::Array(events))
+            put(&mut m, key, v)
         }
         "events" | "messages" | "error" => {
             let v = c.value_tree(3)?;

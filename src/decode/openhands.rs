@@ -32,7 +32,7 @@
 //! raw tool name is `tool_call_metadata.function_name` when recorded, else
 //! the action name. OpenHands timestamps carry no UTC offset and are not kept.
 
-use super::fastjson::{put, skip_checked, Cursor, Fast, GiveUp};
+use super::fastjson::{array_of, put, skip_checked, Cursor, Fast, GiveUp};
 use super::generic::*;
 use super::model::*;
 use super::{DecodeError, DecodeOptions, Decoder, Harness, Trajectory};
@@ -166,33 +166,8 @@ fn decode_event_file(
 fn lean_event_file(text: &str) -> Fast<Value> {
     let mut c = Cursor::new(text);
     let doc = match c.peek() {
-        Some(b'[') => {
-            let mut events = Vec::new();
-            c.array(0, |c| {
-                events.push(lean_event(c)?);
-                Ok(())
-            })?;
-            Value::Array(events)
-        }
-        Some(b'{') => {
-            let mut top = Map::new();
-            c.object(0, |c, key| match key {
-                "history" if c.peek() == Some(b'[') => {
-                    let mut events = Vec::new();
-                    c.array(1, |c| {
-                        events.push(lean_event(c)?);
-                        Ok(())
-                    })?;
-                    put(&mut top, key, Value::Array(events))
-                }
-                "history" | "instance_id" | "error" => {
-                    let v = c.value_tree(1)?;
-                    put(&mut top, key, v)
-                }
-                _ => skip_checked(c, 1),
-            })?;
-            Value::Object(top)
-        }
+        Some(b'[') => array_of(&mut c, 0, lean_event)?,
+        Some(b'{') => instance_fields(&mut c)?,
         _ => return Err(GiveUp),
     };
     if !c.at_end() {
@@ -291,15 +266,21 @@ fn decode_output_jsonl_with(
 /// surrogate), so that what is read, and every error, stays the same.
 fn lean_instance(text: &str) -> Fast<Value> {
     let mut c = Cursor::new(text);
+    let top = instance_fields(&mut c)?;
+    if !c.at_end() {
+        return Err(GiveUp);
+    }
+    Ok(top)
+}
+
+/// The top-level object at the cursor with only `history` (each event as
+/// [`lean_event`] keeps it), `instance_id` and `error`.
+fn instance_fields(c: &mut Cursor) -> Fast<Value> {
     let mut top = Map::new();
     c.object(0, |c, key| match key {
         "history" if c.peek() == Some(b'[') => {
-            let mut events = Vec::new();
-            c.array(1, |c| {
-                events.push(lean_event(c)?);
-                Ok(())
-            })?;
-            put(&mut top, key, Value::Array(events))
+            let v = array_of(c, 1, lean_event)?;
+            put(&mut top, key, v)
         }
         "history" | "instance_id" | "error" => {
             let v = c.value_tree(1)?;
@@ -307,9 +288,6 @@ fn lean_instance(text: &str) -> Fast<Value> {
         }
         _ => skip_checked(c, 1),
     })?;
-    if !c.at_end() {
-        return Err(GiveUp);
-    }
     Ok(Value::Object(top))
 }
 

@@ -163,7 +163,13 @@ fn reads(e: &Event) -> impl Iterator<Item = &str> {
 pub fn normalize_body(body: &str) -> String {
     let body = body.strip_prefix('\u{feff}').unwrap_or(body);
     let body = body.replace("\r\n", "\n").replace('\r', "\n");
-    let lines: Vec<&str> = body
+    trimmed_lines(&body).join("\n")
+}
+
+/// The lines of a CR-free text with trailing spaces and tabs removed,
+/// leading and trailing blank lines left out.
+fn trimmed_lines(text: &str) -> Vec<&str> {
+    let mut lines: Vec<&str> = text
         .lines()
         .map(|l| l.trim_end_matches([' ', '\t']))
         .collect();
@@ -175,7 +181,9 @@ pub fn normalize_body(body: &str) -> String {
         .iter()
         .rposition(|l| !l.is_empty())
         .map_or(start, |e| e + 1);
-    lines[start..end].join("\n")
+    lines.truncate(end);
+    lines.drain(..start);
+    lines
 }
 
 /// sha256 (lowercase hex) of a skill body as injected by a harness, after
@@ -189,17 +197,8 @@ pub fn body_sha256(body: &str) -> String {
     }
     // Without a CR, the normalised lines are the body's own lines, trimmed:
     // they are hashed where they lie instead of copied into a new text.
-    let lines: Vec<&str> = b.lines().map(|l| l.trim_end_matches([' ', '\t'])).collect();
-    let start = lines
-        .iter()
-        .position(|l| !l.is_empty())
-        .unwrap_or(lines.len());
-    let end = lines
-        .iter()
-        .rposition(|l| !l.is_empty())
-        .map_or(start, |e| e + 1);
     let mut h = Sha256::new();
-    for (i, l) in lines[start..end].iter().enumerate() {
+    for (i, l) in trimmed_lines(b).iter().enumerate() {
         if i > 0 {
             h.update(b"\n");
         }
