@@ -353,35 +353,27 @@ pub(super) fn looks_at_the_repository(p: &Predicate, history: bool) -> bool {
 
 /// Every leaf a written-out `git log …` or `git show …` command.
 fn writes_out_a_history_read(p: &Predicate) -> bool {
-    let mut all = true;
-    let mut leaves = 0;
-    p.for_each_node(&mut |q| match q {
-        Predicate::Any(_) => {}
+    let history = |q: &Predicate| match q {
         Predicate::Command(c) | Predicate::CommandRe(c) => {
-            leaves += 1;
             let c = c.trim_start_matches('^');
-            all &= c.starts_with("git log") || c.starts_with("git show");
+            c.starts_with("git log") || c.starts_with("git show")
         }
-        _ => {
-            leaves += 1;
-            all = false;
-        }
-    });
-    all && leaves > 0
+        _ => false,
+    };
+    // Only `any` of such commands: no other kind of node.
+    p.any_node(&history) && !p.any_node(&|q| !matches!(q, Predicate::Any(_)) && !history(q))
 }
 
 /// Some leaf of `p` is a commit or opens a pull request.
 fn commits_or_opens_a_pr(p: &Predicate) -> bool {
-    let mut found = false;
-    p.for_each_node(&mut |q| match q {
-        Predicate::Git { subcommand, .. } => found |= subcommand == "commit",
+    p.any_node(&|q| match q {
+        Predicate::Git { subcommand, .. } => subcommand == "commit",
         Predicate::Command(c) | Predicate::CommandRe(c) => {
             let c = c.trim_start_matches('^');
-            found |= c.starts_with("git commit") || c.starts_with("gh pr create");
+            c.starts_with("git commit") || c.starts_with("gh pr create")
         }
-        _ => {}
-    });
-    found
+        _ => false,
+    })
 }
 
 /// The act a written-out command performs, whatever its arguments:
