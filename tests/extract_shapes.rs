@@ -3123,3 +3123,59 @@ fn acts_listed_before_a_dash_are_what_the_consent_gates() {
     );
     assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
 }
+
+#[test]
+fn commands_listed_under_a_forbidding_heading_or_lead_are_forbidden_notes_and_all() {
+    let cs = fixture("history-guards");
+    // "## Never run these" / "- `git filter-branch`": the heading leads.
+    let c = at(&cs, 10).expect("bare item under the heading");
+    assert_eq!(c.forbid, Some(p("{git: filter-branch}")), "{c:#?}");
+    // "- `git gc --prune=now` — drops unreachable objects at once".
+    let c = at(&cs, 11).expect("item with a note");
+    assert_eq!(
+        c.forbid,
+        Some(p("{git: gc, args: ['--prune=now']}")),
+        "{c:#?}"
+    );
+    // "Never run these commands:" / "- `git clean -fdx` (deletes …)".
+    let c = at(&cs, 29).expect("parenthesised note");
+    assert_eq!(c.forbid, Some(p("{git: clean, args: ['-fdx']}")), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    // "- `git stash clear`: the stashes are gone for good".
+    let c = at(&cs, 30).expect("note after a colon");
+    assert!(c.forbid.is_some(), "{c:#?}");
+    // A lead-in that is no rule ("Useful commands:") forbids nothing.
+    assert!(at(&cs, 36).is_none_or(|c| c.behavior().is_none()));
+}
+
+#[test]
+fn a_command_then_its_verdict_is_a_forbid_or_a_consent_gate() {
+    let cs = fixture("history-guards");
+    // "`git reflog expire --expire=now` - BANNED".
+    let c = at(&cs, 15).expect("banned");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    assert!(c.forbid.is_some(), "{c:#?}");
+    // "`git reset --hard` - FORBIDDEN without an explicit user request".
+    let c = at(&cs, 16).expect("gate");
+    assert_eq!(c.when, Some(p("{git: reset, args: ['--hard']}")), "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    // "`git add -f` on ignored paths - never (it stages build output)".
+    let c = at(&cs, 17).expect("never");
+    assert_eq!(c.forbid, Some(p("{git: add, args: ['-f']}")), "{c:#?}");
+    // "`npm publish` — not allowed unless the user asks (…)".
+    let c = at(&cs, 18).expect("gate unless asked");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+}
+
+#[test]
+fn a_possessive_or_bare_request_is_the_users_consent() {
+    let cs = fixture("history-guards");
+    // "Never rebase a shared branch without the user's request.".
+    let c = at(&cs, 22).expect("possessive");
+    assert_eq!(c.when, Some(p("{git: rebase}")), "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    // "Do not bypass hooks (--no-verify) without request.".
+    let c = at(&cs, 23).expect("bare request");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+}

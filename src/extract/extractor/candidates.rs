@@ -4,8 +4,8 @@
 //! candidate to the condition stage. Modality words live here too.
 
 use super::readings::{
-    act_then_so, acts_before_the_dash, agent_narration, consent_phrasing, first_lower,
-    never_with_failing, only_first, quoted_motto, reason_then_rule,
+    act_then_so, acts_before_the_dash, agent_narration, command_then_verdict, consent_phrasing,
+    first_lower, never_with_failing, only_first, quoted_motto, reason_then_rule,
 };
 use super::*;
 
@@ -1155,6 +1155,8 @@ impl Extractor<'_> {
     ) -> Option<Draft> {
         let motto = (!ctx.in_list).then(|| quoted_motto(s, self.lex)).flatten();
         let s = motto.as_deref().unwrap_or(s);
+        let verdict = command_then_verdict(s);
+        let s = verdict.as_deref().unwrap_or(s);
         let dashed = acts_before_the_dash(s);
         let s = dashed.as_deref().unwrap_or(s);
         let reasoned = act_then_so(s, self.lex)

@@ -658,20 +658,22 @@ pub(super) fn analyse(
     // that names a file is that file to write.
     // "Log in with OAuth:" / "- `codex mcp login linear`": under a lead-in
     // that instructs, an item that is only a command is that command to run.
-    let bare = s.trim();
+    // A note after the command ("`git gc --prune=now` — removes history",
+    // "`git clean -fdx` (deletes ignored files)") says what it does; the
+    // item is still that command. Under a heading that is a rule ("## Never
+    // use these commands") with no lead-in, the heading leads.
     let run_led;
-    let s = if ctx.in_list
-        && ctx.lead.is_some_and(|l| l.normative)
-        && bare.len() > 2
-        && bare.starts_with('`')
-        && bare.ends_with('`')
-        && bare.matches('`').count() == 2
-        && command_predicate(bare.trim_matches('`'), lex).is_some()
-    {
-        run_led = format!("Run {bare}");
-        run_led.as_str()
-    } else {
-        s
+    let s = match led_command(s) {
+        Some(cmd)
+            if ctx.in_list
+                && (ctx.lead.is_some_and(|l| l.normative)
+                    || (ctx.lead.is_none() && ctx.section.normative().is_some()))
+                && command_predicate(cmd.trim_matches('`'), lex).is_some() =>
+        {
+            run_led = format!("Run {cmd}");
+            run_led.as_str()
+        }
+        _ => s,
     };
     let led;
     let s = match ctx.lead.and_then(|l| l.path_verb.as_deref()) {
@@ -2504,4 +2506,25 @@ fn only_paths(p: &Predicate) -> bool {
         _ => only = false,
     });
     only
+}
+
+/// The command an item names before any note on it: "`cmd`", "`cmd` (why)",
+/// "`cmd` - what it does", "`cmd`: when". `None` when the item says more
+/// around its code span.
+fn led_command(s: &str) -> Option<&str> {
+    let bare = s.trim();
+    let inner = bare.strip_prefix('`')?;
+    let end = inner.find('`')?;
+    if end == 0 {
+        return None;
+    }
+    let head = &bare[..end + 2];
+    let rest = bare[end + 2..].trim_start();
+    let noted = rest.is_empty()
+        || rest.starts_with('(')
+        || rest.starts_with(':')
+        || ["- ", "\u{2014} ", "\u{2013} "]
+            .iter()
+            .any(|d| rest.starts_with(d));
+    noted.then_some(head)
 }

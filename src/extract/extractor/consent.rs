@@ -74,7 +74,7 @@ pub(super) fn user_consent(text: &str) -> bool {
     // ("Push only if I say so": a skill written in the user's own voice.)
     let who = w.iter().any(|x| {
         matches!(
-            x.text.as_str(),
+            possessed(&x.text),
             "user" | "users" | "partner" | "human" | "they" | "i" | "me"
         )
     });
@@ -145,7 +145,7 @@ pub(super) fn mentions_consent(text: &str) -> bool {
             || w.text.starts_with("permission")
             || w.text.starts_with("agree")
             || matches!(
-                w.text.as_str(),
+                possessed(&w.text),
                 "user"
                     | "users"
                     | "partner"
@@ -154,6 +154,9 @@ pub(super) fn mentions_consent(text: &str) -> bool {
                     | "confirms"
                     | "confirmed"
                     | "confirmation"
+                    | "request"
+                    | "requests"
+                    | "requested"
                     | "says"
                     | "explicitly"
                     | "responds"
@@ -161,4 +164,11 @@ pub(super) fn mentions_consent(text: &str) -> bool {
                     | "answers"
             )
     })
+}
+
+/// The owner of a possessive ("user's" → "user", "users'" → "users").
+fn possessed(w: &str) -> &str {
+    w.strip_suffix("'s")
+        .or_else(|| w.strip_suffix('\''))
+        .unwrap_or(w)
 }

@@ -717,3 +717,57 @@ fn first_upper(s: &str) -> String {
         .map(|c| c.to_uppercase().chain(cs).collect())
         .unwrap_or_default()
 }
+
+/// "`git gc --prune=now` - BANNED", "`git reset --hard` — forbidden
+/// without explicit user request", "`git add -f` on ignored files: never
+/// (loses data)": a command named first, then the verdict on it. Read as
+/// "Never run `git gc --prune=now`" (with the verdict's own "without …" or
+/// "unless …" kept: a consent gate). `None` for any other sentence.
+pub(super) fn command_then_verdict(s: &str) -> Option<String> {
+    let t = s.trim();
+    if !t.starts_with('`') {
+        return None;
+    }
+    let (head, tail) = [" - ", " \u{2014} ", " \u{2013} ", ": "]
+        .iter()
+        .filter_map(|sep| t.find(sep).map(|i| (i, sep.len())))
+        .min()
+        .map(|(i, n)| (t[..i].trim(), t[i + n..].trim()))?;
+    // The head names the command (and what it acts on), no sentence of its
+    // own; its code spans are closed.
+    if head.matches('`').count() % 2 != 0 || head.contains(['.', ';', '!', '?']) {
+        return None;
+    }
+    let lower = tail.to_lowercase();
+    if lower.len() != tail.len() {
+        return None;
+    }
+    const VERDICTS: &[&str] = &[
+        "banned",
+        "forbidden",
+        "prohibited",
+        "disallowed",
+        "not allowed",
+        "not permitted",
+        "never",
+    ];
+    let verdict = VERDICTS.iter().find(|v| {
+        lower
+            .strip_prefix(**v)
+            .is_some_and(|r| r.is_empty() || r.starts_with(|c: char| !c.is_alphanumeric()))
+    })?;
+    let rest = tail[verdict.len()..].trim_start();
+    let rest_lower = rest.to_lowercase();
+    let gate = ["without ", "unless "]
+        .iter()
+        .any(|k| rest_lower.starts_with(k))
+        .then(|| {
+            // Up to the reason in parentheses or the sentence's end.
+            let end = rest.find(" (").unwrap_or(rest.len());
+            rest[..end].trim_end_matches(['.', '!', ' '])
+        });
+    Some(match gate {
+        Some(g) => format!("Never run {head} {g}."),
+        None => format!("Never run {head}."),
+    })
+}
