@@ -314,6 +314,16 @@ pub(super) fn split_leading_condition(s: &str) -> Option<(String, String)> {
         }
         if c == ',' || c == ':' || c == '—' {
             let after = s[i + c.len_utf8()..].trim();
+            let cond_so_far = s[..i]
+                .split_once(char::is_whitespace)
+                .map_or("", |(_, r)| r);
+            if c == ','
+                && continues_gerund_list(cond_so_far)
+                && continues_gerund_list(after)
+                && after.contains(',')
+            {
+                continue;
+            }
             if !after.is_empty() {
                 let cond = s[..i]
                     .split_once(char::is_whitespace)
@@ -329,6 +339,23 @@ pub(super) fn split_leading_condition(s: &str) -> Option<(String, String)> {
         }
     }
     None
+}
+
+/// Text that opens on an act named by its gerund ("tagging, …", "and
+/// opening …"): after a comma that follows one, with a later comma to
+/// close the list ("Before pushing, tagging, and opening a PR, ask"), the
+/// condition goes on.
+fn continues_gerund_list(after: &str) -> bool {
+    let mut w = after.split_whitespace();
+    let first = match w.next() {
+        Some("and" | "or") => w.next(),
+        f => f,
+    };
+    let gerund = first.is_some_and(|f| {
+        let f = f.trim_end_matches(',');
+        f.len() > 4 && f.ends_with("ing") && f.chars().all(|c| c.is_ascii_lowercase())
+    });
+    gerund
 }
 
 /// The first clause of a main part: up to an em dash, a semicolon or " - ".

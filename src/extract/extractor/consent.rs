@@ -17,6 +17,7 @@ pub(super) fn acts_unasked(main: &str) -> bool {
                 | "proactively"
                 | "unprompted"
                 | "unasked"
+                | "unrequested"
                 | "unilaterally"
         )
     }) || w.windows(3).any(|p| {

@@ -424,6 +424,7 @@ pub(super) fn consent_phrasing(s: &str) -> Option<String> {
         "go-ahead",
         "authorization",
         "authorisation",
+        "request",
     ];
     let lower = s.to_lowercase();
     // Byte offsets found in the lowercase text index the original.
@@ -467,9 +468,25 @@ pub(super) fn consent_phrasing(s: &str) -> Option<String> {
         .filter_map(|v| lower.find(v).map(|i| (i, v.len())))
         .min()?;
     let tail = &s[at + verb..];
-    names_consent(&tail.to_lowercase()).then(|| {
-        let subject = first_lower(&s[..at]);
-        format!("Before {subject}, get {tail}")
+    // "Pushing and tagging are separate actions that need their own
+    // request": the acts are the subject before the copula.
+    let head = &lower[..at];
+    let end = match [" are ", " is "].iter().find_map(|c| head.find(c)) {
+        Some(i) if head.ends_with(" that") || head.ends_with(" which") => i,
+        _ => at,
+    };
+    let tail_lower = tail.to_lowercase();
+    names_consent(&tail_lower).then(|| {
+        let subject = first_lower(&s[..end]);
+        // ("… need their own explicit request": the user's word, asked for.)
+        if CONSENT
+            .iter()
+            .any(|c| *c != "request" && tail_lower.contains(c))
+        {
+            format!("Before {subject}, get {tail}")
+        } else {
+            format!("Before {subject}, get the user's approval.")
+        }
     })
 }
 
