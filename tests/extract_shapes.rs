@@ -3179,3 +3179,31 @@ fn a_possessive_or_bare_request_is_the_users_consent() {
     let c = at(&cs, 23).expect("bare request");
     assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
 }
+
+#[test]
+fn acts_that_need_their_own_request_are_each_gated_on_the_users_word() {
+    let cs = fixture("commit-situations");
+    // "Tagging, pushing, and opening merge requests are acts of their own
+    // that need a separate explicit request.": a gerund list stays one
+    // subject, the relative clause's request is consent.
+    let c = at(&cs, 10).expect("gate");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    let when = serde_json::to_string(&c.when).unwrap();
+    assert!(
+        when.contains("tag") && when.contains("push") && when.contains("mr create"),
+        "{c:#?}"
+    );
+    // "Never commit as an unrequested by-product of a larger task.".
+    let c = at(&cs, 12).expect("unrequested");
+    assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+}
+
+#[test]
+fn a_bold_situation_before_a_dash_is_the_condition_of_what_follows() {
+    let cs = fixture("commit-situations");
+    // "**The staged diff holds a credential** — stop, …, do not stage it":
+    // the situation names what the rule guards.
+    let c = at(&cs, 16).expect("situation");
+    assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
+}

@@ -40,6 +40,22 @@ pub(super) fn sentence_groups(body: &Lined, lex: &Lexicon) -> Vec<Group> {
             pending_q = Some((start, end));
             continue;
         }
+        // "**The diff holds a secret** — stop and report it": a situation
+        // in bold, then what to do in it; the situation is the condition.
+        if let Some((situation, response)) = (start == 0 && pending_q.is_none())
+            .then(|| bold_situation(raw, lex))
+            .flatten()
+        {
+            groups.push(Group {
+                question: Some(situation),
+                sentences: vec![response],
+                full_text: s,
+                lines: [body.line_at(start), body.line_at(end.saturating_sub(1))],
+                start,
+                end,
+            });
+            continue;
+        }
         if let Some((qs, qe)) = pending_q.take() {
             let q = strip_emphasis(&body.text[qs..qe]);
             groups.push(Group {
@@ -114,6 +130,74 @@ pub(super) fn sentence_groups(body: &Lined, lex: &Lexicon) -> Vec<Group> {
         });
     }
     groups
+}
+
+/// "**Tests fail** — fix them first", "**On the default branch** — offer
+/// to branch": a bold situation of two words or more (no act told, no
+/// condition word of its own, no label), a dash, then an instruction. The
+/// situation and the instruction, each without markup.
+fn bold_situation(raw: &str, lex: &Lexicon) -> Option<(String, String)> {
+    let t = raw.trim_start();
+    let inner = t.strip_prefix("**")?;
+    let close = inner.find("**")?;
+    let head = inner[..close].trim();
+    let after = inner[close + 2..].trim_start();
+    let tail = ["\u{2014}", "\u{2013}", "--", "- "]
+        .iter()
+        .find_map(|d| after.strip_prefix(d))?
+        .trim_start();
+    let hw = words(head);
+    let first = hw.first()?.text.as_str();
+    // (A file, skill or link named in bold is a reference, not a situation.)
+    let plain = head
+        .chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '\'' | '\u{2019}' | '-' | ','));
+    // A situation states something ("Tests fail", "The diff contains a
+    // secret", "On the default branch", "Nothing to commit"); a step's
+    // label names an act ("Transition to implementation").
+    let states = matches!(first, "on" | "in" | "during" | "nothing")
+        || hw.iter().skip(1).any(|w| {
+            let t = w.text.as_str();
+            matches!(
+                t,
+                "is" | "are"
+                    | "was"
+                    | "were"
+                    | "has"
+                    | "have"
+                    | "had"
+                    | "does"
+                    | "do"
+                    | "did"
+                    | "can't"
+                    | "cannot"
+                    | "isn't"
+                    | "aren't"
+                    | "doesn't"
+                    | "don't"
+                    | "fail"
+                    | "pass"
+            ) || (t.len() > 3 && (t.ends_with('s') && !t.ends_with("ss") || t.ends_with("ed")))
+        });
+    if hw.len() < 2
+        || !states
+        || !plain
+        || is_condition_word(first)
+        || lex.is_imperative(first)
+        || matches!(
+            first,
+            "never" | "always" | "do" | "don't" | "must" | "no" | "not"
+        )
+    {
+        return None;
+    }
+    let tail = strip_emphasis(tail);
+    let tw = words(&tail);
+    let opens = tw.first()?.text.as_str();
+    let instructs = lex.is_imperative(opens)
+        || matches!(opens, "never" | "always" | "don't" | "stop" | "ask")
+        || (opens == "do" && tw.get(1).is_some_and(|w| w.text == "not"));
+    instructs.then(|| (strip_emphasis(head), tail))
 }
 
 /// A sentence that opens with its own modal word ("Never …", "Always …",
