@@ -1110,7 +1110,12 @@ pub(super) fn domain(c: &str) -> Option<String> {
 pub(super) fn placeholders_to_stars(seg: &str) -> String {
     static PLACEHOLDER: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let re = PLACEHOLDER.get_or_init(|| {
-        regex::Regex::new(r"<[^<>]*>|\b(YYYY|YY|MM|DD|HH|NNN|NN|N|X+)\b").expect("a valid pattern")
+        // (`[skill-name]`, `{id}`: a word in brackets or braces is a name to
+        // fill in; `[a-z]`, a glob's class, is not a word.)
+        regex::Regex::new(
+            r"<[^<>]*>|\[[A-Za-z][A-Za-z_ ]*[-_ ]?[A-Za-z_ ]{2,}\]|\{[A-Za-z_][A-Za-z0-9_-]*\}|\b(YYYY|YY|MM|DD|HH|NNN|NN|N|X+)\b",
+        )
+        .expect("a valid pattern")
     });
     let out = re.replace_all(seg, "*").into_owned();
     let mut collapsed = String::with_capacity(out.len());
@@ -1431,3 +1436,25 @@ const HARNESS_TOOLS: &[&str] = &[
     "Glob",
     "Grep",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_in_brackets_or_braces_are_placeholders_but_glob_classes_stay() {
+        assert_eq!(
+            path_glob(".claude/skills/[skill-name]/SKILL.md").as_deref(),
+            Some(".claude/skills/*/SKILL.md")
+        );
+        assert_eq!(
+            path_glob("plans/{id}/notes.md").as_deref(),
+            Some("plans/*/notes.md")
+        );
+        assert_eq!(
+            path_glob("logs/run-[0-9].txt").as_deref(),
+            Some("logs/run-[0-9].txt")
+        );
+        assert_eq!(path_glob("src/[a-z]*.rs").as_deref(), Some("src/[a-z]*.rs"));
+    }
+}
