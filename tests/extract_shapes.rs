@@ -3207,3 +3207,22 @@ fn a_bold_situation_before_a_dash_is_the_condition_of_what_follows() {
     let c = at(&cs, 16).expect("situation");
     assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
 }
+
+#[test]
+fn files_written_once_planning_is_complete_are_due_before_the_work_starts() {
+    let cs = fixture("plan-files");
+    // "**Once planning is complete**, record the plan:" / "- Write
+    // `docs/plans/outline.md` …": a planning step, due before the first
+    // change to the code (it had no predicate: "planning is complete"
+    // was not read as the end of planning).
+    for (line, path) in [
+        (10, "docs/plans/outline.md"),
+        (11, "docs/plans/steps.md"),
+        (12, "docs/plans/status.json"),
+    ] {
+        let c = at(&cs, line).expect("plan file");
+        assert_eq!(c.require, Some(Predicate::Write(path.into())), "{c:#?}");
+        assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+        assert!(c.when.is_some(), "{c:#?}");
+    }
+}

@@ -247,10 +247,14 @@ pub(super) fn planning_milestone(t: &str) -> bool {
     w.iter().any(|x| {
         matches!(
             x.text.as_str(),
-            "design" | "plan" | "spec" | "specification" | "proposal" | "approach"
+            "design" | "plan" | "planning" | "spec" | "specification" | "proposal" | "approach"
         )
     }) && (w.iter().any(|x| {
+        // ("Once planning is complete", "when the plan is done".)
         x.text.starts_with("approv")
+            || x.text.starts_with("complet")
+            || x.text.starts_with("finish")
+            || x.text == "done"
             || x.text.starts_with("validat")
             || x.text.starts_with("agree")
             || x.text.starts_with("accept")
