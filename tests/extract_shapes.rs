@@ -3226,3 +3226,18 @@ fn files_written_once_planning_is_complete_are_due_before_the_work_starts() {
         assert!(c.when.is_some(), "{c:#?}");
     }
 }
+
+#[test]
+fn a_command_on_its_own_line_ends_its_sentence_before_a_capital_if() {
+    let cs = fixture("pr-lookups");
+    // "1. Find out whether … pull request:" / "`gh pr view --json
+    // baseRefName`" / "If it does, take its base …": the command is the
+    // step's own; the condition opens the next sentence.
+    let c = at(&cs, 29).expect("look-up");
+    assert_eq!(
+        c.require,
+        Some(p("{command: 'gh pr view --json baseRefName*'}")),
+        "{c:#?}"
+    );
+    assert!(cs.iter().any(|c| c.lines == [30, 30]), "{cs:#?}");
+}

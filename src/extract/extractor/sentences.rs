@@ -232,6 +232,19 @@ pub(super) fn split_sentences(text: &str) -> Vec<(usize, usize)> {
         let c = bytes[i];
         if c == b'`' {
             in_code = !in_code;
+            // "Check for a PR: `gh pr view` If this succeeds, …": a code
+            // span on a line of its own ends its sentence where a capital
+            // condition word opens the next.
+            if !in_code && !in_quote {
+                let next = &text[i + 1..];
+                if [" If ", " When ", " Otherwise", " Then ", " Else"]
+                    .iter()
+                    .any(|k| next.starts_with(k))
+                {
+                    out.push((start, i + 1));
+                    start = i + 2;
+                }
+            }
         } else if c == b'"' && !in_code {
             in_quote = !in_quote;
         } else if !in_code && !in_quote && c == b';' {
