@@ -3241,3 +3241,19 @@ fn a_command_on_its_own_line_ends_its_sentence_before_a_capital_if() {
     );
     assert!(cs.iter().any(|c| c.lines == [30, 30]), "{cs:#?}");
 }
+
+#[test]
+fn a_bold_path_under_read_these_is_a_read_of_that_file() {
+    let cs = fixture("agent-narration");
+    // "Read these notes before tracing a fault:" / "1.
+    // **notes/tracing-method.md** - the whole method": no code span, the
+    // path in bold is the file all the same.
+    let c = at(&cs, 37).expect("first note");
+    assert_eq!(
+        c.require,
+        Some(p("{read: notes/tracing-method.md}")),
+        "{c:#?}"
+    );
+    let c = at(&cs, 40).expect("second note");
+    assert_eq!(c.require, Some(p("{read: notes/leak-guide.md}")), "{c:#?}");
+}

@@ -540,8 +540,12 @@ impl Extractor<'_> {
                     // A procedure under a conditional heading ("From flake8 +
                     // black") or a conditional lead-in ("If the server is not
                     // connected, set it up:").
+                    // ("Read these notes before tracing a fault:" lists
+                    // the files to read, each an object, not a step.)
                     let conditional_lead = items.is_empty()
-                        && para_lead.as_ref().is_some_and(|l| l.condition.is_some());
+                        && para_lead
+                            .as_ref()
+                            .is_some_and(|l| l.condition.is_some() && l.path_verb.is_none());
                     if *ordered
                         && procedure.is_none()
                         && (section.conditional() || conditional_lead)
@@ -1743,6 +1747,10 @@ pub(super) fn branch_name(text: &str) -> Option<String> {
 /// or gets an approval or answer ("Present design — get user approval").
 pub(super) fn waits_on_user(text: &str, lex: &Lexicon) -> bool {
     let t = strip_emphasis(text);
+    // ("**notes/guide.md** - …" names a file; "notes" is no verb.)
+    if unquoted_file_head(&t).is_some() {
+        return false;
+    }
     let w = words(&mask(&t).0);
     let verb = main_verb(&w);
     let to_person = w
@@ -2228,7 +2236,10 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
     // passing — "Supporting files:" — is only a reference.)
     let reads_these = t.windows(2).any(|p| {
         matches!(p[0], "these" | "the" | "following")
-            && matches!(p[1], "files" | "documents" | "docs" | "following")
+            && matches!(
+                p[1],
+                "files" | "documents" | "docs" | "notes" | "guides" | "references" | "following"
+            )
     });
     lead.path_verb = verb.clone().filter(|v| {
         lex.path_action(v)

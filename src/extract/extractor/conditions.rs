@@ -681,6 +681,15 @@ pub(super) fn analyse(
             led = format!("{verb} {s}");
             led.as_str()
         }
+        // ("1. **docs/guide.md** - the method": a path in bold, its
+        // markup gone, is the file all the same.)
+        Some(verb) if ctx.in_list && unquoted_file_head(s).is_some() => {
+            // (What follows the path describes the file: "- handle leaks"
+            // is no instruction.)
+            let (path, _) = unquoted_file_head(s).expect("checked");
+            led = format!("{verb} `{path}`");
+            led.as_str()
+        }
         _ => {
             if is_file_reference(s) {
                 return None;
@@ -1674,6 +1683,19 @@ pub(super) fn opens_with_file(s: &str) -> bool {
     t.strip_prefix('`')
         .and_then(|inner| inner.find('`').map(|j| &inner[..j]))
         .is_some_and(|p| path_glob(p).is_some())
+}
+
+/// A line that opens with a file path written without a code span
+/// ("docs/guide.md - the method"): a path with a folder and a file name
+/// the kinds of [`looks_like_file`]; the path and the rest of the line.
+pub(super) fn unquoted_file_head(s: &str) -> Option<(&str, &str)> {
+    let t = s.trim_start();
+    let end = t.find(char::is_whitespace).unwrap_or(t.len());
+    let (head, rest) = t.split_at(end);
+    let head = head.trim_end_matches([':', ',']);
+    (head.contains('/') && looks_like_file(head) && path_glob(head).is_some())
+        .then(|| (head, &t[head.len()..]))
+        .filter(|_| rest.is_empty() || rest.starts_with(' '))
 }
 
 /// A line that opens with a file reference (a code span or a link naming a
