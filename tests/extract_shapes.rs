@@ -3257,3 +3257,24 @@ fn a_bold_path_under_read_these_is_a_read_of_that_file() {
     let c = at(&cs, 40).expect("second note");
     assert_eq!(c.require, Some(p("{read: notes/leak-guide.md}")), "{c:#?}");
 }
+
+#[test]
+fn reading_the_diff_or_recent_history_is_a_look_up() {
+    let cs = fixture("commit-situations");
+    // "Read the whole diff, staged and unstaged.".
+    let c = at(&cs, 23).expect("diff");
+    assert!(
+        serde_json::to_string(&c.require)
+            .unwrap()
+            .contains(r#"{"git":"diff"}"#),
+        "{c:#?}"
+    );
+    // "Study recent history first.".
+    let c = at(&cs, 24).expect("history");
+    assert!(
+        serde_json::to_string(&c.require)
+            .unwrap()
+            .contains(r#"{"git":"log"}"#),
+        "{c:#?}"
+    );
+}
