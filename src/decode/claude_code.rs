@@ -713,7 +713,7 @@ fn fast_block<'a, const K: bool, const T: bool>(c: &mut Cursor<'a>) -> Fast<Bloc
             "name" => b.name = loose_str_at(c, 4)?,
             "input" => b.input = Some(Input::fast(c, 4)?),
             "tool_use_id" => b.tool_use_id = loose_str_at(c, 4)?,
-            "content" => b.content = Some(scan_text(c, 4)?),
+            "content" => b.content = Some(result_content(c, 4)?),
             "is_error" => b.is_error = loose_bool(c.value(4)?)?,
             _ => c.skip(4)?,
         }
@@ -750,6 +750,29 @@ fn scan_text<const K: bool, const OUT: bool>(
     } else {
         fastjson::serde(c.value(depth)?)
     }
+}
+
+/// A tool result's `content` (inside `depth` containers). Kept (`K`) or
+/// scanned for a test runner's summary (`T`), it is a [`scan_text`];
+/// otherwise [`ClaudeRecords::tool_result`] reads only its head, so a string
+/// is unescaped only as far as its head ([`ScanText::head_only`]: the
+/// outputs Claude Code quotes are the longest escaped strings of a session).
+fn result_content<const K: bool, const T: bool>(
+    c: &mut Cursor,
+    depth: usize,
+) -> Fast<ScanText<K, T>> {
+    if K || T || c.peek() != Some(b'"') {
+        return scan_text(c, depth);
+    }
+    let (raw, esc) = c.raw_string()?;
+    if esc == 0 {
+        return Ok(ScanText::head_only(raw, raw.len()));
+    }
+    if esc & fastjson::SURROGATE != 0 {
+        return Err(GiveUp); // as `Cursor::string` does: serde_json decides
+    }
+    let head = fastjson::unescape_prefix(raw, super::probe::HEAD_BYTES)?;
+    Ok(ScanText::head_only(&head, raw.len()))
 }
 
 /// [`LooseStr`] of the value at the cursor (inside `depth` containers): a
@@ -1905,6 +1928,16 @@ mod tests {
             r#"["user","u20"]"#.to_string(),
             r#"{"type":"user","uuid":"u21","data":01}"#.to_string(),
             r#"{"type":"assistant","uuid":"u22","message":{"content":[{"type":"text","text":"cut"#.to_string(),
+            // long escaped outputs of a call that is not a test: read for their heads only
+            r#"{"type":"assistant","uuid":"u23","message":{"content":[{"type":"tool_use","id":"t3","name":"Bash","input":{"command":"ls"}},{"type":"tool_use","id":"t4","name":"Edit","input":{"file_path":"a"}}]}}"#.to_string(),
+            format!(
+                r#"{{"type":"user","uuid":"u24","message":{{"content":[{{"type":"tool_result","tool_use_id":"t3","content":{}}}]}}}}"#,
+                serde_json::to_string(&format!("Exit code 2\n{}", "a\t\"é\"\n".repeat(400))).unwrap()
+            ),
+            format!(
+                r#"{{"type":"user","uuid":"u25","message":{{"content":[{{"type":"tool_result","tool_use_id":"t4","content":{},"is_error":true}}]}}}}"#,
+                serde_json::to_string(&format!("  The user doesn't want to proceed with this tool use. the user said: {}", "no\n".repeat(400))).unwrap()
+            ),
         ];
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.jsonl");
@@ -1930,6 +1963,35 @@ mod tests {
         assert!(fast_record::<false, false>(&lines[3]).is_err());
         assert!(fast_record::<false, false>(&lines[1]).is_ok());
         assert!(fast_record::<false, false>(&lines[2]).is_ok());
+    }
+
+    /// A tool result's content read for its head only has the head (and the
+    /// emptiness) of the whole text, wherever escapes and wide characters
+    /// fall around [`HEAD_BYTES`](super::super::probe::HEAD_BYTES).
+    #[test]
+    fn result_heads_are_the_heads_of_the_whole_text() {
+        let head = super::super::probe::HEAD_BYTES;
+        let mut texts = vec![String::new(), "x".into(), "Exit code 1\n".into()];
+        for fill in ["a", "é", "日", "🎉", "\n", "\"", "\\", "\u{1}"] {
+            for n in [head - 3, head - 2, head - 1, head, head + 1, head + 2] {
+                let mut t = "y".repeat(n);
+                t.push_str(&fill.repeat(8));
+                texts.push(t.clone());
+                texts.push(format!("{}{t}", fill.repeat(n / fill.len() + 1)));
+            }
+        }
+        for text in &texts {
+            let json = serde_json::to_string(text).unwrap();
+            let lean = result_content::<false, false>(&mut Cursor::new(&json), 4).unwrap();
+            let whole = scan_text::<false, false>(&mut Cursor::new(&json), 4).unwrap();
+            assert_eq!(lean.text.head, whole.text.head, "{json}");
+            assert_eq!(lean.text.is_empty(), whole.text.is_empty(), "{json}");
+        }
+        // a surrogate escape is serde_json's to judge either way
+        for json in [r#""\ud83d\ude00""#, r#""x\ud800""#] {
+            assert!(result_content::<false, false>(&mut Cursor::new(json), 4).is_err());
+            assert!(scan_text::<false, false>(&mut Cursor::new(json), 4).is_err());
+        }
     }
 
     #[test]

@@ -196,6 +196,17 @@ impl<'a> Cursor<'a> {
     /// as serde_json does; borrowed when it has no escapes. A `\u` escape of
     /// a surrogate (a pair or a lone half) gives up: serde_json decides.
     pub fn string(&mut self) -> Fast<Cow<'a, str>> {
+        let (raw, esc) = self.raw_string()?;
+        if esc == 0 {
+            return Ok(Cow::Borrowed(raw));
+        }
+        unescape(raw).map(Cow::Owned)
+    }
+
+    /// A string value (the next value, which must be a string) as it is
+    /// written between its quotes, with [`string_end`]'s escape flags: for a
+    /// reader that unescapes only what it needs ([`unescape_prefix`]).
+    pub fn raw_string(&mut self) -> Fast<(&'a str, u8)> {
         if self.peek() != Some(b'"') {
             return Err(GiveUp);
         }
@@ -203,11 +214,7 @@ impl<'a> Cursor<'a> {
         let (end, esc) = string_end(self.bytes(), start)?;
         self.i = end + 1;
         self.risky |= esc & SURROGATE != 0;
-        let raw = &self.s[start..end];
-        if esc == 0 {
-            return Ok(Cow::Borrowed(raw));
-        }
-        unescape(raw).map(Cow::Owned)
+        Ok((&self.s[start..end], esc))
     }
 
     /// The next value (inside `depth` containers) as the `Value` serde_json
@@ -744,32 +751,74 @@ pub(crate) fn unescape(raw: &str) -> Fast<String> {
     let mut i = 0;
     while let Some(j) = next_backslash(b, i) {
         out.extend_from_slice(&b[i..j]);
-        let c = match b.get(j + 1) {
-            Some(b'"') => b'"',
-            Some(b'\\') => b'\\',
-            Some(b'/') => b'/',
-            Some(b'b') => b'\x08',
-            Some(b'f') => b'\x0c',
-            Some(b'n') => b'\n',
-            Some(b'r') => b'\r',
-            Some(b't') => b'\t',
-            Some(b'u') => {
-                let hex = raw.get(j + 2..j + 6).ok_or(GiveUp)?;
-                let n = u32::from_str_radix(hex, 16).map_err(|_| GiveUp)?;
-                let c = char::from_u32(n).ok_or(GiveUp)?; // a surrogate: `None`
-                out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
-                i = j + 6;
-                continue;
-            }
-            _ => return Err(GiveUp),
-        };
-        out.push(c);
-        i = j + 2;
+        i = unescape_one(raw, j, &mut out)?;
     }
     out.extend_from_slice(&b[i..]);
     // SAFETY: `out` is `raw` (UTF-8) cut only at backslashes (ASCII, so on
     // character boundaries), with each escape replaced by an ASCII byte or a
     // `char`'s UTF-8 encoding: UTF-8 throughout.
+    Ok(unsafe { String::from_utf8_unchecked(out) })
+}
+
+/// The escape at `raw[j]` (a backslash) appended to `out` as the text it
+/// stands for; returns where the text after it starts.
+#[inline(always)]
+fn unescape_one(raw: &str, j: usize, out: &mut Vec<u8>) -> Fast<usize> {
+    let c = match raw.as_bytes().get(j + 1) {
+        Some(b'"') => b'"',
+        Some(b'\\') => b'\\',
+        Some(b'/') => b'/',
+        Some(b'b') => b'\x08',
+        Some(b'f') => b'\x0c',
+        Some(b'n') => b'\n',
+        Some(b'r') => b'\r',
+        Some(b't') => b'\t',
+        Some(b'u') => {
+            let hex = raw.get(j + 2..j + 6).ok_or(GiveUp)?;
+            let n = u32::from_str_radix(hex, 16).map_err(|_| GiveUp)?;
+            let c = char::from_u32(n).ok_or(GiveUp)?; // a surrogate: `None`
+            out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+            return Ok(j + 6);
+        }
+        _ => return Err(GiveUp),
+    };
+    out.push(c);
+    Ok(j + 2)
+}
+
+/// The first `want` bytes or more of [`unescape`]`(raw)` (all of it when
+/// shorter), ending on a character boundary: what a reader of a text's head
+/// needs of a long string, without unescaping the rest. `raw` is a string
+/// [`string_end`] accepted without a surrogate escape (so no escape fails).
+pub(crate) fn unescape_prefix(raw: &str, want: usize) -> Fast<String> {
+    let b = raw.as_bytes();
+    let mut out: Vec<u8> = Vec::with_capacity(want.min(raw.len()) + 4);
+    let mut i = 0;
+    while out.len() < want {
+        let Some(j) = next_backslash(b, i) else {
+            break;
+        };
+        // the text before the backslash, as far as is wanted
+        let mut stop = j.min(i + (want - out.len()));
+        while !raw.is_char_boundary(stop) {
+            stop += 1;
+        }
+        out.extend_from_slice(&b[i..stop]);
+        if out.len() >= want {
+            break;
+        }
+        i = unescape_one(raw, j, &mut out)?;
+    }
+    if out.len() < want {
+        // no backslash left: the rest as far as is wanted
+        let mut stop = b.len().min(i + (want - out.len()));
+        while !raw.is_char_boundary(stop) {
+            stop += 1;
+        }
+        out.extend_from_slice(&b[i..stop]);
+    }
+    // SAFETY: as in `unescape`: `raw` cut only at backslashes and character
+    // boundaries, each escape replaced by an ASCII byte or a `char`'s UTF-8.
     Ok(unsafe { String::from_utf8_unchecked(out) })
 }
 
@@ -1195,6 +1244,44 @@ mod tests {
             text.push('"');
             let want: String = serde_json::from_str(&text).unwrap();
             assert_eq!(Cursor::new(&text).string().unwrap(), want, "{text}");
+        }
+    }
+
+    /// [`unescape_prefix`] is a prefix of [`unescape`] on a character
+    /// boundary, `want` bytes long or more (or all of it), for every `want`.
+    #[test]
+    fn unescaped_prefixes_start_the_unescaped_text() {
+        let pieces: [&str; 9] = [
+            "a",
+            "bcdefghijklmnopqrstuvwxyz0123",
+            "\\n",
+            "\\\\",
+            "\\\"",
+            "\\u00e9",
+            "\\u20ac\\/\\b\\f\\r\\t",
+            "é日本",
+            "🎉",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..400 {
+            let mut raw = String::new();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            for _ in 0..seed % 40 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                raw.push_str(pieces[(seed % pieces.len() as u64) as usize]);
+            }
+            let whole = unescape(&raw).unwrap();
+            for want in 0..=whole.len() + 2 {
+                let p = unescape_prefix(&raw, want).unwrap();
+                assert!(whole.starts_with(&p), "{raw:?} {want}");
+                assert!(p.len() >= want.min(whole.len()), "{raw:?} {want}");
+                // no more than the escape or character that reached `want`
+                assert!(p.len() < want + 6 || p == whole, "{raw:?} {want}");
+            }
         }
     }
 

@@ -107,6 +107,24 @@ impl<const K: bool, const OUT: bool> ScanText<K, OUT> {
         }
     }
 
+    /// The head of a text of which nothing else is read (no facts): `prefix`
+    /// is the text's start ([`HEAD_BYTES`] or more of it, or all of it), and
+    /// `len` stands for its length: the length of its JSON text, which is
+    /// not less, and 0 only when the text is empty.
+    pub fn head_only(prefix: &str, len: usize) -> Self {
+        let mut text = Text::<K> {
+            is_string: true,
+            ..Default::default()
+        };
+        push_raw(&mut text, prefix);
+        text.full = None;
+        text.len = len;
+        ScanText {
+            text,
+            facts: TextFacts::default(),
+        }
+    }
+
     /// Append a part (joined with a newline, as [`Text`] joins blocks).
     fn push_part(&mut self, part: ScanText<K, OUT>) {
         if part.text.len == 0 {
