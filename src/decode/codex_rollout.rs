@@ -16,6 +16,7 @@
 //! - A user message `<skill>\n<name>N</name>…` (what a `$N` mention injects) is a
 //!   skill load of N ([`LoadVia::CodexMention`]).
 
+use super::fastjson::{self, Cursor, Fast, GiveUp};
 use super::jsonl::{self, JsonlLines};
 use super::probe::{Input, KeyName, LooseStr, Text};
 use super::scantext::ScanText;
@@ -131,6 +132,123 @@ struct Obj<const K: bool> {
 
 #[allow(non_camel_case_types)]
 type i64Loose = super::probe::LooseInt;
+
+/// One rollout line as an [`Obj`]: by the fast path ([`fastjson`]) when
+/// `fast` and it can vouch for the text, else serde_json (the same object,
+/// or the same error).
+fn parse_obj<const K: bool>(s: &str, fast: bool) -> serde_json::Result<Obj<K>> {
+    if fast {
+        let mut c = Cursor::new(s);
+        if let Ok(o) = fast_obj(&mut c, 0) {
+            if c.at_end() {
+                return Ok(o);
+            }
+        }
+    }
+    serde_json::from_str(s)
+}
+
+/// [`Obj`] by the fast path: the derived `Deserialize` field by field (a
+/// repeated field gives up: serde's derive rejects it), the values no field
+/// reads (reasoning, instructions' text, token counts) stepped over,
+/// strings and payloads read here, every other field's value by serde_json.
+/// The object is inside `depth` containers.
+fn fast_obj<const K: bool>(c: &mut Cursor, depth: usize) -> Fast<Obj<K>> {
+    if c.peek() != Some(b'{') {
+        return Err(GiveUp);
+    }
+    let mut o = Obj::<K>::default();
+    let mut seen = 0u32;
+    let d = depth + 1;
+    c.object(depth, |c, key| {
+        let bit = match key {
+            "type" => 0,
+            "timestamp" => 1,
+            "payload" => 2,
+            "record_type" => 3,
+            "id" => 4,
+            "cwd" => 5,
+            "cli_version" => 6,
+            "git" => 7,
+            "instructions" => 8,
+            "role" => 9,
+            "content" => 10,
+            "name" => 11,
+            "namespace" => 12,
+            "arguments" => 13,
+            "input" => 14,
+            "call_id" => 15,
+            "output" => 16,
+            "action" => 17,
+            "exit_code" => 18,
+            "success" => 19,
+            _ => return c.skip(d),
+        };
+        if seen & (1 << bit) != 0 {
+            return Err(GiveUp);
+        }
+        seen |= 1 << bit;
+        match bit {
+            0 => o.ty = loose_str(c, d)?,
+            1 => o.timestamp = loose_str(c, d)?,
+            2 => {
+                o.payload = if c.peek() == Some(b'{') {
+                    Some(Box::new(fast_obj(c, d)?))
+                } else {
+                    fastjson::serde(c.value(d)?)?
+                }
+            }
+            3 => o.record_type = loose_str(c, d)?,
+            4 => o.id = loose_str(c, d)?,
+            5 => o.cwd = loose_str(c, d)?,
+            6 => o.cli_version = loose_str(c, d)?,
+            7 => o.git = fastjson::serde(c.value(d)?)?,
+            8 => o.instructions = (c.value(d)? != "null").then_some(IgnoredAny),
+            9 => o.role = loose_str(c, d)?,
+            10 => {
+                o.content = if c.peek() == Some(b'"') {
+                    Some(ScanText::from_text(&c.string()?))
+                } else {
+                    fastjson::serde(c.value(d)?)?
+                }
+            }
+            11 => o.name = loose_str(c, d)?,
+            12 => o.namespace = loose_str(c, d)?,
+            13 => o.arguments = optional_input(c, d)?,
+            14 => o.input = optional_input(c, d)?,
+            15 => o.call_id = loose_str(c, d)?,
+            16 => {
+                o.output = if c.peek() == Some(b'"') {
+                    Some(output_from_str(&c.string()?))
+                } else {
+                    fastjson::serde(c.value(d)?)?
+                }
+            }
+            17 => o.action = fastjson::serde(c.value(d)?)?,
+            18 => o.exit_code = fastjson::serde(c.value(d)?)?,
+            _ => o.success = fastjson::serde(c.value(d)?)?,
+        }
+        Ok(())
+    })?;
+    Ok(o)
+}
+
+/// [`LooseStr`] of the value at the cursor (inside `depth` containers).
+fn loose_str(c: &mut Cursor, depth: usize) -> Fast<LooseStr> {
+    if c.peek() == Some(b'"') {
+        return Ok(LooseStr(Some(c.string()?.into_owned())));
+    }
+    fastjson::serde(c.value(depth)?)
+}
+
+/// An optional tool input at the cursor (inside `depth` containers): `null`
+/// is none, anything else an [`Input`] read by its fast path.
+fn optional_input<const K: bool>(c: &mut Cursor, depth: usize) -> Fast<Option<Input<K>>> {
+    if c.peek() == Some(b'n') {
+        return fastjson::serde(c.value(depth)?);
+    }
+    Input::fast(c, depth).map(Some)
+}
 
 #[derive(Deserialize, Default)]
 struct GitInfo {
@@ -418,6 +536,9 @@ const INJECTED: &[&str] = &[
 
 struct State<const K: bool> {
     traj: Trajectory,
+    /// Lines are read by [`parse_obj`]'s fast path (`false`: serde_json only;
+    /// the tests compare both).
+    fast: bool,
     calls: super::FastMap<String, usize>,
     last_turn: LastTurn,
     meta_seen: bool,
@@ -426,9 +547,14 @@ struct State<const K: bool> {
 }
 
 fn decode_rollout<const K: bool>(path: &Path) -> Result<Trajectory, DecodeError> {
+    decode_rollout_with::<K>(path, true)
+}
+
+fn decode_rollout_with<const K: bool>(path: &Path, fast: bool) -> Result<Trajectory, DecodeError> {
     let traj = Trajectory::new(path.to_path_buf(), Harness::Codex, "codex-rollout");
     let mut st = State::<K> {
         traj,
+        fast,
         calls: super::FastMap::default(),
         last_turn: LastTurn::None,
         meta_seen: false,
@@ -438,9 +564,10 @@ fn decode_rollout<const K: bool>(path: &Path) -> Result<Trajectory, DecodeError>
     while let Some(line) = lines.next_line()? {
         let loc = line.location();
         let mut text = "";
+        let fast = st.fast;
         let Some(obj) = line.parse_with(&mut st.traj, |t| {
             text = t;
-            serde_json::from_str::<Obj<K>>(t)
+            parse_obj::<K>(t, fast)
         }) else {
             continue;
         };
@@ -993,6 +1120,128 @@ mod tests {
             None
         );
         assert_eq!(rescan_tests::<false>("{"), None);
+    }
+
+    /// A file decoded by the Codex decoder with and without the fast path
+    /// (without and with content), as JSON.
+    fn both_paths(path: &Path) -> (String, String) {
+        let run = |fast: bool| {
+            let show = |r: Result<Trajectory, DecodeError>| match r {
+                Ok(t) => serde_json::to_string(&t).unwrap(),
+                Err(e) => e.to_string(),
+            };
+            format!(
+                "{}\n{}",
+                show(decode_rollout_with::<false>(path, fast)),
+                show(decode_rollout_with::<true>(path, fast))
+            )
+        };
+        (run(true), run(false))
+    }
+
+    fn jsonl_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                jsonl_files(&p, out);
+            } else if p.extension().is_some_and(|x| x == "jsonl") {
+                out.push(p);
+            }
+        }
+    }
+
+    /// Every JSONL fixture and real transcript (Codex rollouts and the
+    /// others, read as rollouts) decodes the same with the fast path.
+    #[test]
+    fn fast_path_decodes_every_jsonl_file_as_serde_json_does() {
+        let mut files = Vec::new();
+        for root in [
+            "fixtures/decode",
+            "fixtures/decode-others",
+            "fixtures/gate",
+            "../shared/realdata/transcripts",
+        ] {
+            jsonl_files(Path::new(root), &mut files);
+        }
+        let codex = files
+            .iter()
+            .filter(|f| f.to_string_lossy().contains("codex"))
+            .count();
+        assert!(files.len() > 30 && codex >= 4, "the fixtures are there");
+        for f in &files {
+            let (fast, slow) = both_paths(f);
+            assert!(fast == slow, "{} decodes differently", f.display());
+        }
+    }
+
+    #[test]
+    fn fast_path_gives_up_on_what_it_cannot_vouch_for() {
+        let deep = format!("{}1{}", "[".repeat(120), "]".repeat(120));
+        let lines = [
+            r#"{"timestamp":"t0","type":"session_meta","payload":{"id":"s1","cwd":"/r","cli_version":"0.1","git":{"branch":"main"},"instructions":null,"base_instructions":{"text":"long\n\"x\""}}}"#.to_string(),
+            r#"{"timestamp":"t1","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"run the tests"}]}}"#.to_string(),
+            r#"{"timestamp":"t2","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"cargo\",\"test\"]}","call_id":"c1"}}"#.to_string(),
+            r#"{"timestamp":"t3","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"{\"output\":\"test result: FAILED. 1 passed; 1 failed\\n\",\"metadata\":{\"exit_code\":101}}"}}"#.to_string(),
+            r#"{"timestamp":"t4","type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","input":"*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch","call_id":"c2"}}"#.to_string(),
+            r#"{"timestamp":"t5","type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"c2","output":[{"type":"input_text","text":"Exit code: 0"}]}}"#.to_string(),
+            r#"{"timestamp":"t6","type":"response_item","payload":{"type":"local_shell_call","call_id":"c3","action":{"type":"exec","command":["ls","-la"],"working_directory":"/r"}}}"#.to_string(),
+            r#"{"timestamp":"t7","type":"response_item","payload":{"type":"local_shell_call_output","call_id":"c3","output":{"output":"x","metadata":{"exit_code":2}}}}"#.to_string(),
+            r#"{"timestamp":"t8","type":"event_msg","payload":{"type":"exec_command_end","call_id":"c3","exit_code":1.5e3}}"#.to_string(),
+            r#"{"timestamp":"t9","type":"event_msg","payload":{"type":"patch_apply_end","call_id":"c2","success":false}}"#.to_string(),
+            r#"{"timestamp":"t10","type":"response_item","payload":{"type":"reasoning","summary":[],"encrypted_content":"QUJD\u00e9"}}"#.to_string(),
+            r#"{"timestamp":"t11","type":"response_item","payload":{"type":"message","role":"assistant","content":"Done. Merge it?"}}"#.to_string(),
+            r#"{"timestamp":"t12","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":null,"input":{"command":"ls"},"call_id":"c4","namespace":7}}"#.to_string(),
+            // legacy forms
+            r#"{"id":"s2","timestamp":"t","instructions":"be brief","git":null}"#.to_string(),
+            r#"{"record_type":"state"}"#.to_string(),
+            r#"{"type":"function_call","name":"shell","arguments":"{}","call_id":"c5"}"#.to_string(),
+            // odd types, each value as serde_json reads it
+            r#"{"type":7,"timestamp":["x"],"payload":[1,2]}"#.to_string(),
+            r#"{"type":"response_item","payload":null}"#.to_string(),
+            r#"{"type":"response_item","payload":"text"}"#.to_string(),
+            r#"{"type":"response_item","payload":{"type":"message","role":null,"content":null}}"#.to_string(),
+            // a repeated field: serde's derive rejects the line
+            r#"{"type":"response_item","type":"event_msg","payload":{}}"#.to_string(),
+            r#"{"type":"response_item","payload":{"type":"message","role":"user","role":"assistant"}}"#.to_string(),
+            // an escaped key, a surrogate escape in a kept string and in a skipped one
+            r#"{"type":"response_item","p\u0061yload":{"type":"message"}}"#.to_string(),
+            r#"{"type":"response_item","payload":{"type":"message","role":"user","content":"\ud83d\ude00 hi"}}"#.to_string(),
+            r#"{"type":"response_item","payload":{"type":"reasoning","x":"\ud800"}}"#.to_string(),
+            // deep nesting in a skipped value
+            format!(r#"{{"type":"response_item","payload":{{"type":"reasoning","x":{deep}}}}}"#),
+            // broken lines: each one counted problem, as before
+            r#"{"type":"response_item","payload":{"type":"message","content":"tab	inside"}}"#.to_string(),
+            r#"{"type":"event_msg","x":01}"#.to_string(),
+            r#"{"type":"event_msg",}"#.to_string(),
+            r#"{"type":"event_msg"} trailing"#.to_string(),
+            r#"["response_item"]"#.to_string(),
+            r#"{"type":"response_item","payload":{"type":"message","content":"cut"#.to_string(),
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rollout.jsonl");
+        // every line alone, then all of them, then the file cut every 37 bytes
+        let mut texts: Vec<String> = lines.iter().map(|l| format!("{l}\n")).collect();
+        let all = lines.join("\n");
+        texts.push(all.clone());
+        for cut in (0..all.len()).step_by(37) {
+            if all.is_char_boundary(cut) {
+                texts.push(all[..cut].to_string());
+            }
+        }
+        let mut problems = 0;
+        for text in &texts {
+            std::fs::write(&path, text).unwrap();
+            let (fast, slow) = both_paths(&path);
+            assert_eq!(fast, slow, "{text}");
+            problems += fast.matches("undecodable").count();
+        }
+        assert!(problems > 10, "the broken lines are counted");
+        let fast = |l: &str| fast_obj::<false>(&mut Cursor::new(l), 0).is_ok();
+        assert!(fast(&lines[0]) && fast(&lines[2]) && fast(&lines[3]) && fast(&lines[12]));
+        assert!(!fast(&lines[20]) && !fast(&lines[22]) && !fast(&lines[25]));
     }
 
     #[test]
