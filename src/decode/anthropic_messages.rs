@@ -34,7 +34,7 @@ impl Decoder for AnthropicMessagesDecoder {
         let Some(p) = sniff_partial(head) else {
             return 0;
         };
-        match chat_flavour(&p.value) {
+        match chat_flavour(p.value()) {
             Some(f) if f.anthropic > f.openai => 70,
             // A plain user/assistant text list is also a valid Messages array,
             // but OpenAI chat claims it; `--input-format anthropic-messages` forces it.

@@ -29,6 +29,7 @@
 
 use super::generic::*;
 use super::model::*;
+use super::sniffjson::{Json, Object};
 use super::{DecodeError, DecodeOptions, Decoder, Harness, Trajectory};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -55,43 +56,46 @@ impl Variant {
 
 const MESSAGE_TYPES: &[&str] = &["user", "gemini", "model", "info", "error", "warning"];
 
-fn is_message_record(o: &Map<String, Value>) -> bool {
-    o.get("id").and_then(Value::as_str).is_some()
+fn is_message_record(o: &Object) -> bool {
+    o.get("id").and_then(Json::as_str).is_some()
         && o.get("type")
-            .and_then(Value::as_str)
+            .and_then(Json::as_str)
             .is_some_and(|t| MESSAGE_TYPES.contains(&t))
 }
 
 fn sniff_variant(head: &[u8]) -> Option<(Variant, u8)> {
     let first = sniff_first_line(head)?;
-    let o = first.value.as_object()?;
+    let o = first.value().as_object()?;
     // gemini -p --output-format stream-json starts with its init event.
-    if o.get("type").and_then(Value::as_str) == Some("init")
+    if o.get("type").and_then(Json::as_str) == Some("init")
         && o.contains_key("session_id")
         && !o.contains_key("subtype")
     {
         return Some((Variant::StreamJson, 90));
     }
     let is_meta =
-        o.get("sessionId").and_then(Value::as_str).is_some() && o.contains_key("projectHash");
+        o.get("sessionId").and_then(Json::as_str).is_some() && o.contains_key("projectHash");
     if first.complete && is_meta && !o.contains_key("messages") {
         return Some((Variant::Jsonl, 90));
     }
-    if first.complete && is_message_record(o) && o.contains_key("timestamp") {
+    if first.complete && is_message_record(&o) && o.contains_key("timestamp") {
         return Some((Variant::Jsonl, 60));
     }
     // Legacy: one (usually pretty-printed) ConversationRecord.
     let whole = sniff_partial(head)?;
-    let w = whole.value.as_object()?;
-    if w.get("sessionId").and_then(Value::as_str).is_some() {
+    let w = whole.value().as_object()?;
+    if w.get("sessionId").and_then(Json::as_str).is_some() {
         let msgs_ok = match w.get("messages") {
-            Some(Value::Array(m)) => m.iter().filter_map(Value::as_object).all(|m| {
-                m.get("type")
-                    .and_then(Value::as_str)
-                    .is_none_or(|t| MESSAGE_TYPES.contains(&t))
+            Some(m) => m.as_array().is_some_and(|mut m| {
+                m.all(|m| {
+                    m.as_object().is_none_or(|m| {
+                        m.get("type")
+                            .and_then(Json::as_str)
+                            .is_none_or(|t| MESSAGE_TYPES.contains(&t))
+                    })
+                })
             }),
             None => w.contains_key("projectHash"),
-            _ => false,
         };
         if msgs_ok && (w.contains_key("projectHash") || w.contains_key("messages")) {
             return Some((Variant::LegacyJson, 85));
@@ -136,7 +140,7 @@ impl Decoder for GeminiDecoder {
 fn read_head(path: &Path) -> Result<Vec<u8>, DecodeError> {
     use std::io::Read;
     let file = super::open_transcript(path)?;
-    let mut head = Vec::new();
+    let mut head = Vec::with_capacity(super::SNIFF_BYTES);
     file.take(super::SNIFF_BYTES as u64)
         .read_to_end(&mut head)
         .map_err(|e| DecodeError::new(path, None, format!("cannot read: {e}")))?;

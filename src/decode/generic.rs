@@ -10,8 +10,10 @@
 
 use super::fastjson::{Fast, GiveUp};
 use super::model::*;
+use super::sniffjson::Head;
 use super::{shell, tools, DecodeError};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::path::Path;
 use std::rc::Rc;
@@ -37,10 +39,21 @@ pub(crate) struct PartialJson {
 /// file wants only whole records). Returns `None` for bytes that are not JSON
 /// (a syntax error before the end, or nothing but whitespace).
 pub(crate) fn parse_partial(bytes: &[u8], keep_partial_elements: bool) -> Option<PartialJson> {
+    let (value, complete) = parse_partial_into(bytes, keep_partial_elements, &mut ValueTree)?;
+    Some(PartialJson { value, complete })
+}
+
+/// [`parse_partial`] into any [`Tree`]: the value and whether it is complete.
+pub(crate) fn parse_partial_into<'a, T: Tree<'a>>(
+    bytes: &'a [u8],
+    keep_partial_elements: bool,
+    tree: &mut T,
+) -> Option<(T::Node, bool)> {
     let mut p = PartialParser {
         b: bytes,
         i: 0,
         keep: keep_partial_elements,
+        tree,
     };
     p.skip_bom();
     p.ws();
@@ -48,22 +61,91 @@ pub(crate) fn parse_partial(bytes: &[u8], keep_partial_elements: bool) -> Option
         return None;
     }
     match p.value(0) {
-        Ok(Some((value, complete))) => Some(PartialJson { value, complete }),
+        Ok(Some(v)) => Some(v),
         Ok(None) | Err(()) => None,
     }
 }
 
-struct PartialParser<'a> {
+/// What [`parse_partial_into`] builds: a `serde_json::Value` ([`ValueTree`]),
+/// or the flat tape sniffing reads (`super::sniffjson`). The parser calls
+/// these in document order: an object or array is begun before its members
+/// and ended after them.
+pub(crate) trait Tree<'a> {
+    /// A value (or where it starts).
+    type Node;
+    /// An object being read.
+    type Object;
+    /// An array being read.
+    type Array;
+    fn null(&mut self) -> Self::Node;
+    fn boolean(&mut self, b: bool) -> Self::Node;
+    /// A number, as serde_json reads it.
+    fn number(&mut self, n: Value) -> Self::Node;
+    fn string(&mut self, s: Cow<'a, str>) -> Self::Node;
+    fn begin_object(&mut self) -> Self::Object;
+    /// A member (its value already read): serde_json's map keeps a repeated
+    /// key at its first place with its last value.
+    fn insert(&mut self, o: &mut Self::Object, key: Cow<'a, str>, v: Self::Node);
+    fn end_object(&mut self, o: Self::Object) -> Self::Node;
+    fn begin_array(&mut self) -> Self::Array;
+    fn push(&mut self, a: &mut Self::Array, v: Self::Node);
+    /// A value read but not kept (the last, cut, element of an array).
+    fn discard(&mut self, v: Self::Node);
+    fn end_array(&mut self, a: Self::Array) -> Self::Node;
+}
+
+/// [`Tree`] of `serde_json::Value`s.
+pub(crate) struct ValueTree;
+
+impl<'a> Tree<'a> for ValueTree {
+    type Node = Value;
+    type Object = Map<String, Value>;
+    type Array = Vec<Value>;
+    fn null(&mut self) -> Value {
+        Value::Null
+    }
+    fn boolean(&mut self, b: bool) -> Value {
+        Value::Bool(b)
+    }
+    fn number(&mut self, n: Value) -> Value {
+        n
+    }
+    fn string(&mut self, s: Cow<'a, str>) -> Value {
+        Value::String(s.into_owned())
+    }
+    fn begin_object(&mut self) -> Map<String, Value> {
+        Map::new()
+    }
+    fn insert(&mut self, o: &mut Map<String, Value>, key: Cow<'a, str>, v: Value) {
+        o.insert(key.into_owned(), v);
+    }
+    fn end_object(&mut self, o: Map<String, Value>) -> Value {
+        Value::Object(o)
+    }
+    fn begin_array(&mut self) -> Vec<Value> {
+        Vec::new()
+    }
+    fn push(&mut self, a: &mut Vec<Value>, v: Value) {
+        a.push(v);
+    }
+    fn discard(&mut self, _: Value) {}
+    fn end_array(&mut self, a: Vec<Value>) -> Value {
+        Value::Array(a)
+    }
+}
+
+struct PartialParser<'a, 't, T> {
     b: &'a [u8],
     i: usize,
     keep: bool,
+    tree: &'t mut T,
 }
 
 /// `Ok(Some((v, complete)))`; `Ok(None)`: the input ended inside a scalar or
 /// before a value began; `Err(())`: a syntax error.
-type Parsed = Result<Option<(Value, bool)>, ()>;
+type Parsed<N> = Result<Option<(N, bool)>, ()>;
 
-impl PartialParser<'_> {
+impl<'a, T: Tree<'a>> PartialParser<'a, '_, T> {
     fn skip_bom(&mut self) {
         if self.b.starts_with(&[0xEF, 0xBB, 0xBF]) {
             self.i = 3;
@@ -80,7 +162,7 @@ impl PartialParser<'_> {
         self.i >= self.b.len()
     }
 
-    fn value(&mut self, depth: usize) -> Parsed {
+    fn value(&mut self, depth: usize) -> Parsed<T::Node> {
         if depth > MAX_DEPTH {
             return Err(());
         }
@@ -91,16 +173,23 @@ impl PartialParser<'_> {
         match self.b[self.i] {
             b'{' => self.object(depth),
             b'[' => self.array(depth),
-            b'"' => Ok(self.string()?.map(|s| (Value::String(s), true))),
-            b't' => self.literal(b"true", Value::Bool(true)),
-            b'f' => self.literal(b"false", Value::Bool(false)),
-            b'n' => self.literal(b"null", Value::Null),
+            b'"' => Ok(self.string()?.map(|s| (self.tree.string(s), true))),
+            b't' => self
+                .literal(b"true")
+                .map(|r| r.map(|()| (self.tree.boolean(true), true))),
+            b'f' => self
+                .literal(b"false")
+                .map(|r| r.map(|()| (self.tree.boolean(false), true))),
+            b'n' => self
+                .literal(b"null")
+                .map(|r| r.map(|()| (self.tree.null(), true))),
             b'-' | b'0'..=b'9' => self.number(),
             _ => Err(()),
         }
     }
 
-    fn literal(&mut self, word: &[u8], v: Value) -> Parsed {
+    /// `Ok(Some(()))`: the word was read.
+    fn literal(&mut self, word: &[u8]) -> Result<Option<()>, ()> {
         let rest = &self.b[self.i..];
         if rest.len() < word.len() {
             return if word.starts_with(rest) {
@@ -111,13 +200,13 @@ impl PartialParser<'_> {
         }
         if &rest[..word.len()] == word {
             self.i += word.len();
-            Ok(Some((v, true)))
+            Ok(Some(()))
         } else {
             Err(())
         }
     }
 
-    fn number(&mut self) -> Parsed {
+    fn number(&mut self) -> Parsed<T::Node> {
         let start = self.i;
         while self.i < self.b.len()
             && matches!(
@@ -132,12 +221,13 @@ impl PartialParser<'_> {
             return Ok(None);
         }
         serde_json::from_slice::<Value>(&self.b[start..self.i])
-            .map(|v| Some((v, true)))
+            .map(|v| Some((self.tree.number(v), true)))
             .map_err(|_| ())
     }
 
-    /// A string starting at the opening quote; `Ok(None)` when the bytes end inside it.
-    fn string(&mut self) -> Result<Option<String>, ()> {
+    /// A string starting at the opening quote; `Ok(None)` when the bytes end
+    /// inside it. Borrowed from the bytes when it has no escapes.
+    fn string(&mut self) -> Result<Option<Cow<'a, str>>, ()> {
         let start = self.i;
         // The end found 32 bytes at a time; a string without escapes needs
         // only its UTF-8 checked. Whatever the fast path gives up on (a
@@ -151,9 +241,11 @@ impl PartialParser<'_> {
                     return Err(());
                 };
                 if esc == 0 {
-                    return Ok(Some(s.to_string()));
+                    return Ok(Some(Cow::Borrowed(s)));
                 }
-                return super::fastjson::unescape(s).map(Some).map_err(|_| ());
+                return super::fastjson::unescape(s)
+                    .map(|s| Some(Cow::Owned(s)))
+                    .map_err(|_| ());
             }
         }
         let mut j = self.i + 1;
@@ -167,7 +259,7 @@ impl PartialParser<'_> {
             } else if c == b'"' {
                 self.i = j + 1;
                 return serde_json::from_slice::<String>(&self.b[start..=j])
-                    .map(Some)
+                    .map(|s| Some(Cow::Owned(s)))
                     .map_err(|_| ());
             }
             j += 1;
@@ -176,18 +268,18 @@ impl PartialParser<'_> {
         Ok(None)
     }
 
-    fn object(&mut self, depth: usize) -> Parsed {
+    fn object(&mut self, depth: usize) -> Parsed<T::Node> {
         self.i += 1;
-        let mut map = Map::new();
+        let mut map = self.tree.begin_object();
         loop {
             self.ws();
             if self.eof() {
-                return Ok(Some((Value::Object(map), false)));
+                return Ok(Some((self.tree.end_object(map), false)));
             }
             match self.b[self.i] {
                 b'}' => {
                     self.i += 1;
-                    return Ok(Some((Value::Object(map), true)));
+                    return Ok(Some((self.tree.end_object(map), true)));
                 }
                 b',' => {
                     self.i += 1;
@@ -197,11 +289,11 @@ impl PartialParser<'_> {
                 _ => return Err(()),
             }
             let Some(key) = self.string()? else {
-                return Ok(Some((Value::Object(map), false)));
+                return Ok(Some((self.tree.end_object(map), false)));
             };
             self.ws();
             if self.eof() {
-                return Ok(Some((Value::Object(map), false)));
+                return Ok(Some((self.tree.end_object(map), false)));
             }
             if self.b[self.i] != b':' {
                 return Err(());
@@ -209,30 +301,30 @@ impl PartialParser<'_> {
             self.i += 1;
             match self.value(depth + 1)? {
                 Some((v, true)) => {
-                    map.insert(key, v);
+                    self.tree.insert(&mut map, key, v);
                 }
                 Some((v, false)) => {
                     // A cut container keeps what it had; the object ends here.
-                    map.insert(key, v);
-                    return Ok(Some((Value::Object(map), false)));
+                    self.tree.insert(&mut map, key, v);
+                    return Ok(Some((self.tree.end_object(map), false)));
                 }
-                None => return Ok(Some((Value::Object(map), false))),
+                None => return Ok(Some((self.tree.end_object(map), false))),
             }
         }
     }
 
-    fn array(&mut self, depth: usize) -> Parsed {
+    fn array(&mut self, depth: usize) -> Parsed<T::Node> {
         self.i += 1;
-        let mut items = Vec::new();
+        let mut items = self.tree.begin_array();
         loop {
             self.ws();
             if self.eof() {
-                return Ok(Some((Value::Array(items), false)));
+                return Ok(Some((self.tree.end_array(items), false)));
             }
             match self.b[self.i] {
                 b']' => {
                     self.i += 1;
-                    return Ok(Some((Value::Array(items), true)));
+                    return Ok(Some((self.tree.end_array(items), true)));
                 }
                 b',' => {
                     self.i += 1;
@@ -241,29 +333,32 @@ impl PartialParser<'_> {
                 _ => {}
             }
             match self.value(depth + 1)? {
-                Some((v, true)) => items.push(v),
+                Some((v, true)) => self.tree.push(&mut items, v),
                 Some((v, false)) => {
                     if self.keep {
-                        items.push(v);
+                        self.tree.push(&mut items, v);
+                    } else {
+                        self.tree.discard(v);
                     }
-                    return Ok(Some((Value::Array(items), false)));
+                    return Ok(Some((self.tree.end_array(items), false)));
                 }
-                None => return Ok(Some((Value::Array(items), false))),
+                None => return Ok(Some((self.tree.end_array(items), false))),
             }
         }
     }
 }
 
 /// What every sniffer of one head asks for, computed once: [`parse_partial`]
-/// of the head (with partial elements) and [`first_line_json`]. Five
+/// of the head (with partial elements) and [`first_line_json`], as
+/// [`Head`]s. Five
 /// sniffers parse the same 64 KiB head; without this, sniffing was a sixth of
 /// the gate's CPU time (docs/gate.md, "Measured").
 struct SniffMemo {
     /// The head the memo is for (its address and length: the head is
     /// borrowed unchanged for the whole of [`with_sniff_memo`]).
     at: (usize, usize),
-    partial: Option<Option<Rc<PartialJson>>>,
-    first_line: Option<Option<Rc<PartialJson>>>,
+    partial: Option<Option<Rc<Head>>>,
+    first_line: Option<Option<Rc<Head>>>,
 }
 
 thread_local! {
@@ -290,13 +385,9 @@ pub(crate) fn with_sniff_memo<R>(head: &[u8], f: impl FnOnce() -> R) -> R {
     f()
 }
 
-type Slot = fn(&mut SniffMemo) -> &mut Option<Option<Rc<PartialJson>>>;
+type Slot = fn(&mut SniffMemo) -> &mut Option<Option<Rc<Head>>>;
 
-fn memoized(
-    head: &[u8],
-    slot: Slot,
-    compute: impl FnOnce() -> Option<PartialJson>,
-) -> Option<Rc<PartialJson>> {
+fn memoized(head: &[u8], slot: Slot, compute: impl FnOnce() -> Option<Head>) -> Option<Rc<Head>> {
     let at = (head.as_ptr() as usize, head.len());
     let hit = SNIFF_MEMO.with(|m| match m.borrow_mut().as_mut() {
         Some(memo) if memo.at == at => slot(memo).clone(),
@@ -314,23 +405,34 @@ fn memoized(
     v
 }
 
-/// `parse_partial(head, true)`, once per head inside [`with_sniff_memo`].
-pub(crate) fn sniff_partial(head: &[u8]) -> Option<Rc<PartialJson>> {
-    memoized(head, |m| &mut m.partial, || parse_partial(head, true))
+/// `parse_partial(head, true)` as a [`Head`], once per head inside
+/// [`with_sniff_memo`].
+pub(crate) fn sniff_partial(head: &[u8]) -> Option<Rc<Head>> {
+    memoized(head, |m| &mut m.partial, || Head::parse(head))
 }
 
-/// [`first_line_json`] of `head`, once per head inside [`with_sniff_memo`].
-pub(crate) fn sniff_first_line(head: &[u8]) -> Option<Rc<PartialJson>> {
-    memoized(head, |m| &mut m.first_line, || first_line_json(head))
+/// [`first_line_json`] of `head` as a [`Head`], once per head inside
+/// [`with_sniff_memo`].
+pub(crate) fn sniff_first_line(head: &[u8]) -> Option<Rc<Head>> {
+    memoized(
+        head,
+        |m| &mut m.first_line,
+        || Head::parse(first_line(head)?),
+    )
 }
 
 /// The first line of `head` as JSON (tolerantly: the line may be longer than the head).
 pub(crate) fn first_line_json(head: &[u8]) -> Option<PartialJson> {
+    parse_partial(first_line(head)?, true)
+}
+
+/// The first line of `head` that is not blank (byte-order mark removed).
+fn first_line(head: &[u8]) -> Option<&[u8]> {
     let head = head.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(head);
     let start = head.iter().position(|c| !c.is_ascii_whitespace())?;
     let rest = &head[start..];
     let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
-    parse_partial(&rest[..end], true)
+    Some(&rest[..end])
 }
 
 /// A whole one-object JSON file. A file whose end was torn off is recovered up

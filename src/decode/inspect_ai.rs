@@ -18,6 +18,7 @@
 use super::fastjson::{array_of, put, skip_checked, Cursor, Fast, GiveUp};
 use super::generic::*;
 use super::model::*;
+use super::sniffjson::Json;
 use super::{DecodeError, DecodeOptions, Decoder, Harness, Trajectory};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -39,14 +40,14 @@ impl Decoder for InspectAiDecoder {
         let Some(p) = sniff_partial(head) else {
             return 0;
         };
-        let Some(o) = p.value.as_object() else {
+        let Some(o) = p.value().as_object() else {
             return 0;
         };
         let eval_like = o
             .get("eval")
-            .and_then(Value::as_object)
+            .and_then(Json::as_object)
             .is_some_and(|e| e.contains_key("task") || e.contains_key("eval_id"));
-        let samples = o.get("samples").is_some_and(Value::is_array);
+        let samples = o.get("samples").is_some_and(Json::is_array);
         if eval_like && (o.contains_key("version") || samples || o.contains_key("plan")) {
             90
         } else {

@@ -17,6 +17,7 @@ pub mod retro;
 pub mod scantext;
 pub mod shell;
 pub mod skills;
+pub(crate) mod sniffjson;
 pub mod testsummary;
 pub mod tools;
 

@@ -10,6 +10,7 @@
 
 use super::generic::*;
 use super::model::*;
+use super::sniffjson::Json;
 use super::{DecodeError, DecodeOptions, Decoder, Harness, Trajectory};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -31,7 +32,7 @@ impl Decoder for OpenAiChatDecoder {
         let Some(p) = sniff_partial(head) else {
             return 0;
         };
-        match chat_flavour(&p.value) {
+        match chat_flavour(p.value()) {
             Some(f) if f.openai > 0 && f.openai >= f.anthropic => {
                 if f.openai > f.anthropic {
                     70
@@ -86,23 +87,27 @@ pub(crate) struct Flavour {
 /// and `image_url` parts are OpenAI's; `tool_use`/`tool_result`/`thinking`
 /// blocks and a top-level `system` beside `messages` are Anthropic's. A plain
 /// user/assistant text list scores 1 for both (OpenAI wins the tie).
-pub(crate) fn chat_flavour(doc: &Value) -> Option<Flavour> {
-    let (msgs, _) = message_list(doc)?;
-    let first = msgs.first()?;
+pub(crate) fn chat_flavour(doc: Json) -> Option<Flavour> {
+    // the message list, as `message_list` finds it
+    let msgs = match doc.as_array() {
+        Some(a) => a,
+        None => doc.get("messages")?.as_array()?,
+    };
+    let first = msgs.clone().next()?;
     let mut f = Flavour::default();
-    for m in msgs.iter().take(64) {
+    for m in msgs.take(64) {
         let o = m.as_object()?;
-        let role = o.get("role").and_then(Value::as_str);
+        let role = o.get("role").and_then(Json::as_str);
         if role.is_none() {
             // The first element must be a message; a cut last element may lack its role.
-            if std::ptr::eq(m, first) || o.contains_key("type") || o.contains_key("message") {
+            if m == first || o.contains_key("type") || o.contains_key("message") {
                 return None;
             }
             continue;
         }
         if o.contains_key("message")
             || o.get("type")
-                .and_then(Value::as_str)
+                .and_then(Json::as_str)
                 .is_some_and(|t| t != "message")
         {
             return None;
@@ -111,7 +116,7 @@ pub(crate) fn chat_flavour(doc: &Value) -> Option<Flavour> {
             Some("system") | Some("developer") | Some("tool") | Some("function") => f.openai += 2,
             Some("user") | Some("assistant") => {}
             // An unknown role later on is counted when decoding; as the first it is not a chat.
-            _ if std::ptr::eq(m, first) => return None,
+            _ if m == first => return None,
             _ => {}
         }
         if o.contains_key("tool_calls")
@@ -120,9 +125,9 @@ pub(crate) fn chat_flavour(doc: &Value) -> Option<Flavour> {
         {
             f.openai += 2;
         }
-        if let Some(blocks) = o.get("content").and_then(Value::as_array) {
+        if let Some(blocks) = o.get("content").and_then(Json::as_array) {
             for b in blocks {
-                match b.get("type").and_then(Value::as_str) {
+                match b.get("type").and_then(Json::as_str) {
                     Some(
                         "tool_use" | "tool_result" | "thinking" | "redacted_thinking"
                         | "server_tool_use" | "document",
@@ -134,15 +139,15 @@ pub(crate) fn chat_flavour(doc: &Value) -> Option<Flavour> {
             }
         }
     }
-    if let Value::Object(o) = doc {
+    if let Some(o) = doc.as_object() {
         if o.get("format")
-            .and_then(Value::as_str)
+            .and_then(Json::as_str)
             .is_some_and(|s| s.contains("openai"))
         {
             f.openai += 4;
         }
         if o.get("format")
-            .and_then(Value::as_str)
+            .and_then(Json::as_str)
             .is_some_and(|s| s.contains("anthropic"))
         {
             f.anthropic += 4;
@@ -150,8 +155,8 @@ pub(crate) fn chat_flavour(doc: &Value) -> Option<Flavour> {
         if o.contains_key("system") {
             f.anthropic += 2;
         }
-        if let Some(tools) = o.get("tools").and_then(Value::as_array) {
-            for t in tools.iter().take(8) {
+        if let Some(tools) = o.get("tools").and_then(Json::as_array) {
+            for t in tools.take(8) {
                 if t.get("input_schema").is_some() {
                     f.anthropic += 1;
                 } else if t.get("function").is_some() {

@@ -35,6 +35,7 @@
 use super::fastjson::{array_of, put, skip_checked, Cursor, Fast, GiveUp};
 use super::generic::*;
 use super::model::*;
+use super::sniffjson::{Json, Object};
 use super::{DecodeError, DecodeOptions, Decoder, Harness, Trajectory};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -42,7 +43,7 @@ use std::path::Path;
 
 pub struct OpenHandsDecoder;
 
-fn is_event(o: &Map<String, Value>) -> bool {
+fn is_event(o: &Object) -> bool {
     o.contains_key("source") && (o.contains_key("action") || o.contains_key("observation"))
 }
 
@@ -59,7 +60,7 @@ impl Decoder for OpenHandsDecoder {
     fn sniff(&self, _path: &Path, head: &[u8]) -> u8 {
         // output.jsonl: the first line is an instance (it may be longer than the head).
         if let Some(first) = sniff_first_line(head) {
-            if let Some(o) = first.value.as_object() {
+            if let Some(o) = first.value().as_object() {
                 let instance = o.contains_key("instance_id")
                     && (o.contains_key("history")
                         || o.contains_key("instruction")
@@ -73,13 +74,12 @@ impl Decoder for OpenHandsDecoder {
         let Some(p) = sniff_partial(head) else {
             return 0;
         };
-        let events = match &p.value {
-            Value::Array(a) => Some(a),
-            Value::Object(o) => o.get("history").and_then(Value::as_array),
-            _ => None,
-        };
-        match events.and_then(|e| e.first()).and_then(Value::as_object) {
-            Some(first) if is_event(first) => 90,
+        let value = p.value();
+        let events = value
+            .as_array()
+            .or_else(|| value.get("history").and_then(Json::as_array));
+        match events.and_then(|mut e| e.next()).and_then(Json::as_object) {
+            Some(first) if is_event(&first) => 90,
             _ => 0,
         }
     }
@@ -88,15 +88,15 @@ impl Decoder for OpenHandsDecoder {
         let head = {
             use std::io::Read;
             let f = super::open_transcript(path)?;
-            let mut h = Vec::new();
+            let mut h = Vec::with_capacity(super::SNIFF_BYTES);
             f.take(super::SNIFF_BYTES as u64)
                 .read_to_end(&mut h)
                 .map_err(|e| DecodeError::new(path, None, format!("cannot read: {e}")))?;
             h
         };
-        let jsonl = first_line_json(&head)
+        let jsonl = sniff_first_line(&head)
             .and_then(|p| {
-                p.value
+                p.value()
                     .as_object()
                     .map(|o| o.contains_key("instance_id") && !o.contains_key("source"))
             })

@@ -22,6 +22,7 @@
 
 use super::generic::*;
 use super::model::*;
+use super::sniffjson::{Json, Object};
 use super::{DecodeError, DecodeOptions, Decoder, Harness, Trajectory};
 use serde_json::{json, Map, Value};
 use std::path::Path;
@@ -42,15 +43,14 @@ impl Decoder for SweAgentDecoder {
         let Some(p) = sniff_partial(head) else {
             return 0;
         };
-        let Some(o) = p.value.as_object() else {
+        let Some(o) = p.value().as_object() else {
             return 0;
         };
-        let first_keys = |k: &str| -> Option<Map<String, Value>> {
+        let first_keys = |k: &str| -> Option<Object> {
             o.get(k)
-                .and_then(Value::as_array)
-                .and_then(|a| a.first())
-                .and_then(Value::as_object)
-                .cloned()
+                .and_then(Json::as_array)
+                .and_then(|mut a| a.next())
+                .and_then(Json::as_object)
         };
         let steps = first_keys("trajectory")
             .is_some_and(|s| s.contains_key("action") || s.contains_key("observation"));
