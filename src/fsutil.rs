@@ -132,15 +132,22 @@ pub fn open_regular(path: &Path) -> Result<std::fs::File, InputError> {
 /// Read a whole regular file of at most `limit` bytes.
 pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
     let file = open_regular(path)?;
-    if file.metadata()?.len() > limit {
+    let len = file.metadata()?.len();
+    if len > limit {
         return Err(InputError::TooLarge { limit });
     }
-    read_all_bounded(file, limit)
+    // room for the whole file at once (the buffer grown by doubling copied
+    // a large file several times over); a file that grew meanwhile still
+    // reads to its end, up to the limit
+    read_into(file, limit, Vec::with_capacity(len as usize + 1))
 }
 
 /// Read a stream to its end, refusing more than `limit` bytes.
 pub fn read_all_bounded(r: impl Read, limit: u64) -> Result<Vec<u8>, InputError> {
-    let mut bytes = Vec::new();
+    read_into(r, limit, Vec::new())
+}
+
+fn read_into(r: impl Read, limit: u64, mut bytes: Vec<u8>) -> Result<Vec<u8>, InputError> {
     r.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
         return Err(InputError::TooLarge { limit });
