@@ -24,8 +24,8 @@ use super::scantext::{ScanText, TextFacts};
 use super::tools::action_for_tool;
 use super::{
     testsummary, Action, AgentPath, DecodeError, DecodeOptions, DecodeProblem, Decoder, Event,
-    EventContent, FastMap, FastSet, Harness, LoadVia, Location, ProblemKind, Role, Trajectory,
-    UserTurnVia, SESSION_COMMANDS,
+    EventContent, FastMap, Harness, LoadVia, Location, ProblemKind, Role, Trajectory, UserTurnVia,
+    SESSION_COMMANDS,
 };
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
@@ -689,7 +689,8 @@ fn fast_content<'a, const K: bool, const T: bool>(c: &mut Cursor<'a>) -> Fast<Co
     if c.peek() != Some(b'[') {
         return fastjson::serde(c.value(2)?);
     }
-    let mut blocks = Vec::new();
+    // one block is the usual content (a session writes one per record)
+    let mut blocks = Vec::with_capacity(1);
     c.array(2, |c| {
         blocks.push(if c.peek() == Some(b'{') {
             fast_block(c)?
@@ -928,7 +929,7 @@ pub(crate) struct ClaudeRecords<const K: bool> {
     record_no: u64,
     last_turn: LastTurn,
     /// Record uuids seen: a resumed session repeats earlier records (SPEC §5).
-    seen_uuids: FastSet<String>,
+    seen_uuids: super::SeenIds,
     /// Repeated records skipped, and where the first was.
     repeated: usize,
     first_repeat: Option<Location>,
@@ -954,7 +955,7 @@ impl<const K: bool> ClaudeRecords<K> {
             last_skill_event: None,
             record_no: 0,
             last_turn: LastTurn::None,
-            seen_uuids: FastSet::default(),
+            seen_uuids: super::SeenIds::default(),
             repeated: 0,
             first_repeat: None,
             result_record: None,
@@ -1119,7 +1120,7 @@ impl<const K: bool> ClaudeRecords<K> {
         if matches!(ty, "user" | "assistant" | "attachment") {
             // a record id, not a placeholder ("[trimmed for fixture]")
             if let Some(u) = r.uuid.non_empty().filter(|u| super::is_record_id(u)) {
-                if !self.seen_uuids.insert(u.to_string()) {
+                if !self.seen_uuids.insert(u) {
                     // a resumed session repeats its history: count each record once
                     self.repeated += 1;
                     if self.first_repeat.is_none() {
@@ -1649,10 +1650,13 @@ fn is_ask_tool(name: &str) -> bool {
 
 /// A user's veto of a tool call, as Claude Code words it.
 fn is_rejection(text: &str) -> bool {
+    // built once: a searcher made per result cost more than the search
+    static REJECTED: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new("tool use was rejected"));
     text.starts_with("The user doesn't want to")
         || text.starts_with("User rejected")
         || text.starts_with("[Request interrupted by user for tool use]")
-        || text.contains("tool use was rejected")
+        || REJECTED.find(text.as_bytes()).is_some()
 }
 
 /// Skill names match exactly or up to a `plugin:` prefix on either side.
@@ -1992,6 +1996,17 @@ mod tests {
             assert!(result_content::<false, false>(&mut Cursor::new(json), 4).is_err());
             assert!(scan_text::<false, false>(&mut Cursor::new(json), 4).is_err());
         }
+    }
+
+    #[test]
+    fn rejections() {
+        assert!(is_rejection(
+            "The user doesn't want to proceed with this tool use."
+        ));
+        assert!(is_rejection("[Request interrupted by user for tool use]"));
+        assert!(is_rejection("Error: the tool use was rejected by the user"));
+        assert!(!is_rejection("tool use was rejecte"));
+        assert!(!is_rejection("Exit code 1"));
     }
 
     #[test]

@@ -94,6 +94,50 @@ pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::
 /// A set like [`FastMap`].
 pub(crate) type FastSet<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
 
+/// Record ids seen, to count a repeated record once: a UUID as Claude Code
+/// writes them (lowercase hex, 8-4-4-4-12) kept as its 128 bits, any other
+/// id as its text. No id is kept both ways, so distinct ids stay distinct;
+/// a session's records cost no string each.
+#[derive(Default)]
+pub(crate) struct SeenIds {
+    uuids: FastSet<u128>,
+    others: FastSet<String>,
+}
+
+impl SeenIds {
+    /// Whether `id` was not seen before (it is seen now).
+    pub(crate) fn insert(&mut self, id: &str) -> bool {
+        match uuid_bits(id) {
+            Some(n) => self.uuids.insert(n),
+            None => self.others.insert(id.to_string()),
+        }
+    }
+}
+
+/// The 128 bits of a lowercase hyphenated UUID, `None` for any other text.
+fn uuid_bits(s: &str) -> Option<u128> {
+    let b = s.as_bytes();
+    if b.len() != 36 {
+        return None;
+    }
+    let mut n = 0u128;
+    for (i, &c) in b.iter().enumerate() {
+        if matches!(i, 8 | 13 | 18 | 23) {
+            if c != b'-' {
+                return None;
+            }
+            continue;
+        }
+        let d = match c {
+            b'0'..=b'9' => c - b'0',
+            b'a'..=b'f' => c - b'a' + 10,
+            _ => return None,
+        };
+        n = n << 4 | u128::from(d);
+    }
+    Some(n)
+}
+
 /// How many leading bytes sniffing looks at.
 pub const SNIFF_BYTES: usize = 64 * 1024;
 
@@ -253,4 +297,37 @@ pub fn decode_path(
         e.index = i;
     }
     Ok(traj)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seen_ids_keep_distinct_ids_distinct() {
+        let mut seen = SeenIds::default();
+        let ids = [
+            "4f9c1b2e-8a3d-4c5e-9f01-23456789abcd",
+            "4f9c1b2e-8a3d-4c5e-9f01-23456789abce",
+            "4F9C1B2E-8A3D-4C5E-9F01-23456789ABCD", // upper case: another id
+            "4f9c1b2e8a3d4c5e9f0123456789abcd",     // no hyphens: another id
+            "4f9c1b2e-8a3d-4c5e-9f01-23456789abc",
+            "4f9c1b2e-8a3d-4c5e-9f01_23456789abcd",
+            "msg_01XyZ",
+            "0",
+            "00000000-0000-0000-0000-000000000000",
+        ];
+        for id in ids {
+            assert!(seen.insert(id), "{id} is new");
+        }
+        for id in ids {
+            assert!(!seen.insert(id), "{id} was seen");
+        }
+        assert_eq!(seen.uuids.len(), 3);
+        assert_eq!(
+            uuid_bits("00000000-0000-0000-0000-0000000000ff"),
+            Some(0xff)
+        );
+        assert_eq!(uuid_bits("g0000000-0000-0000-0000-000000000000"), None);
+    }
 }
