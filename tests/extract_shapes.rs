@@ -3278,3 +3278,17 @@ fn reading_the_diff_or_recent_history_is_a_look_up() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn one_git_over_a_list_of_subcommands_names_each() {
+    let cs = fixture("commit-situations");
+    // "**Survey** - Run git status, diff, log side by side".
+    let c = at(&cs, 25).expect("list");
+    let req = serde_json::to_string(&c.require).unwrap();
+    for sub in ["status", "diff", "log"] {
+        assert!(req.contains(&format!(r#"{{"git":"{sub}"}}"#)), "{c:#?}");
+    }
+    // "**Confirm** - Ensure clean status".
+    let c = at(&cs, 26).expect("status");
+    assert_eq!(c.require, Some(p("{git: status}")), "{c:#?}");
+}

@@ -5,7 +5,8 @@
 
 use super::readings::{
     act_then_so, acts_before_the_dash, agent_narration, command_then_verdict, consent_phrasing,
-    first_lower, never_with_failing, only_first, quoted_motto, reason_then_rule,
+    first_lower, git_subcommand_list, never_with_failing, only_first, quoted_motto,
+    reason_then_rule,
 };
 use super::*;
 
@@ -1163,6 +1164,8 @@ impl Extractor<'_> {
     ) -> Option<Draft> {
         let motto = (!ctx.in_list).then(|| quoted_motto(s, self.lex)).flatten();
         let s = motto.as_deref().unwrap_or(s);
+        let listed = git_subcommand_list(s);
+        let s = listed.as_deref().unwrap_or(s);
         let verdict = command_then_verdict(s);
         let s = verdict.as_deref().unwrap_or(s);
         let dashed = acts_before_the_dash(s);

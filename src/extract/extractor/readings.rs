@@ -788,3 +788,52 @@ pub(super) fn command_then_verdict(s: &str) -> Option<String> {
         None => format!("Never run {head}."),
     })
 }
+
+/// "Run git status, diff, log in parallel", "git add, commit and push": one
+/// `git` over a list of its subcommands names each ("git status, git diff,
+/// git log"). `None` when the text holds no such list.
+pub(super) fn git_subcommand_list(s: &str) -> Option<String> {
+    const SUBS: &[&str] = &[
+        "status", "diff", "log", "show", "add", "commit", "push", "pull", "fetch", "branch",
+        "stash", "rebase", "merge", "tag", "checkout", "switch", "restore", "reset",
+    ];
+    let toks: Vec<&str> = s.split(' ').collect();
+    let bare = |t: &str| t.trim_end_matches([',', '.', ';', ':']).to_string();
+    let mut out: Vec<String> = Vec::new();
+    let mut changed = false;
+    let mut i = 0;
+    while i < toks.len() {
+        out.push(toks[i].to_string());
+        if toks[i] == "git"
+            && toks
+                .get(i + 1)
+                .is_some_and(|t| SUBS.contains(&bare(t).as_str()))
+        {
+            // The list goes on while a comma or "and"/"or" joins subcommands.
+            let mut j = i + 1;
+            out.push(toks[j].to_string());
+            while toks[j].ends_with(',') || matches!(toks.get(j + 1), Some(&"and" | &"or")) {
+                let mut k = j + 1;
+                if matches!(toks.get(k), Some(&"and" | &"or")) {
+                    k += 1;
+                }
+                match toks.get(k) {
+                    Some(t) if SUBS.contains(&bare(t).as_str()) => {
+                        for t in &toks[j + 1..k] {
+                            out.push(t.to_string());
+                        }
+                        out.push("git".to_string());
+                        out.push(toks[k].to_string());
+                        changed = true;
+                        j = k;
+                    }
+                    _ => break,
+                }
+            }
+            i = j + 1;
+            continue;
+        }
+        i += 1;
+    }
+    changed.then(|| out.join(" "))
+}
