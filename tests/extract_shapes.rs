@@ -3292,3 +3292,30 @@ fn one_git_over_a_list_of_subcommands_names_each() {
     let c = at(&cs, 26).expect("status");
     assert_eq!(c.require, Some(p("{git: status}")), "{c:#?}");
 }
+
+#[test]
+fn a_condition_that_is_the_skills_own_activity_holds_all_session() {
+    let cs = fixture("review-prep");
+    // A skill that reviews: "Before reviewing, bring the branch up to
+    // date:" / "1. `git fetch origin`" — no act shows where reviewing
+    // starts, so the steps are due in the session (they had no predicate).
+    let c = at(&cs, 10).expect("fetch");
+    assert_eq!(
+        c.require,
+        Some(p("{command: 'git fetch origin*'}")),
+        "{c:#?}"
+    );
+    let c = at(&cs, 11).expect("rebase");
+    assert_eq!(
+        c.require,
+        Some(p("{command: 'git rebase origin/main*'}")),
+        "{c:#?}"
+    );
+    // "When you review the branch, run `npm test` first.".
+    let c = at(&cs, 13).expect("tests");
+    assert_eq!(c.require, Some(p("{command: 'npm test*'}")), "{c:#?}");
+    assert_eq!(c.when, None, "{c:#?}");
+    // A condition on a visible act keeps its trigger.
+    let c = at(&cs, 15).expect("lint");
+    assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
+}

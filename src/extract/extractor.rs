@@ -72,6 +72,7 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
         drafts: Vec::new(),
         subject: subject_acts(description, lexicon),
         topic: stored_topic(description, lexicon),
+        activity: activity_verbs(description, lexicon),
     };
     ex.run(&blocks);
     let authors_skills = authors_skills(description, &ex.subject);

@@ -341,6 +341,9 @@ pub(super) struct Extractor<'a> {
     /// What the skill's acts handle when the skill exists for it
     /// ([`stored_topic`]): the scope of its rules that name no object.
     pub(super) topic: BTreeSet<ScopeTag>,
+    /// The skill's own activity as its description names it ("Review a
+    /// pull request" → review): [`activity_verbs`].
+    pub(super) activity: Vec<String>,
 }
 
 /// Tags whose content is an example, not a rule.
@@ -1177,7 +1180,11 @@ impl Extractor<'_> {
             .or_else(|| never_with_failing(s))
             .or_else(|| agent_narration(s, self.lex));
         let s = reasoned.as_deref().unwrap_or(s);
-        let a = analyse(s, question, ctx, first, self.lex)?;
+        let mut a = analyse(s, question, ctx, first, self.lex)?;
+        // "Before reviewing, fetch the branch" in a skill that reviews: the
+        // whole session is the review, no act shows where it starts.
+        a.conditions
+            .retain(|(c, _)| !names_the_activity(c, &self.activity, self.lex));
         let elided = if a.speech {
             BTreeSet::new()
         } else {

@@ -72,6 +72,91 @@ pub(super) fn subject_acts(description: &str, lex: &Lexicon) -> Vec<SubjectAct> 
     out
 }
 
+/// The verbs of the acts a skill's description says it does, where no
+/// action shows them ("Review a pull request", "Use when investigating
+/// bugs" → review, investigate): its activity, the whole session. Only
+/// acts of reading and thinking count; acts a session shows (commit, push,
+/// write, create) are left out: a condition naming them still marks where
+/// they happen.
+pub(super) fn activity_verbs(description: &str, lex: &Lexicon) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let first_sentence = description.split(". ").next().unwrap_or(description);
+    for clause in first_sentence
+        .split([';', ',', '\u{2014}'])
+        .flat_map(|c| c.split(" - "))
+        .flat_map(|c| c.split(" or "))
+        .flat_map(|c| c.split(" and "))
+    {
+        let all = words(clause);
+        let skip = match all.iter().map(|x| x.text.as_str()).collect::<Vec<_>>()[..] {
+            ["use", "this", "skill", "when", ..] | ["use", "this", "skill", "to", ..] => 4,
+            ["use", "this", "when", ..] | ["use", "it", "when", ..] => 3,
+            ["use", "when", ..] | ["use", "for", ..] | ["use", "to", ..] => 2,
+            ["when", ..] | ["for", ..] => 1,
+            _ => 0,
+        };
+        let Some(first) = all[skip.min(all.len())..]
+            .iter()
+            .find(|x| !x.barrier)
+            .map(|x| x.text.to_lowercase())
+        else {
+            continue;
+        };
+        let Some(base) = lex.imperatives.iter().find(|b| verb_matches(&first, b)) else {
+            continue;
+        };
+        const THINKING: &[&str] = &[
+            "review",
+            "investigate",
+            "debug",
+            "diagnose",
+            "troubleshoot",
+            "analyse",
+            "analyze",
+            "plan",
+            "design",
+            "triage",
+            "brainstorm",
+            "explore",
+            "research",
+            "audit",
+            "assess",
+            "evaluate",
+            "inspect",
+            "understand",
+        ];
+        if !THINKING.contains(&base.as_str()) || out.contains(base) {
+            continue;
+        }
+        out.push(base.clone());
+    }
+    out
+}
+
+/// A condition that is the skill's activity itself ("reviewing", "when
+/// investigating a failure", "before you review the PR"): its verb first,
+/// no act a session shows.
+pub(super) fn names_the_activity(c: &str, activity: &[String], lex: &Lexicon) -> bool {
+    let w = words(&mask(c).0);
+    let w: Vec<&str> = w
+        .iter()
+        .filter(|x| !x.barrier)
+        .map(|x| x.text.as_str())
+        .skip_while(|x| {
+            matches!(
+                *x,
+                "you" | "we" | "start" | "starting" | "begin" | "beginning"
+            )
+        })
+        .collect();
+    let Some(first) = w.first() else {
+        return false;
+    };
+    w.len() <= 6
+        && activity.iter().any(|v| verb_matches(first, v))
+        && clause_info(c, lex).actions.is_empty()
+}
+
 /// The store a skill exists to handle, where its description's first
 /// sentence names secrets or the agent's memories ("Use when working with
 /// API keys, passwords, or credentials.", "How we store secrets: …",
