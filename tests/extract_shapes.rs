@@ -3319,3 +3319,25 @@ fn a_condition_that_is_the_skills_own_activity_holds_all_session() {
     let c = at(&cs, 15).expect("lint");
     assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
 }
+
+#[test]
+fn a_heading_that_opens_with_its_modal_word_is_a_rule() {
+    let cs = fixture("history-guards");
+    // "### 4. Never Print Access Tokens" over only a code example.
+    let c = at(&cs, 38).expect("modal heading");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
+    // "## Always run" leads its list; it is no rule of its own.
+    assert!(at(&cs, 46).is_none(), "{:#?}", at(&cs, 46));
+    assert_eq!(at(&cs, 48).and_then(|c| c.require.clone()), Some(p("{git: fsck}")));
+}
+
+#[test]
+fn a_flag_named_with_a_command_is_that_commands_argument() {
+    let cs = fixture("history-guards");
+    // "## NEVER RUN `git push` WITH THE `--mirror` FLAG": a mirror push is
+    // forbidden, not every push (it had forbidden any push or any
+    // `--mirror`).
+    let c = at(&cs, 44).expect("flag");
+    assert_eq!(c.forbid, Some(p("{git: push, args: ['--mirror']}")), "{c:#?}");
+}

@@ -5,8 +5,8 @@
 
 use super::readings::{
     act_then_so, acts_before_the_dash, agent_narration, command_then_verdict, consent_phrasing,
-    first_lower, git_subcommand_list, never_with_failing, only_first, quoted_motto,
-    reason_then_rule,
+    first_lower, flag_with_command, git_subcommand_list, never_with_failing, only_first,
+    quoted_motto, reason_then_rule,
 };
 use super::*;
 
@@ -460,6 +460,14 @@ impl Extractor<'_> {
                     user_gate = None;
                     procedure = None;
                     last_shell.clear();
+                    // "### 3. Never Log Secrets", "## NEVER USE `x` WITH
+                    // HEADERS": a heading that opens with its modal word
+                    // is a rule of its own, whatever examples follow.
+                    if let Some(rule) = modal_heading(text) {
+                        let mut body = Lined::default();
+                        body.push_line(*line, &rule);
+                        self.paragraph(&body, &section);
+                    }
                     // "### Step 2: Check CI status" over a shell block: a
                     // step that runs the block, as "1. Check the status:".
                     if numbered_step(text) {
@@ -1167,6 +1175,8 @@ impl Extractor<'_> {
     ) -> Option<Draft> {
         let motto = (!ctx.in_list).then(|| quoted_motto(s, self.lex)).flatten();
         let s = motto.as_deref().unwrap_or(s);
+        let flagged = flag_with_command(s);
+        let s = flagged.as_deref().unwrap_or(s);
         let listed = git_subcommand_list(s);
         let s = listed.as_deref().unwrap_or(s);
         let verdict = command_then_verdict(s);
@@ -2613,6 +2623,30 @@ fn callout(q: &Lined) -> Option<Lined> {
 
 /// A heading that numbers a step: "Step 2: Check CI status", "3. Push",
 /// "4) Tag".
+/// A heading that opens with a modal word and names an act with its
+/// object ("3. Never Log Secrets", "Don't Assert on Requests"), without
+/// its numbering; not one that leads a list ("NEVER Use These Commands")
+/// or says when something happens ("Always run").
+fn modal_heading(heading: &str) -> Option<String> {
+    let t = strip_emphasis(heading);
+    let t = t
+        .trim()
+        .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '.' | ')'))
+        .trim_start();
+    let w = words(t);
+    let first = w.first()?.text.as_str();
+    let after = match first {
+        "never" | "always" | "don't" => 1,
+        "do" if w.get(1).is_some_and(|x| x.text == "not") => 2,
+        _ => return None,
+    };
+    let rest = &w[after..];
+    let leads = rest
+        .iter()
+        .any(|x| matches!(x.text.as_str(), "these" | "following" | "this" | "those"));
+    (rest.len() >= 2 && !leads && !t.ends_with(':')).then(|| t.to_string())
+}
+
 fn numbered_step(heading: &str) -> bool {
     let t = strip_emphasis(heading);
     let t = t.trim();

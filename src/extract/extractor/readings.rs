@@ -837,3 +837,19 @@ pub(super) fn git_subcommand_list(s: &str) -> Option<String> {
     }
     changed.then(|| out.join(" "))
 }
+
+/// "`git push` with the `--mirror` flag", "`git commit` with `--no-verify`":
+/// the flag is an argument of the command before it ("`git push
+/// --mirror`"), not an act of its own. `None` when the text names no
+/// command with a flag so.
+pub(super) fn flag_with_command(s: &str) -> Option<String> {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| {
+        regex::Regex::new(
+            r"(?i)`([a-z][^`]*)`\s+with\s+(?:the\s+|a\s+|an\s+)?`(--?[a-z][^`]*)`(?:\s+(?:flag|option|switch)s?\b)?",
+        )
+        .expect("a valid pattern")
+    });
+    re.is_match(s)
+        .then(|| re.replace_all(s, "`$1 $2`").into_owned())
+}
