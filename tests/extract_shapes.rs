@@ -3329,7 +3329,10 @@ fn a_heading_that_opens_with_its_modal_word_is_a_rule() {
     assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
     // "## Always run" leads its list; it is no rule of its own.
     assert!(at(&cs, 46).is_none(), "{:#?}", at(&cs, 46));
-    assert_eq!(at(&cs, 48).and_then(|c| c.require.clone()), Some(p("{git: fsck}")));
+    assert_eq!(
+        at(&cs, 48).and_then(|c| c.require.clone()),
+        Some(p("{git: fsck}"))
+    );
 }
 
 #[test]
@@ -3339,5 +3342,26 @@ fn a_flag_named_with_a_command_is_that_commands_argument() {
     // forbidden, not every push (it had forbidden any push or any
     // `--mirror`).
     let c = at(&cs, 44).expect("flag");
-    assert_eq!(c.forbid, Some(p("{git: push, args: ['--mirror']}")), "{c:#?}");
+    assert_eq!(
+        c.forbid,
+        Some(p("{git: push, args: ['--mirror']}")),
+        "{c:#?}"
+    );
+}
+
+#[test]
+fn an_arrow_to_a_diagnosis_then_an_instruction_is_a_rule() {
+    let cs = fixture("deploy-triage");
+    // "`OOMKilled` → the memory limit is too low; run `kubectl describe
+    // pod web`": the diagnosis is said, the instruction after it is the
+    // rule (it was no rule at all). A status name alone is a state seen,
+    // no harness tool used.
+    for line in [10, 11] {
+        let c = at(&cs, line).expect("arrow rule");
+        assert_eq!(c.when, None, "{c:#?}");
+        assert!(
+            !serde_json::to_string(c).unwrap().contains(r#""tool""#),
+            "{c:#?}"
+        );
+    }
 }

@@ -809,7 +809,28 @@ pub(super) fn analyse(
                 s
             } else {
                 conditions.push((left.to_string(), Order::After));
-                arrowed = right.to_string();
+                // "`CrashLoopBackOff` → the start command is wrong; check the
+                // logs": a diagnosis, then what to do about it.
+                let opens_imperative = |t: &str| {
+                    main_verb(&words(&mask(t).0)).is_some_and(|v| lex.is_imperative(&v))
+                        && !starts_with_third_person(&words(&mask(t).0))
+                };
+                let act = (!opens_imperative(right))
+                    .then(|| {
+                        right
+                            .split("; ")
+                            .skip(1)
+                            .find(|part| opens_imperative(part))
+                    })
+                    .flatten();
+                arrowed = match act {
+                    Some(part)
+                        if !right.contains('`') || find_outside_code(right, "; ").is_some() =>
+                    {
+                        right[right.find(part).unwrap_or(0)..].to_string()
+                    }
+                    _ => right.to_string(),
+                };
                 arrowed.as_str()
             }
         }

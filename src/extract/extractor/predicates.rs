@@ -374,7 +374,9 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
                 }
                 info.actions.push((p, true));
             }
-        } else if is_tool_name(c) {
+        } else if is_tool_name(c) && w.iter().any(|x| !x.barrier) {
+            // (A name alone — "`CrashLoopBackOff` → …" — is a state seen,
+            // no tool used.)
             info.actions.push((Predicate::Tool(c.to_string()), true));
         } else if !c.contains(char::is_whitespace)
             && (lex.is_program_word(&c.to_lowercase()) || lex.is_command_word(&c.to_lowercase()))
