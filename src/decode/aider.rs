@@ -212,7 +212,10 @@ struct Parser {
     opts: DecodeOptions,
     mode: Mode,
     user_start: u64,
-    user_lines: Vec<String>,
+    /// The lines of the current user input, joined by line breaks (one
+    /// buffer kept from turn to turn: a string per line cost more than
+    /// reading them).
+    user_text: String,
     /// Index of the current reply's message event.
     reply_event: Option<usize>,
     /// Up to three previous lines of the reply (for the block's file name).
@@ -412,7 +415,7 @@ impl Parser {
             opts,
             mode: Mode::Idle,
             user_start: 0,
-            user_lines: Vec::new(),
+            user_text: String::new(),
             reply_event: None,
             recent: Default::default(),
             block: BlockState::None,
@@ -462,10 +465,12 @@ impl Parser {
                 self.end_reply(traj);
                 self.mode = Mode::User;
                 self.user_start = n;
-                self.user_lines.clear();
+                self.user_text.clear();
+            } else {
+                self.user_text.push('\n');
             }
             let text = line.get(5..).unwrap_or("").trim_end();
-            self.user_lines.push(text.to_string());
+            self.user_text.push_str(text);
             return;
         }
         if is_tool_line(line) && (!in_reply || aider_break) && !marker(line, '>', "REPLACE") {
@@ -651,23 +656,30 @@ impl Parser {
         self.mode = Mode::Idle;
         self.last_turn = Some(Turn::User);
         self.interrupted = false;
+        let text = std::mem::take(&mut self.user_text);
+        self.user_turn(&text, traj);
+        self.user_text = text;
+    }
+
+    /// The user input `text` (its lines joined by line breaks), ended.
+    fn user_turn(&mut self, text: &str, traj: &mut Trajectory) {
         let n = self.user_start;
-        let lines = std::mem::take(&mut self.user_lines);
-        let first = lines.first().map(String::as_str).unwrap_or("").trim_start();
+        let mut lines = text.split('\n');
+        let first = lines.next().unwrap_or("").trim_start();
         let (word, args) = if let Some(rest) = first.strip_prefix('!') {
             ("run".to_string(), rest.to_string())
         } else if let Some(rest) = first.strip_prefix('/') {
             let (w, args) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
             (resolve_command(w), args.trim().to_string())
         } else {
-            let text = self.opts.keep_content.then(|| lines.join("\n"));
+            let text = self.opts.keep_content.then(|| text.to_string());
             traj.events
                 .push(user_turn_event(Location::line(n), text, &self.opts));
             return;
         };
         // A command's arguments may continue on the following `####` lines (a paste).
         let mut all_args = args;
-        for l in lines.iter().skip(1) {
+        for l in lines {
             if !l.trim().is_empty() {
                 all_args.push(' ');
                 all_args.push_str(l.trim());
