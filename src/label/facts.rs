@@ -187,9 +187,11 @@ fn clean_segments(path: &str) -> String {
 
 /// The path-glob ids of the paths already matched in one trajectory, per
 /// working directory: a session reads, edits and reads again the same
-/// files, and each spelling of a path costs a glob-set pass.
+/// files, and each spelling of a path costs a glob-set pass. Also the
+/// text-glob ids of the texts already matched (tool names above all: one
+/// per event, a few distinct ones a session).
 #[derive(Default)]
-pub(crate) struct PathMemo(Vec<(Option<String>, PathIds)>);
+pub(crate) struct PathMemo(Vec<(Option<String>, PathIds)>, PathIds);
 
 /// A path's glob ids, by path.
 type PathIds = crate::decode::FastMap<String, Vec<usize>>;
@@ -242,6 +244,19 @@ impl CompiledSet {
         self.text_globs.matches(s)
     }
 
+    /// [`CompiledSet::text_matches`], memoized in one trajectory.
+    fn text_matches_in(&self, s: &str, memo: &mut PathMemo) -> Vec<usize> {
+        if !self.any_text_glob {
+            return Vec::new();
+        }
+        if let Some(ids) = memo.1.get(s) {
+            return ids.clone();
+        }
+        let ids = self.text_globs.matches(s);
+        memo.1.insert(s.to_string(), ids.clone());
+        ids
+    }
+
     pub(crate) fn traj_facts(&self, branch: Option<&str>) -> TrajFacts {
         TrajFacts {
             branch: branch
@@ -284,7 +299,7 @@ impl CompiledSet {
             ..Default::default()
         };
         if let Some(t) = &e.tool {
-            f.tool = self.text_matches(t);
+            f.tool = self.text_matches_in(t, memo);
         }
         match &e.action {
             Action::Message | Action::UserTurn { .. } | Action::Other => {}
@@ -316,28 +331,29 @@ impl CompiledSet {
                     let git_sub = c
                         .git
                         .as_ref()
-                        .map(|g| self.text_matches(&g.subcommand))
+                        .map(|g| self.text_matches_in(&g.subcommand, memo))
                         .unwrap_or_default();
                     f.commands.push(CmdFact {
-                        globs: self.text_matches(&c.text),
+                        globs: self.text_matches_in(&c.text, memo),
                         regexes,
                         git: c.git.as_ref(),
                         git_sub,
                     });
                     if let Some(urls) = fetched_urls(&c.argv) {
-                        f.fetch.extend(urls.iter().map(|u| self.text_matches(u)));
+                        f.fetch
+                            .extend(urls.iter().map(|u| self.text_matches_in(u, memo)));
                     }
                 }
             }
-            Action::Fetch { url } => f.fetch.push(self.text_matches(url)),
-            Action::SkillLoad { name, .. } => f.skill = Some(self.text_matches(name)),
+            Action::Fetch { url } => f.fetch.push(self.text_matches_in(url, memo)),
+            Action::SkillLoad { name, .. } => f.skill = Some(self.text_matches_in(name, memo)),
             Action::Subagent {
                 agent_type,
                 agent_id,
             } => {
-                let mut ids = self.text_matches(agent_type.as_deref().unwrap_or(""));
+                let mut ids = self.text_matches_in(agent_type.as_deref().unwrap_or(""), memo);
                 if let Some(id) = agent_id {
-                    for m in self.text_matches(id) {
+                    for m in self.text_matches_in(id, memo) {
                         if !ids.contains(&m) {
                             ids.push(m);
                         }

@@ -916,3 +916,48 @@ fn memoized_path_matches_are_fresh_matches() {
         .match_path("/work/repo/.claude/x", Some("/work/repo"))
         .is_empty());
 }
+
+/// The facts of every event of the real transcripts and the fixtures are
+/// the same with the trajectory's memo (paths and texts already matched)
+/// as with a fresh one.
+#[test]
+fn memoized_facts_are_fresh_facts() {
+    let cs = [
+        constraint(
+            "bash-tests",
+            "when: {tool: \"Bash\"}\nrequire: {command: \"*test*\"}",
+        ),
+        constraint("no-force", "forbid: {git: push, args: [\"--force\"]}"),
+        constraint("no-curl", "forbid: {fetch: \"*example.com*\"}"),
+        constraint(
+            "skill",
+            "when: {skill: \"*debug*\"}\nrequire: {tool: \"Read\"}",
+        ),
+        constraint("no-env", "forbid: {read: \"**/.env*\"}"),
+    ];
+    let set = CompiledSet::compile(&cs).unwrap();
+    let mut files = Vec::new();
+    for root in ["fixtures/decode", "../shared/realdata/transcripts"] {
+        files.extend(
+            crate::decode::discover::discover(std::path::Path::new(root)).unwrap_or_default(),
+        );
+    }
+    assert!(files.len() > 20, "the transcripts are there");
+    let mut with_tool = 0;
+    for f in &files {
+        let Ok(t) = crate::decode::decode_path(f, None, &Default::default()) else {
+            continue;
+        };
+        let mut memo = facts::PathMemo::default();
+        for round in 0..2 {
+            for e in &t.events {
+                let cwd = t.cwd.as_deref();
+                let got = format!("{:?}", set.facts(e, cwd, &mut memo));
+                let fresh = format!("{:?}", set.facts(e, cwd, &mut facts::PathMemo::default()));
+                assert_eq!(got, fresh, "{} {round}", f.display());
+                with_tool += usize::from(!set.facts(e, cwd, &mut memo).tool.is_empty());
+            }
+        }
+    }
+    assert!(with_tool > 0, "some events match a tool glob");
+}
