@@ -3365,3 +3365,19 @@ fn an_arrow_to_a_diagnosis_then_an_instruction_is_a_rule() {
         );
     }
 }
+
+#[test]
+fn an_act_forbidden_for_one_reason_alone_is_no_forbid_of_every_such_act() {
+    let cs = fixture("commit-situations");
+    // "Do NOT merge just because the pipeline is green. The user decides
+    // when.": every merge had been forbidden; it waits on the user.
+    let c = at(&cs, 30).expect("merge");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert!(serde_json::to_string(&c.when).unwrap().contains("merge"));
+    // "Never rebase simply because main moved on.": the rebase is the
+    // trigger, judged by people.
+    let c = at(&cs, 32).expect("rebase");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    assert_eq!(c.when, Some(p("{git: rebase}")), "{c:#?}");
+}

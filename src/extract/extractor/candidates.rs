@@ -1155,6 +1155,17 @@ impl Extractor<'_> {
             d.forbid = None;
             d.order = None;
         }
+        // "Do NOT merge just because all checks pass. The user decides
+        // when.": the act waits on the user's word.
+        if d.require.is_none()
+            && d.forbid.is_none()
+            && matches!(d.modality, Modality::MustNot)
+            && g.sentences.iter().skip(1).any(|s| user_decides(s))
+        {
+            if let Some(act) = d.when.clone() {
+                consent_gate(&mut d, act, true);
+            }
+        }
         if let Some(f) = &d.forbid {
             if matches!(d.modality, Modality::Must | Modality::Should) && d.require.is_none() {
                 // A forbid was derived from a negative part: the rule forbids.
@@ -2645,6 +2656,19 @@ fn modal_heading(heading: &str) -> Option<String> {
         .iter()
         .any(|x| matches!(x.text.as_str(), "these" | "following" | "this" | "those"));
     (rest.len() >= 2 && !leads && !t.ends_with(':')).then(|| t.to_string())
+}
+
+/// "The user decides when.", "The user chooses.": a sentence that leaves
+/// the act to the user's word.
+fn user_decides(s: &str) -> bool {
+    let w = plain_words(s);
+    w.windows(2).any(|p| {
+        matches!(p[0].as_str(), "user" | "human" | "partner")
+            && matches!(
+                p[1].as_str(),
+                "decides" | "chooses" | "decide" | "choose" | "approves" | "says"
+            )
+    })
 }
 
 fn numbered_step(heading: &str) -> bool {

@@ -324,8 +324,22 @@ pub(super) fn plain_words(text: &str) -> Vec<String> {
 /// show: an un-participle ("untested", "unreviewed"), a content word
 /// ("secrets", "large", "unrelated"), or a relative clause ("code that fails
 /// to build").
+/// "Do NOT merge just because all checks pass": not for that reason alone
+/// — the act itself is no breach, and its reason is not visible.
+fn for_that_reason_alone(text: &str) -> bool {
+    plain_words(text).windows(2).any(|p| {
+        matches!(
+            p[0].as_str(),
+            "just" | "only" | "simply" | "merely" | "solely"
+        ) && p[1] == "because"
+    })
+}
+
 pub(super) fn object_qualified(main: &str) -> bool {
     let w = plain_words(main);
+    if for_that_reason_alone(main) {
+        return true;
+    }
     // "Do not make any modifications to it": the object is the thing named
     // before, not every file.
     if w.windows(2)
@@ -1462,7 +1476,8 @@ pub(super) fn analyse(
             }));
     // "Never push untested code", "… code that fails to build": the act is
     // forbidden only for some objects, which actions do not show.
-    let qualified = qualified || (negative && object_qualified(&main));
+    let qualified =
+        qualified || (negative && (object_qualified(&main) || for_that_reason_alone(whole)));
     let named_paths = if negative {
         code_paths(whole)
     } else {
