@@ -3381,3 +3381,21 @@ fn an_act_forbidden_for_one_reason_alone_is_no_forbid_of_every_such_act() {
     assert_eq!(c.forbid, None, "{c:#?}");
     assert_eq!(c.when, Some(p("{git: rebase}")), "{c:#?}");
 }
+
+#[test]
+fn run_it_after_writing_a_test_runs_the_tests_and_its_parenthesis_is_no_modal() {
+    let cs = fixture("test-loop");
+    // "2. Run it (it should fail on the assertion, …)": "it" is the test
+    // step 1 wrote; "should" in the parenthesis says what to expect (the
+    // rule had been a "should" with no predicate).
+    for line in [9, 11] {
+        let c = at(&cs, line).expect("run it");
+        assert_eq!(c.modality, Modality::Must, "{c:#?}");
+        assert!(
+            serde_json::to_string(&c.require)
+                .unwrap()
+                .contains("pytest"),
+            "{c:#?}"
+        );
+    }
+}

@@ -1188,6 +1188,8 @@ impl Extractor<'_> {
         let s = motto.as_deref().unwrap_or(s);
         let flagged = flag_with_command(s);
         let s = flagged.as_deref().unwrap_or(s);
+        let tests_named = self.test_anaphora(s);
+        let s = tests_named.as_deref().unwrap_or(s);
         let listed = git_subcommand_list(s);
         let s = listed.as_deref().unwrap_or(s);
         let verdict = command_then_verdict(s);
@@ -1220,6 +1222,36 @@ impl Extractor<'_> {
             d.scope.clone_from(&self.topic);
         }
         Some(d)
+    }
+
+    /// "1. Write one failing test" / "2. Run it": "it" is the test the
+    /// rule before wrote ("Run the tests"). `None` for any other sentence.
+    fn test_anaphora(&self, s: &str) -> Option<String> {
+        let t = s.trim_start();
+        let lower = t.to_lowercase();
+        let rest = [
+            "run it",
+            "run them",
+            "rerun it",
+            "re-run it",
+            "run it again",
+        ]
+        .iter()
+        .rev()
+        .find_map(|p| {
+            lower
+                .strip_prefix(p)
+                .filter(|r| r.is_empty() || r.starts_with([' ', '.', ',', '(', ';']))
+                .map(|r| &t[t.len() - r.len()..])
+        })?;
+        // (The test may be a step or two back: "Write the test", "Write
+        // the code", "Run it again".)
+        let wrote_tests = self.drafts.iter().rev().take(3).any(|d| {
+            d.require.as_ref().is_some_and(|p| {
+                p.any_node(&|q| matches!(q, Predicate::Touch(g) if g.contains("test")))
+            })
+        });
+        wrote_tests.then(|| format!("Run the tests{rest}"))
     }
 
     /// An item of a protected-branch list ("Never touch these branches:"

@@ -324,6 +324,21 @@ pub(super) fn plain_words(text: &str) -> Vec<String> {
 /// show: an un-participle ("untested", "unreviewed"), a content word
 /// ("secrets", "large", "unrelated"), or a relative clause ("code that fails
 /// to build").
+/// The text without its parenthesised parts.
+fn without_parentheses(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth > 0 => depth -= 1,
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// "Do NOT merge just because all checks pass": not for that reason alone
 /// — the act itself is no breach, and its reason is not visible.
 fn for_that_reason_alone(text: &str) -> bool {
@@ -1050,7 +1065,16 @@ pub(super) fn analyse(
     }
     let (masked_main, _, _) = mask(&rest);
     let mw = words(&masked_main);
-    let own = own_modal(&mw)
+    // "Run it (it should fail in the right way)": an instruction whose
+    // parenthesis says what to expect; its "should" is no modal of the rule.
+    let unbracketed = without_parentheses(&masked_main);
+    let modal_words = match mw.iter().find(|x| !x.barrier) {
+        Some(first) if lex.is_imperative(&first.text) && unbracketed != masked_main => {
+            words(&unbracketed)
+        }
+        _ => mw.clone(),
+    };
+    let own = own_modal(&modal_words)
         .or_else(|| own_modal(&words(&mask(&label_text).0)))
         .or_else(|| {
             // "Done when: the PR is merged": a completion criterion.
