@@ -3399,3 +3399,13 @@ fn run_it_after_writing_a_test_runs_the_tests_and_its_parenthesis_is_no_modal() 
         );
     }
 }
+
+#[test]
+fn a_table_of_patterns_and_their_resolutions_holds_rules() {
+    let cs = fixture("deploy-triage");
+    // "| Pattern | Resolution |": each row's resolution is a rule (the
+    // rows had been read as no rules at all).
+    for line in [18, 19] {
+        assert!(at(&cs, line).is_some(), "row {line}: {cs:#?}");
+    }
+}

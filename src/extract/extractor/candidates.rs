@@ -2556,6 +2556,13 @@ impl TableRoles {
             "to use",
             "to load",
             "to run",
+            "resolution",
+            "resolve",
+            "remedy",
+            "strategy",
+            "recommendation",
+            "next step",
+            "handling",
         ];
         const AVOID: &[&str] = &["avoid", "don't", "do not", "never", "anti pattern", "wrong"];
         const COND: &[&str] = &[
