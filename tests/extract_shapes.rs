@@ -3409,3 +3409,16 @@ fn a_table_of_patterns_and_their_resolutions_holds_rules() {
         assert!(at(&cs, line).is_some(), "row {line}: {cs:#?}");
     }
 }
+
+#[test]
+fn abort_and_grep_are_instructions() {
+    let cs = fixture("deploy-triage");
+    // "If the rollout stalls, abort and investigate.": no rule before.
+    assert!(at(&cs, 23).is_some(), "{cs:#?}");
+    // "Grep for the failing route …": a search.
+    let c = at(&cs, 25).expect("grep");
+    assert!(
+        serde_json::to_string(&c.require).unwrap().contains("Grep"),
+        "{c:#?}"
+    );
+}
