@@ -3422,3 +3422,20 @@ fn abort_and_grep_are_instructions() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn a_coordination_of_bare_release_acts_gates_each() {
+    let cs = fixture("commit-situations");
+    // "You must not change versions, tags, or publish without the user's
+    // go-ahead.": the version bump had been the only act gated.
+    let c = at(&cs, 34).expect("gate");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    let when = serde_json::to_string(&c.when).unwrap();
+    assert!(
+        when.contains(r#"{"git":"tag"}"#)
+            && when.contains("npm publish")
+            && when.contains("version"),
+        "{c:#?}"
+    );
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+}
