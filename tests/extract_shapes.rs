@@ -3439,3 +3439,12 @@ fn a_coordination_of_bare_release_acts_gates_each() {
     );
     assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
 }
+
+#[test]
+fn items_under_a_lead_in_ending_when_the_user_are_cases_not_rules() {
+    let cs = fixture("review-prep");
+    // "Switch to review mode when the user:" / "- Pastes a diff": what
+    // the user does, not what the agent must.
+    assert!(at(&cs, 19).is_none(), "{:#?}", at(&cs, 19));
+    assert!(at(&cs, 20).is_none(), "{:#?}", at(&cs, 20));
+}

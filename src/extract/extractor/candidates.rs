@@ -2284,7 +2284,13 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
         })
         .unwrap_or_default();
     let last: Vec<&str> = last.iter().map(String::as_str).collect();
-    lead.use_conditions = says_when_to_use(&t) || describes_effects(&t);
+    // ("Recognize debugging mode when the user:" / "- Describes …": the
+    // items are what the user does, conditions, not rules.)
+    let user_cases = t.len() >= 3
+        && matches!(t[t.len() - 1], "user" | "users" | "they")
+        && (matches!(t[t.len() - 2], "when" | "if" | "whenever")
+            || (t[t.len() - 2] == "the" && matches!(t[t.len() - 3], "when" | "if" | "whenever")));
+    lead.use_conditions = says_when_to_use(&t) || describes_effects(&t) || user_cases;
     lead.describes_items = !last.is_empty() && describes_effects(&last);
     lead.speech_items = main_verb(&w).is_some_and(|v| lex.is_speech(&v))
         && t.iter()
