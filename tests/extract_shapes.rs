@@ -3448,3 +3448,20 @@ fn items_under_a_lead_in_ending_when_the_user_are_cases_not_rules() {
     assert!(at(&cs, 19).is_none(), "{:#?}", at(&cs, 19));
     assert!(at(&cs, 20).is_none(), "{:#?}", at(&cs, 20));
 }
+
+#[test]
+fn an_act_as_directed_by_the_user_waits_on_the_users_word() {
+    let cs = fixture("review-prep");
+    // "Land or close the branch as directed by the user.": it had required
+    // a merge after any edit.
+    let c = at(&cs, 22).expect("gate");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    // "If the rebase stops, resolve the conflicts.": edits and staging.
+    let c = at(&cs, 24).expect("conflicts");
+    assert!(
+        serde_json::to_string(&c.require)
+            .unwrap()
+            .contains(r#"{"git":"add"}"#),
+        "{c:#?}"
+    );
+}

@@ -432,6 +432,28 @@ pub(super) fn consent_phrasing(s: &str) -> Option<String> {
         return None;
     }
     let names_consent = |t: &str| CONSENT.iter().any(|c| t.contains(c));
+    // "Merge or review as directed by the user": the act at the user's word.
+    if let Some(at) = [
+        " as directed by the user",
+        " as instructed by the user",
+        " as requested by the user",
+        " as the user directs",
+        " as the user instructs",
+    ]
+    .iter()
+    .find_map(|k| lower.find(k))
+    {
+        let act = s[..at].trim_end_matches([',', ' ']);
+        let first = lower.split_whitespace().next().unwrap_or("");
+        if !act.contains([';', ':'])
+            && !matches!(first, "never" | "don't" | "do" | "if" | "when" | "only")
+        {
+            return Some(format!(
+                "Never {} without the user's approval",
+                first_lower(act)
+            ));
+        }
+    }
     if let Some(gate) = wish_asked(s, &lower)
         .or_else(|| approved_only(s, &lower))
         .or_else(|| approval_to(s, &lower))
