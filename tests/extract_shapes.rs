@@ -3465,3 +3465,20 @@ fn an_act_as_directed_by_the_user_waits_on_the_users_word() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn a_state_then_the_command_that_checks_it_runs_the_command() {
+    let cs = fixture("commit-situations");
+    // "No uncommitted changes: `git status --porcelain`": the "No" had
+    // made the rule forbid running `git status`.
+    let c = at(&cs, 38).expect("status");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    assert_eq!(
+        c.require,
+        Some(p("{git: status, args: ['--porcelain']}")),
+        "{c:#?}"
+    );
+    let c = at(&cs, 39).expect("pr list");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    assert!(c.require.is_some(), "{c:#?}");
+}

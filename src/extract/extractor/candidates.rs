@@ -6,7 +6,7 @@
 use super::readings::{
     act_then_so, acts_before_the_dash, agent_narration, command_then_verdict, consent_phrasing,
     first_lower, flag_with_command, git_subcommand_list, never_with_failing, only_first,
-    quoted_motto, reason_then_rule,
+    quoted_motto, reason_then_rule, state_checked_by,
 };
 use super::*;
 
@@ -1186,6 +1186,8 @@ impl Extractor<'_> {
     ) -> Option<Draft> {
         let motto = (!ctx.in_list).then(|| quoted_motto(s, self.lex)).flatten();
         let s = motto.as_deref().unwrap_or(s);
+        let checked = state_checked_by(s);
+        let s = checked.as_deref().unwrap_or(s);
         let flagged = flag_with_command(s);
         let s = flagged.as_deref().unwrap_or(s);
         let tests_named = self.test_anaphora(s);

@@ -875,3 +875,21 @@ pub(super) fn flag_with_command(s: &str) -> Option<String> {
     re.is_match(s)
         .then(|| re.replace_all(s, "`$1 $2`").into_owned())
 }
+
+/// "No uncommitted changes: `git status`", "Clean tree: `git status
+/// --porcelain`": a state a checklist expects, then the command that
+/// checks it — the command is run, never forbidden. Read as "Run `cmd`".
+/// `None` for any other sentence.
+pub(super) fn state_checked_by(s: &str) -> Option<String> {
+    let (label, after) = s.split_once(':')?;
+    let after = after.trim().trim_end_matches('.');
+    let inner = after.strip_prefix('`')?.strip_suffix('`')?;
+    if inner.is_empty() || inner.contains('`') || label.contains('`') {
+        return None;
+    }
+    let first = label.split_whitespace().next()?.to_lowercase();
+    let words = label.split_whitespace().count();
+    (matches!(first.as_str(), "no" | "nothing" | "clean" | "all" | "zero")
+        && (2..=8).contains(&words))
+    .then(|| format!("Run `{inner}`."))
+}
