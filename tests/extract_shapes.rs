@@ -3482,3 +3482,19 @@ fn a_state_then_the_command_that_checks_it_runs_the_command() {
     assert_eq!(c.forbid, None, "{c:#?}");
     assert!(c.require.is_some(), "{c:#?}");
 }
+
+#[test]
+fn how_an_act_is_done_or_where_the_skill_applies_forbids_no_act() {
+    let cs = fixture("history-guards");
+    // "Never push hastily.": every push had been forbidden.
+    let c = at(&cs, 52).expect("manner");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+    // "Never use the backup branch as a substitute for the reflog.".
+    let c = at(&cs, 54).expect("use as");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    // "Do not use for monorepos — use `npm run release` there instead.":
+    // where the skill applies; it had forbidden every npm command.
+    let c = at(&cs, 56).expect("scope of the skill");
+    assert_eq!(c.behavior(), None, "{c:#?}");
+}

@@ -1217,6 +1217,14 @@ impl Extractor<'_> {
         };
         let speech = a.speech;
         let mut d = a.into_draft(ctx, self.lex);
+        // "Do not use for npm packages — use `/npm-release` instead": where
+        // the skill itself does not apply, no act of the session.
+        if skill_not_for(s) {
+            d.when = None;
+            d.require = None;
+            d.forbid = None;
+            d.order = None;
+        }
         if d.scope.is_empty() {
             d.scope = elided;
         }
@@ -2703,6 +2711,28 @@ fn modal_heading(heading: &str) -> Option<String> {
         .iter()
         .any(|x| matches!(x.text.as_str(), "these" | "following" | "this" | "those"));
     (rest.len() >= 2 && !leads && !t.ends_with(':')).then(|| t.to_string())
+}
+
+/// "Do not use for npm packages", "Don't use this skill when …", "Not
+/// for monorepos": the skill's own scope, said as a prohibition.
+fn skill_not_for(s: &str) -> bool {
+    let w = plain_words(s);
+    let t: Vec<&str> = w.iter().map(String::as_str).collect();
+    let rest = match t.as_slice() {
+        ["do", "not", "use", rest @ ..]
+        | ["don't", "use", rest @ ..]
+        | ["never", "use", rest @ ..] => rest,
+        ["not", rest @ ..] => {
+            return rest.first().is_some_and(|x| *x == "for");
+        }
+        _ => return false,
+    };
+    let rest = match rest {
+        ["this", "skill", r @ ..] | ["this", r @ ..] | ["it", r @ ..] => r,
+        r => r,
+    };
+    rest.first()
+        .is_some_and(|x| matches!(*x, "for" | "when" | "if" | "on"))
 }
 
 /// "The user decides when.", "The user chooses.": a sentence that leaves

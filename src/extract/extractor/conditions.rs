@@ -342,19 +342,39 @@ fn without_parentheses(text: &str) -> String {
 /// "Do NOT merge just because all checks pass": not for that reason alone
 /// — the act itself is no breach, and its reason is not visible.
 fn for_that_reason_alone(text: &str) -> bool {
-    plain_words(text).windows(2).any(|p| {
+    let w = plain_words(text);
+    w.windows(2).any(|p| {
+        matches!(p[0].as_str(), "just" | "only" | "simply" | "merely" | "solely")
+            && p[1] == "because"
+    })
+    // "Never commit blind", "Do not merge hastily": how the act is done,
+    // a judgement no action shows — not every such act.
+    || w.iter().skip(1).any(|x| {
         matches!(
-            p[0].as_str(),
-            "just" | "only" | "simply" | "merely" | "solely"
-        ) && p[1] == "because"
+            x.as_str(),
+            "blind"
+                | "blindly"
+                | "carelessly"
+                | "hastily"
+                | "prematurely"
+                | "speculatively"
+                | "haphazardly"
+                | "recklessly"
+                | "casually"
+        )
+    })
+    // "Never use the prep commit as a substitute": what the thing is used
+    // as, not the act the noun names.
+    || !text.contains('`') && w.iter().position(|x| x == "use").is_some_and(|u| {
+        w[u + 1..]
+            .windows(2)
+            .take(6)
+            .any(|p| p[0] == "as" && matches!(p[1].as_str(), "a" | "an" | "the"))
     })
 }
 
 pub(super) fn object_qualified(main: &str) -> bool {
     let w = plain_words(main);
-    if for_that_reason_alone(main) {
-        return true;
-    }
     // "Do not make any modifications to it": the object is the thing named
     // before, not every file.
     if w.windows(2)
