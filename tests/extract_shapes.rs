@@ -3498,3 +3498,12 @@ fn how_an_act_is_done_or_where_the_skill_applies_forbids_no_act() {
     let c = at(&cs, 56).expect("scope of the skill");
     assert_eq!(c.behavior(), None, "{c:#?}");
 }
+
+#[test]
+fn what_a_plan_must_not_include_forbids_no_edit() {
+    let cs = fixture("plan-files");
+    // "Do not include implementation code in the plan.": what the document
+    // holds; it had forbidden every edit to the code.
+    let c = at(&cs, 14).expect("plan content");
+    assert_eq!(c.forbid, None, "{c:#?}");
+}

@@ -365,6 +365,18 @@ fn for_that_reason_alone(text: &str) -> bool {
     })
     // "Never use the prep commit as a substitute": what the thing is used
     // as, not the act the noun names.
+    // "Do not include implementation code in the plan": what a document
+    // holds, not an edit of the code.
+    || w.iter().position(|x| matches!(x.as_str(), "include" | "put" | "paste" | "add")).is_some_and(|u| {
+        w[u + 1..].windows(3).any(|p| {
+            matches!(p[0].as_str(), "in" | "into")
+                && matches!(p[1].as_str(), "the" | "a" | "your" | "this")
+                && matches!(
+                    p[2].as_str(),
+                    "plan" | "spec" | "specification" | "report" | "summary" | "proposal" | "outline" | "design"
+                )
+        })
+    })
     || !text.contains('`') && w.iter().position(|x| x == "use").is_some_and(|u| {
         w[u + 1..]
             .windows(2)
