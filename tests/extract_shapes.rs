@@ -3507,3 +3507,19 @@ fn what_a_plan_must_not_include_forbids_no_edit() {
     let c = at(&cs, 14).expect("plan content");
     assert_eq!(c.forbid, None, "{c:#?}");
 }
+
+#[test]
+fn how_changes_are_grouped_forbids_no_change() {
+    let cs = fixture("refactor-guards");
+    // "Do not mix the restructuring with new features or bug fixes.", "No
+    // bug fixes in the same commit as a rename.": each had forbidden every
+    // change to the code.
+    for line in [8, 9] {
+        let c = at(&cs, line).expect("grouping rule");
+        assert_eq!(c.forbid, None, "{c:#?}");
+    }
+    // "| One huge commit touching every module | Split it … |": a kind of
+    // commit no action shows; it had forbidden every commit.
+    let c = at(&cs, 15).expect("anti-pattern row");
+    assert_eq!(c.forbid, None, "{c:#?}");
+}

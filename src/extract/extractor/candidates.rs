@@ -1405,9 +1405,14 @@ impl Extractor<'_> {
         }
         let mut d = Draft::new(text.clone(), [line, line], roles.modality);
         if let Some(avoid) = roles.avoid {
-            let info = clause_info(&get(Some(avoid)), lex);
+            let cell = get(Some(avoid));
+            let info = clause_info(&cell, lex);
             d.scope.extend(info.scope.iter().copied());
-            d.forbid = info.avoided();
+            // ("One huge commit touching 50 files": a kind of commit no
+            // action shows, never every commit.)
+            if !object_qualified(&cell) {
+                d.forbid = info.avoided();
+            }
         } else {
             let cond = clause_info(&get(roles.condition), lex);
             let action_text = get(roles.action);

@@ -365,6 +365,14 @@ fn for_that_reason_alone(text: &str) -> bool {
     })
     // "Never use the prep commit as a substitute": what the thing is used
     // as, not the act the noun names.
+    // "Do not mix refactors with features", "No bug fixes in the same
+    // commit": how changes are grouped, not each change.
+    || w.iter().any(|x| matches!(x.as_str(), "mix" | "mixing" | "mixed" | "bundle" | "bundling"))
+    || w.windows(3).any(|p| {
+        p[0] == "the"
+            && p[1] == "same"
+            && matches!(p[2].as_str(), "commit" | "change" | "changeset" | "pr" | "diff" | "branch")
+    })
     // "Do not include implementation code in the plan": what a document
     // holds, not an edit of the code.
     || w.iter().position(|x| matches!(x.as_str(), "include" | "put" | "paste" | "add")).is_some_and(|u| {
