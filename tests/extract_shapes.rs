@@ -3523,3 +3523,12 @@ fn how_changes_are_grouped_forbids_no_change() {
     let c = at(&cs, 15).expect("anti-pattern row");
     assert_eq!(c.forbid, None, "{c:#?}");
 }
+
+#[test]
+fn what_another_agent_is_made_to_do_is_no_act_of_this_one() {
+    let cs = fixture("review-prep");
+    // "Never make a subagent read `notes/plan.md` in full.": it had
+    // forbidden this agent's own read of the file.
+    let c = at(&cs, 26).expect("other actor");
+    assert_eq!(c.behavior(), None, "{c:#?}");
+}

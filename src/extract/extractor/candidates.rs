@@ -1219,7 +1219,7 @@ impl Extractor<'_> {
         let mut d = a.into_draft(ctx, self.lex);
         // "Do not use for npm packages — use `/npm-release` instead": where
         // the skill itself does not apply, no act of the session.
-        if skill_not_for(s) {
+        if skill_not_for(s) || another_actor_made(s) {
             d.when = None;
             d.require = None;
             d.forbid = None;
@@ -2738,6 +2738,26 @@ fn skill_not_for(s: &str) -> bool {
     };
     rest.first()
         .is_some_and(|x| matches!(*x, "for" | "when" | "if" | "on"))
+}
+
+/// "Never make a subagent read the whole plan", "Have the reviewer run
+/// the suite": what another agent is made to do, not this agent's act.
+fn another_actor_made(s: &str) -> bool {
+    let w = plain_words(s);
+    w.windows(3).any(|p| {
+        matches!(p[0].as_str(), "make" | "let" | "have" | "get")
+            && matches!(p[1].as_str(), "a" | "the" | "each" | "any" | "every")
+            && matches!(
+                p[2].as_str(),
+                "subagent"
+                    | "subagents"
+                    | "agent"
+                    | "agents"
+                    | "reviewer"
+                    | "worker"
+                    | "implementer"
+            )
+    })
 }
 
 /// "The user decides when.", "The user chooses.": a sentence that leaves
