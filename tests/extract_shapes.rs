@@ -3532,3 +3532,23 @@ fn what_another_agent_is_made_to_do_is_no_act_of_this_one() {
     let c = at(&cs, 26).expect("other actor");
     assert_eq!(c.behavior(), None, "{c:#?}");
 }
+
+#[test]
+fn items_under_never_commit_are_what_is_not_staged_and_the_lead_in_forbids_nothing() {
+    let cs = fixture("history-guards");
+    // "Never commit:" / "- `.env` files": staging those files (the items
+    // had no predicate).
+    for line in [62, 63] {
+        let c = at(&cs, line).expect("staged path");
+        assert!(
+            serde_json::to_string(&c.forbid)
+                .unwrap()
+                .contains("git (add|commit)"),
+            "{c:#?}"
+        );
+    }
+    // "Never push to these branches:": the item names the branch; the
+    // lead-in alone had forbidden every push.
+    let c = at(&cs, 65).expect("lead-in");
+    assert_eq!(c.forbid, None, "{c:#?}");
+}

@@ -53,6 +53,9 @@ pub(super) struct Lead {
     /// "You must ask before:", "Check with the user before:": each item is
     /// an act that waits on the user's word (a consent gate per item).
     pub(super) consent_before: bool,
+    /// "Never commit:", "Do NOT commit files that are:": the items are what
+    /// is not to be staged; the lead-in's verb.
+    pub(super) stage_verb: Option<String>,
 }
 
 /// The heading context of a block.
@@ -2325,6 +2328,17 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
                 "files" | "documents" | "docs" | "notes" | "guides" | "references" | "following"
             )
     });
+    lead.stage_verb = verb
+        .clone()
+        .filter(|v| {
+            matches!(lead.modality, Some(Modality::MustNot | Modality::ShouldNot))
+                && matches!(v.as_str(), "commit" | "stage" | "push" | "add")
+        })
+        // ("Never commit to main:" names where, its items are not what.)
+        .filter(|_| {
+            !t.iter()
+                .any(|x| matches!(*x, "to" | "on" | "into" | "onto"))
+        });
     lead.path_verb = verb.clone().filter(|v| {
         lex.path_action(v)
             .is_some_and(|a| a != PathAction::Read || reads_these)

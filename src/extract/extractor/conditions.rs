@@ -365,6 +365,10 @@ fn for_that_reason_alone(text: &str) -> bool {
     })
     // "Never use the prep commit as a substitute": what the thing is used
     // as, not the act the noun names.
+    // "Never commit to these branches:": the items name what; the lead-in
+    // alone forbids no act.
+    || (text.trim_end().ends_with(':')
+        && w.iter().any(|x| matches!(x.as_str(), "these" | "following")))
     // "Do not mix refactors with features", "No bug fixes in the same
     // commit": how changes are grouped, not each change.
     || w.iter().any(|x| matches!(x.as_str(), "mix" | "mixing" | "mixed" | "bundle" | "bundling"))
@@ -741,6 +745,19 @@ pub(super) fn analyse(
         {
             run_led = format!("Run {cmd}");
             run_led.as_str()
+        }
+        _ => s,
+    };
+    // "Never commit:" / "- `.env` files": the item is what is not staged.
+    let staged;
+    let s = match ctx.lead.and_then(|l| l.stage_verb.as_deref()) {
+        Some(verb)
+            if ctx.in_list
+                && own_modal(&words(&mask(s).0)).is_none()
+                && !main_verb(&words(&mask(s).0)).is_some_and(|v| lex.is_imperative(&v)) =>
+        {
+            staged = format!("Never {verb} {s}");
+            staged.as_str()
         }
         _ => s,
     };
