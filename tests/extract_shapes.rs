@@ -3552,3 +3552,11 @@ fn items_under_never_commit_are_what_is_not_staged_and_the_lead_in_forbids_nothi
     let c = at(&cs, 65).expect("lead-in");
     assert_eq!(c.forbid, None, "{c:#?}");
 }
+
+#[test]
+fn what_an_example_shows_forbids_no_act() {
+    let cs = fixture("history-guards");
+    // "Examples: \"tidy up\" → NO rebase, …": it had forbidden every rebase.
+    let c = at(&cs, 69).expect("examples");
+    assert_eq!(c.forbid, None, "{c:#?}");
+}

@@ -365,6 +365,9 @@ fn for_that_reason_alone(text: &str) -> bool {
     })
     // "Never use the prep commit as a substitute": what the thing is used
     // as, not the act the noun names.
+    // "Examples: \"commit my changes\" → NO push": what an example shows,
+    // not a prohibition of every such act.
+    || w.first().is_some_and(|x| matches!(x.as_str(), "example" | "examples" | "e.g"))
     // "Never commit to these branches:": the items name what; the lead-in
     // alone forbids no act.
     || (text.trim_end().ends_with(':')
