@@ -3560,3 +3560,14 @@ fn what_an_example_shows_forbids_no_act() {
     let c = at(&cs, 69).expect("examples");
     assert_eq!(c.forbid, None, "{c:#?}");
 }
+
+#[test]
+fn secrets_named_by_path_are_staged_files_to_forbid() {
+    let cs = fixture("history-guards");
+    // "Never commit secrets (`.env.local`, `*.p12`).": what a commit holds
+    // is its content, but staging the files named is an act (the rule had
+    // no predicate).
+    let c = at(&cs, 71).expect("named secrets");
+    let f = serde_json::to_string(&c.forbid).unwrap();
+    assert!(f.contains("env") && f.contains("p12"), "{c:#?}");
+}

@@ -2258,6 +2258,19 @@ impl Analysis {
                     Predicate::Touch("**".into()),
                     any_of(mods).expect("non-empty"),
                 ]));
+            } else if let Some(x) = plain_words(&self.main)
+                .iter()
+                .any(|w| matches!(w.as_str(), "commit" | "stage" | "add"))
+                .then(|| Predicate::Git {
+                    subcommand: "commit".into(),
+                    args: Vec::new(),
+                })
+                .and_then(|c| staging_named(&c, &self.named_paths))
+            {
+                // "Never commit secrets (`.env`, `*.pem`)": whether a commit
+                // holds a secret is its content, but staging the files
+                // named is an act.
+                d.forbid = Some(x);
             }
         } else if let Some(y) = self
             .avoided
