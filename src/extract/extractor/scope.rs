@@ -15,6 +15,19 @@ pub(super) struct SubjectAct {
     scope: BTreeSet<ScopeTag>,
 }
 
+/// How many words of a description's clause are its usual "Use (this
+/// skill) when" opening ("Use when creating new skills": the act is the
+/// gerund after them).
+fn use_when_opening(all: &[Word]) -> usize {
+    match all.iter().map(|x| x.text.as_str()).collect::<Vec<_>>()[..] {
+        ["use", "this", "skill", "when", ..] | ["use", "this", "skill", "to", ..] => 4,
+        ["use", "this", "when", ..] | ["use", "it", "when", ..] => 3,
+        ["use", "when", ..] | ["use", "for", ..] | ["use", "to", ..] => 2,
+        ["when", ..] | ["for", ..] => 1,
+        _ => 0,
+    }
+}
+
 /// The scoped acts of a description: each clause (split at `.`, `;`, `,`,
 /// ` - `) that opens with an imperative verb and whose words carry a scope.
 /// Speech and means verbs ("use", "follow") name no act of their own.
@@ -32,15 +45,7 @@ pub(super) fn subject_acts(description: &str, lex: &Lexicon) -> Vec<SubjectAct> 
     };
     for clause in clauses {
         let all = words(clause);
-        // "Use when creating new skills": the act is the gerund after the
-        // usual "Use (this) when" opening.
-        let skip = match all.iter().map(|x| x.text.as_str()).collect::<Vec<_>>()[..] {
-            ["use", "this", "skill", "when", ..] | ["use", "this", "skill", "to", ..] => 4,
-            ["use", "this", "when", ..] | ["use", "it", "when", ..] => 3,
-            ["use", "when", ..] | ["use", "for", ..] | ["use", "to", ..] => 2,
-            ["when", ..] | ["for", ..] => 1,
-            _ => 0,
-        };
+        let skip = use_when_opening(&all);
         let w = &all[skip.min(all.len())..];
         let Some(mut first) = w.iter().find(|x| !x.barrier).map(|x| x.text.to_lowercase()) else {
             continue;
@@ -88,13 +93,7 @@ pub(super) fn activity_verbs(description: &str, lex: &Lexicon) -> Vec<String> {
         .flat_map(|c| c.split(" and "))
     {
         let all = words(clause);
-        let skip = match all.iter().map(|x| x.text.as_str()).collect::<Vec<_>>()[..] {
-            ["use", "this", "skill", "when", ..] | ["use", "this", "skill", "to", ..] => 4,
-            ["use", "this", "when", ..] | ["use", "it", "when", ..] => 3,
-            ["use", "when", ..] | ["use", "for", ..] | ["use", "to", ..] => 2,
-            ["when", ..] | ["for", ..] => 1,
-            _ => 0,
-        };
+        let skip = use_when_opening(&all);
         let Some(first) = all[skip.min(all.len())..]
             .iter()
             .find(|x| !x.barrier)
