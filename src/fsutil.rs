@@ -131,7 +131,12 @@ pub fn open_regular(path: &Path) -> Result<std::fs::File, InputError> {
 
 /// Read a whole regular file of at most `limit` bytes.
 pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
-    let file = open_regular(path)?;
+    read_open_bounded(open_regular(path)?, limit)
+}
+
+/// [`read_bounded`] of a file already opened by [`open_regular`], from its
+/// current position.
+pub fn read_open_bounded(file: std::fs::File, limit: u64) -> Result<Vec<u8>, InputError> {
     let len = file.metadata()?.len();
     if len > limit {
         return Err(InputError::TooLarge { limit });

@@ -457,8 +457,7 @@ fn read_json_with(
     path: &Path,
     lean: Option<impl FnOnce(&str) -> Fast<Value>>,
 ) -> Result<(Value, bool), DecodeError> {
-    let bytes = crate::fsutil::read_bounded(path, crate::fsutil::MAX_JSON_TRANSCRIPT_BYTES)
-        .map_err(|e| DecodeError::new(path, None, e.to_string()))?;
+    let bytes = super::read_transcript(path, crate::fsutil::MAX_JSON_TRANSCRIPT_BYTES)?;
     let body = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(&bytes);
     // Python's json.dump writes NaN / Infinity by default: read them as null
     let body = &*super::probe::non_finite_to_null(body);

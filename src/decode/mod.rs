@@ -170,10 +170,20 @@ pub fn pick_decoder(
     path: &Path,
     format: Option<&str>,
 ) -> Result<&'static dyn Decoder, DecodeError> {
+    pick_decoder_open(path, format).map(|(d, _)| d)
+}
+
+/// [`pick_decoder`], with the file sniffed when its first read picked the
+/// decoder (open, its position past the head).
+fn pick_decoder_open(
+    path: &Path,
+    format: Option<&str>,
+) -> Result<(&'static dyn Decoder, Option<std::fs::File>), DecodeError> {
     if let Some(name) = format {
         return decoders()
             .into_iter()
             .find(|d| d.format() == name)
+            .map(|d| (d, None))
             .ok_or_else(|| {
                 DecodeError::new(
                     path,
@@ -191,17 +201,17 @@ pub fn pick_decoder(
         static HEAD: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
     }
     let mut head = HEAD.with(std::cell::Cell::take);
-    let picked = read_head(path, &mut head).map(|()| best_sniff(path, &head));
+    let picked = read_head(path, &mut head).map(|file| (best_sniff(path, &head), file));
     HEAD.with(|h| h.set(head));
-    if let Some(d) = picked? {
-        return Ok(d);
+    if let (Some(d), file) = picked? {
+        return Ok((d, Some(file)));
     }
     // A bad first record (a garbage line, a 100,000-deep array) must not hide a
     // session: sniff again past it. The decoder then counts it as a problem.
     let reread = open_transcript(path)?;
     if let Some(later) = probe::head_past_bad_records(reread, SNIFF_BYTES) {
         if let Some(d) = best_sniff(path, &later) {
-            return Ok(d);
+            return Ok((d, None));
         }
     }
     Err(DecodeError::new(
@@ -212,8 +222,8 @@ pub fn pick_decoder(
 }
 
 /// The first [`SNIFF_BYTES`] of a file into `head`, leading blank lines (64 KiB
-/// of them, say) skipped first.
-fn read_head(path: &Path, head: &mut Vec<u8>) -> Result<(), DecodeError> {
+/// of them, say) skipped first; the file, open, for its decoder.
+fn read_head(path: &Path, head: &mut Vec<u8>) -> Result<std::fs::File, DecodeError> {
     use std::io::Seek;
     let cannot = |e: std::io::Error| DecodeError::new(path, None, format!("cannot read: {e}"));
     let mut file = open_transcript(path)?;
@@ -224,7 +234,7 @@ fn read_head(path: &Path, head: &mut Vec<u8>) -> Result<(), DecodeError> {
         .read_to_end(head)
         .map_err(cannot)?;
     if !head.first().is_some_and(u8::is_ascii_whitespace) {
-        return Ok(()); // nothing to skip: the usual case, read directly
+        return Ok(file); // nothing to skip: the usual case, read directly
     }
     head.clear();
     file.rewind().map_err(cannot)?;
@@ -234,7 +244,7 @@ fn read_head(path: &Path, head: &mut Vec<u8>) -> Result<(), DecodeError> {
         .take(SNIFF_BYTES as u64)
         .read_to_end(head)
         .map_err(cannot)?;
-    Ok(())
+    Ok(reader.into_inner())
 }
 
 /// The decoder whose sniff of `head` is surest, if any is.
@@ -279,7 +289,31 @@ fn skip_blank(r: &mut impl std::io::BufRead) -> std::io::Result<()> {
 /// Open a transcript for reading: a regular file only (a FIFO would block, a
 /// device never ends), refused with an error naming it otherwise.
 pub fn open_transcript(path: &Path) -> Result<std::fs::File, DecodeError> {
+    use std::io::Seek;
+    if let Some((sniffed, mut file)) = SNIFFED.with(std::cell::RefCell::take) {
+        // the file [`decode_path`] sniffed, read again from its start: one
+        // open a file instead of two
+        if sniffed == path && file.rewind().is_ok() {
+            return Ok(file);
+        }
+    }
     crate::fsutil::open_regular(path).map_err(|e| DecodeError::new(path, None, e.to_string()))
+}
+
+thread_local! {
+    /// The file [`decode_path`] sniffed, open, until its decoder opens it
+    /// ([`open_transcript`], [`read_transcript`]) or the decoding ends.
+    static SNIFFED: std::cell::RefCell<Option<(std::path::PathBuf, std::fs::File)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// A whole transcript of at most `limit` bytes, read as
+/// [`crate::fsutil::read_bounded`] reads it (the same errors), through
+/// [`open_transcript`].
+pub(crate) fn read_transcript(path: &Path, limit: u64) -> Result<Vec<u8>, DecodeError> {
+    let file = open_transcript(path)?;
+    crate::fsutil::read_open_bounded(file, limit)
+        .map_err(|e| DecodeError::new(path, None, e.to_string()))
 }
 
 /// Decode one transcript file: pick the decoder, decode, apply a retro sidecar,
@@ -289,8 +323,14 @@ pub fn decode_path(
     format: Option<&str>,
     opts: &DecodeOptions,
 ) -> Result<Trajectory, DecodeError> {
-    let decoder = pick_decoder(path, format)?;
-    let mut traj = decoder.decode(path, opts)?;
+    let (decoder, sniffed) = pick_decoder_open(path, format)?;
+    if let Some(file) = sniffed {
+        SNIFFED.with(|s| s.replace(Some((path.to_path_buf(), file))));
+    }
+    let decoded = decoder.decode(path, opts);
+    // a decoder that did not open the file: it is closed now
+    SNIFFED.with(|s| s.take());
+    let mut traj = decoded?;
     retro::apply(&mut traj)?;
     skills::add_weak_loads(&mut traj);
     for (i, e) in traj.events.iter_mut().enumerate() {
@@ -302,6 +342,65 @@ pub fn decode_path(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A file decoded as before the sniffed file was handed to its decoder:
+    /// picked, then opened again by the decoder.
+    fn decode_reopened(path: &Path) -> Result<String, String> {
+        let d = pick_decoder(path, None).map_err(|e| e.to_string())?;
+        let mut t = d
+            .decode(path, &DecodeOptions::default())
+            .map_err(|e| e.to_string())?;
+        retro::apply(&mut t).map_err(|e| e.to_string())?;
+        skills::add_weak_loads(&mut t);
+        for (i, e) in t.events.iter_mut().enumerate() {
+            e.index = i;
+        }
+        Ok(serde_json::to_string(&t).unwrap())
+    }
+
+    #[test]
+    fn decoders_read_the_sniffed_file_from_its_start() {
+        let tmp = tempfile::tempdir().unwrap();
+        fn files_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+            let mut entries: Vec<_> = std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .collect();
+            entries.sort();
+            for p in entries {
+                if p.is_dir() {
+                    files_under(&p, out);
+                } else if p.extension().is_none_or(|x| x != "md") {
+                    out.push(p);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        for dir in ["fixtures/decode", "fixtures/decode-others"] {
+            files_under(Path::new(dir), &mut files);
+        }
+        assert!(files.len() > 20, "{} fixtures", files.len());
+        let mut decoded = 0;
+        for (i, f) in files.iter().enumerate() {
+            // and behind blank lines, which sniffing skips (its read then
+            // stops past the head)
+            let blank = tmp
+                .path()
+                .join(format!("{i}-{}", f.file_name().unwrap().to_string_lossy()));
+            let mut text = b"\n\n  \n".to_vec();
+            text.extend(std::fs::read(f).unwrap());
+            std::fs::write(&blank, text).unwrap();
+            for p in [f.as_path(), blank.as_path()] {
+                let handed = decode_path(p, None, &DecodeOptions::default())
+                    .map(|t| serde_json::to_string(&t).unwrap())
+                    .map_err(|e| e.to_string());
+                assert!(SNIFFED.with(|s| s.borrow().is_none()), "{}", p.display());
+                decoded += usize::from(handed.is_ok());
+                assert_eq!(handed, decode_reopened(p), "{}", p.display());
+            }
+        }
+        assert!(decoded > 20, "{decoded} decoded");
+    }
 
     #[test]
     fn seen_ids_keep_distinct_ids_distinct() {
