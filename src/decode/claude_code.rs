@@ -1699,22 +1699,31 @@ pub fn subagent_files(path: &Path, session_id: Option<&str>) -> Vec<PathBuf> {
     if stem.starts_with("agent-") {
         return out; // a subagent file itself
     }
-    let sub = dir.join(stem).join("subagents");
-    collect_agent_files(&sub, &mut out);
-    if let Ok(rd) = std::fs::read_dir(sub.join("workflows")) {
-        let mut wfs: Vec<PathBuf> = rd
-            .filter_map(|e| e.ok())
-            .map(|e| e.path())
-            .filter(|p| p.is_dir())
-            .collect();
-        wfs.sort();
-        for wf in wfs {
-            collect_agent_files(&wf, &mut out);
+    // the session file's folder, read for `agent-*` siblings when the session
+    // names its id: a `<session>/` folder it does not list is not probed
+    let listing: Option<Vec<std::fs::DirEntry>> = session_id
+        .and_then(|_| std::fs::read_dir(dir).ok())
+        .map(|rd| rd.filter_map(|e| e.ok()).collect());
+    if listing
+        .as_ref()
+        .is_none_or(|l| l.iter().any(|e| e.file_name() == *stem))
+    {
+        let sub = dir.join(stem).join("subagents");
+        collect_agent_files(&sub, &mut out);
+        if let Ok(rd) = std::fs::read_dir(sub.join("workflows")) {
+            let mut wfs: Vec<PathBuf> = rd
+                .filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| p.is_dir())
+                .collect();
+            wfs.sort();
+            for wf in wfs {
+                collect_agent_files(&wf, &mut out);
+            }
         }
     }
-    if let Some(sid) = session_id {
-        let mut siblings = Vec::new();
-        collect_agent_files(dir, &mut siblings);
+    if let (Some(sid), Some(listing)) = (session_id, listing) {
+        let siblings = agent_files(listing);
         for s in siblings {
             if jsonl::first_record::<FirstRecord>(&s)
                 .is_some_and(|r| r.session_id.as_deref() == Some(sid))
@@ -1730,8 +1739,13 @@ fn collect_agent_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;
     };
-    let mut files: Vec<PathBuf> = rd
-        .filter_map(|e| e.ok())
+    out.extend(agent_files(rd.filter_map(|e| e.ok())));
+}
+
+/// The `agent-*.jsonl` files among a folder's entries, sorted.
+fn agent_files(entries: impl IntoIterator<Item = std::fs::DirEntry>) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = entries
+        .into_iter()
         .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
         .map(|e| e.path())
         .filter(|p| {
@@ -1741,7 +1755,7 @@ fn collect_agent_files(dir: &Path, out: &mut Vec<PathBuf>) {
         })
         .collect();
     files.sort();
-    out.extend(files);
+    files
 }
 
 /// Decode the session's subagent files and splice their events in after the
@@ -1838,6 +1852,44 @@ pub(crate) fn record_from_value<const K: bool>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn subagent_files_with_and_without_a_session_folder() {
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path();
+        let put = |rel: &str, text: &str| {
+            let p = d.join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        };
+        put("s1.jsonl", "{\"sessionId\":\"s1\"}\n");
+        put("s1/subagents/agent-b.jsonl", "{}\n");
+        put("s1/subagents/workflows/w/agent-c.jsonl", "{}\n");
+        put("s2.jsonl", "{\"sessionId\":\"s2\"}\n");
+        put("agent-a.jsonl", "{\"sessionId\":\"s1\"}\n");
+        put("agent-d.jsonl", "{\"sessionId\":\"s2\"}\n");
+        // `s3/` is a file, not a folder: nothing under it either way
+        put("s3.jsonl", "{}\n");
+        put("s3", "");
+        let names = |path: &str, sid: Option<&str>| -> Vec<String> {
+            subagent_files(&d.join(path), sid)
+                .iter()
+                .map(|p| p.strip_prefix(d).unwrap().to_string_lossy().into_owned())
+                .collect()
+        };
+        let s1 = [
+            "s1/subagents/agent-b.jsonl",
+            "s1/subagents/workflows/w/agent-c.jsonl",
+            "agent-a.jsonl",
+        ];
+        assert_eq!(names("s1.jsonl", Some("s1")), s1);
+        // without an id the session folder is still looked in
+        assert_eq!(names("s1.jsonl", None), s1[..2]);
+        assert_eq!(names("s2.jsonl", Some("s2")), ["agent-d.jsonl"]);
+        assert!(names("s2.jsonl", None).is_empty());
+        assert!(names("s3.jsonl", Some("s3")).is_empty());
+        assert!(names("agent-a.jsonl", Some("s1")).is_empty());
+    }
 
     /// A session file decoded with and without the fast path, as JSON.
     fn both_paths(path: &Path) -> (String, String) {
