@@ -72,14 +72,16 @@ pub fn discover_all(root: &Path) -> std::io::Result<Discovery> {
     let canon_root = root.canonicalize()?;
     let mut seen = HashSet::new();
     seen.insert(canon_root.clone());
-    walk(root, &canon_root, &mut seen, &mut d)?;
+    walk(root, &canon_root, &canon_root, &mut seen, &mut d)?;
     d.files.sort();
     d.skipped.sort();
     Ok(d)
 }
 
+/// Walk `dir`, whose canonical path is `canon_dir`.
 fn walk(
     dir: &Path,
+    canon_dir: &Path,
     canon_root: &Path,
     seen: &mut HashSet<PathBuf>,
     d: &mut Discovery,
@@ -98,7 +100,7 @@ fn walk(
         let path = entry.path();
         let name = entry.file_name().to_string_lossy().into_owned();
         let Ok(ft) = entry.file_type() else { continue };
-        let (is_dir, is_file) = if ft.is_symlink() {
+        let (is_dir, is_file, canon) = if ft.is_symlink() {
             match path.canonicalize() {
                 Ok(target) if target.starts_with(canon_root) => match std::fs::metadata(&target) {
                     Ok(m) => {
@@ -107,7 +109,7 @@ fn walk(
                                 .push((path.clone(), "symlink to a folder already walked".into()));
                             continue;
                         }
-                        (m.is_dir(), m.is_file())
+                        (m.is_dir(), m.is_file(), Some(target))
                     }
                     Err(_) => continue,
                 },
@@ -124,20 +126,20 @@ fn walk(
                 }
             }
         } else {
-            (ft.is_dir(), ft.is_file())
+            (ft.is_dir(), ft.is_file(), None)
         };
         if is_dir {
             if name == REPORT_DIR || name == ".git" {
                 continue;
             }
-            if !ft.is_symlink() {
-                if let Ok(c) = path.canonicalize() {
-                    if !seen.insert(c) {
-                        continue; // reached before through a symlink
-                    }
-                }
+            // not a link: its canonical path is its folder's and its name
+            // (no `canonicalize`, which asks the file system about every
+            // component of the path)
+            let canon = canon.unwrap_or_else(|| canon_dir.join(entry.file_name()));
+            if !ft.is_symlink() && !seen.insert(canon.clone()) {
+                continue; // reached before through a symlink
             }
-            walk(&path, canon_root, seen, d)?;
+            walk(&path, &canon, canon_root, seen, d)?;
         } else if is_file && is_candidate(&path, &name) {
             d.files.push(path);
         }
