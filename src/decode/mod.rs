@@ -196,12 +196,16 @@ fn pick_decoder_open(
             });
     }
     // The head buffer is kept per thread for the next file (a 64 KiB
-    // allocation and free per file cost more than sniffing most heads).
+    // allocation and free per file cost more than sniffing most heads),
+    // zeroed once and read into whole.
     thread_local! {
         static HEAD: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
     }
     let mut head = HEAD.with(std::cell::Cell::take);
-    let picked = read_head(path, &mut head).map(|file| (best_sniff(path, &head), file));
+    if head.len() != SNIFF_BYTES {
+        head = vec![0; SNIFF_BYTES];
+    }
+    let picked = read_head(path, &mut head).map(|(file, n)| (best_sniff(path, &head[..n]), file));
     HEAD.with(|h| h.set(head));
     if let (Some(d), file) = picked? {
         return Ok((d, Some(file)));
@@ -222,29 +226,36 @@ fn pick_decoder_open(
 }
 
 /// The first [`SNIFF_BYTES`] of a file into `head`, leading blank lines (64 KiB
-/// of them, say) skipped first; the file, open, for its decoder.
-fn read_head(path: &Path, head: &mut Vec<u8>) -> Result<std::fs::File, DecodeError> {
+/// of them, say) skipped first, into the start of `head` (whose length is
+/// [`SNIFF_BYTES`]); the file, open, for its decoder, and the head's length.
+fn read_head(path: &Path, head: &mut [u8]) -> Result<(std::fs::File, usize), DecodeError> {
     use std::io::Seek;
     let cannot = |e: std::io::Error| DecodeError::new(path, None, format!("cannot read: {e}"));
     let mut file = open_transcript(path)?;
-    head.clear();
-    head.reserve(SNIFF_BYTES);
-    (&mut file)
-        .take(SNIFF_BYTES as u64)
-        .read_to_end(head)
-        .map_err(cannot)?;
-    if !head.first().is_some_and(u8::is_ascii_whitespace) {
-        return Ok(file); // nothing to skip: the usual case, read directly
+    // one read for a head, where `read_to_end` read 8, 16 and 32 KiB
+    let n = fill(&mut file, head).map_err(cannot)?;
+    if !head[..n].first().is_some_and(u8::is_ascii_whitespace) {
+        return Ok((file, n)); // nothing to skip: the usual case, read directly
     }
-    head.clear();
     file.rewind().map_err(cannot)?;
     let mut reader = std::io::BufReader::new(file);
     skip_blank(&mut reader).map_err(cannot)?;
-    (&mut reader)
-        .take(SNIFF_BYTES as u64)
-        .read_to_end(head)
-        .map_err(cannot)?;
-    Ok(reader.into_inner())
+    let n = fill(&mut reader, head).map_err(cannot)?;
+    Ok((reader.into_inner(), n))
+}
+
+/// Read into `buf` until it is full or the reader ends; how many bytes were read.
+fn fill(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
 }
 
 /// The decoder whose sniff of `head` is surest, if any is.
