@@ -116,6 +116,11 @@ fn kind_of(ft: &std::fs::FileType) -> &'static str {
 /// Open `path` for reading when it is a regular file (symlinks followed);
 /// anything else is refused before `open`, which would block on a FIFO.
 pub fn open_regular(path: &Path) -> Result<std::fs::File, InputError> {
+    open_regular_len(path).map(|(file, _)| file)
+}
+
+/// [`open_regular`], with the file's length when opened.
+fn open_regular_len(path: &Path) -> Result<(std::fs::File, u64), InputError> {
     let meta = std::fs::metadata(path)?;
     if !meta.is_file() {
         return Err(InputError::NotRegular(kind_of(&meta.file_type())));
@@ -126,18 +131,24 @@ pub fn open_regular(path: &Path) -> Result<std::fs::File, InputError> {
     if !meta.is_file() {
         return Err(InputError::NotRegular(kind_of(&meta.file_type())));
     }
-    Ok(file)
+    Ok((file, meta.len()))
 }
 
 /// Read a whole regular file of at most `limit` bytes.
 pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
-    read_open_bounded(open_regular(path)?, limit)
+    let (file, len) = open_regular_len(path)?;
+    read_len_bounded(file, len, limit)
 }
 
 /// [`read_bounded`] of a file already opened by [`open_regular`], from its
 /// current position.
 pub fn read_open_bounded(file: std::fs::File, limit: u64) -> Result<Vec<u8>, InputError> {
     let len = file.metadata()?.len();
+    read_len_bounded(file, len, limit)
+}
+
+/// [`read_bounded`] of an open file `len` bytes long when opened.
+fn read_len_bounded(file: std::fs::File, len: u64, limit: u64) -> Result<Vec<u8>, InputError> {
     if len > limit {
         return Err(InputError::TooLarge { limit });
     }
