@@ -1915,31 +1915,17 @@ mod tests {
         )
     }
 
-    fn jsonl_files(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(rd) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                jsonl_files(&p, out);
-            } else if p.extension().is_some_and(|x| x == "jsonl") {
-                out.push(p);
-            }
-        }
-    }
-
     #[test]
     fn fast_path_decodes_every_session_file_as_serde_json_does() {
-        let mut files = Vec::new();
-        for root in [
-            "fixtures/decode",
-            "fixtures/decode-others",
-            "fixtures/gate",
-            "../shared/realdata/transcripts",
-        ] {
-            jsonl_files(Path::new(root), &mut files);
-        }
+        let files = crate::decode::files_under(
+            &[
+                "fixtures/decode",
+                "fixtures/decode-others",
+                "fixtures/gate",
+                "../shared/realdata/transcripts",
+            ],
+            |p| p.extension().is_some_and(|x| x == "jsonl"),
+        );
         assert!(
             files.len() > 30,
             "the fixtures and real transcripts are there"

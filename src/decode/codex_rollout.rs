@@ -1139,33 +1139,19 @@ mod tests {
         (run(true), run(false))
     }
 
-    fn jsonl_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-        let Ok(rd) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                jsonl_files(&p, out);
-            } else if p.extension().is_some_and(|x| x == "jsonl") {
-                out.push(p);
-            }
-        }
-    }
-
     /// Every JSONL fixture and real transcript (Codex rollouts and the
     /// others, read as rollouts) decodes the same with the fast path.
     #[test]
     fn fast_path_decodes_every_jsonl_file_as_serde_json_does() {
-        let mut files = Vec::new();
-        for root in [
-            "fixtures/decode",
-            "fixtures/decode-others",
-            "fixtures/gate",
-            "../shared/realdata/transcripts",
-        ] {
-            jsonl_files(Path::new(root), &mut files);
-        }
+        let files = crate::decode::files_under(
+            &[
+                "fixtures/decode",
+                "fixtures/decode-others",
+                "fixtures/gate",
+                "../shared/realdata/transcripts",
+            ],
+            |p| p.extension().is_some_and(|x| x == "jsonl"),
+        );
         let codex = files
             .iter()
             .filter(|f| f.to_string_lossy().contains("codex"))

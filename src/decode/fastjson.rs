@@ -1215,9 +1215,9 @@ mod tests {
         }
     }
 
-    /// Random strings of escapes and text, unescaped as serde_json does.
-    #[test]
-    fn random_strings_unescape_as_serde_json_does() {
+    /// A string body of fewer than `most` pieces — plain text, escapes,
+    /// multi-byte characters — drawn with a xorshift from `seed`.
+    fn escaped_text(seed: &mut u64, most: u64) -> String {
         let pieces: [&str; 9] = [
             "a",
             "bcdefghijklmnopqrstuvwxyz0123",
@@ -1229,19 +1229,25 @@ mod tests {
             "é日本",
             "🎉",
         ];
+        let mut next = || {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            *seed
+        };
+        let mut text = String::new();
+        for _ in 0..next() % most {
+            text.push_str(pieces[(next() % pieces.len() as u64) as usize]);
+        }
+        text
+    }
+
+    /// Random strings of escapes and text, unescaped as serde_json does.
+    #[test]
+    fn random_strings_unescape_as_serde_json_does() {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for _ in 0..3000 {
-            let mut text = String::from("\"");
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            for _ in 0..seed % 30 {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                text.push_str(pieces[(seed % pieces.len() as u64) as usize]);
-            }
-            text.push('"');
+            let text = format!("\"{}\"", escaped_text(&mut seed, 30));
             let want: String = serde_json::from_str(&text).unwrap();
             assert_eq!(Cursor::new(&text).string().unwrap(), want, "{text}");
         }
@@ -1251,29 +1257,9 @@ mod tests {
     /// boundary, `want` bytes long or more (or all of it), for every `want`.
     #[test]
     fn unescaped_prefixes_start_the_unescaped_text() {
-        let pieces: [&str; 9] = [
-            "a",
-            "bcdefghijklmnopqrstuvwxyz0123",
-            "\\n",
-            "\\\\",
-            "\\\"",
-            "\\u00e9",
-            "\\u20ac\\/\\b\\f\\r\\t",
-            "é日本",
-            "🎉",
-        ];
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         for _ in 0..400 {
-            let mut raw = String::new();
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            for _ in 0..seed % 40 {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                raw.push_str(pieces[(seed % pieces.len() as u64) as usize]);
-            }
+            let raw = escaped_text(&mut seed, 40);
             let whole = unescape(&raw).unwrap();
             for want in 0..=whole.len() + 2 {
                 let p = unescape_prefix(&raw, want).unwrap();

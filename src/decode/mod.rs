@@ -350,6 +350,32 @@ pub fn decode_path(
     Ok(traj)
 }
 
+/// Every file under `roots` (recursively, in name order) that `keep`
+/// accepts; a root that is not there gives none. The decoders' tests read
+/// the fixtures and the real transcripts both ways with it.
+#[cfg(test)]
+pub(crate) fn files_under(roots: &[&str], keep: impl Fn(&Path) -> bool) -> Vec<std::path::PathBuf> {
+    fn walk(dir: &Path, keep: &dyn Fn(&Path) -> bool, out: &mut Vec<std::path::PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, keep, out);
+            } else if keep(&p) {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for root in roots {
+        walk(Path::new(root), &keep, &mut out);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -372,24 +398,9 @@ mod tests {
     #[test]
     fn decoders_read_the_sniffed_file_from_its_start() {
         let tmp = tempfile::tempdir().unwrap();
-        fn files_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-            let mut entries: Vec<_> = std::fs::read_dir(dir)
-                .unwrap()
-                .map(|e| e.unwrap().path())
-                .collect();
-            entries.sort();
-            for p in entries {
-                if p.is_dir() {
-                    files_under(&p, out);
-                } else if p.extension().is_none_or(|x| x != "md") {
-                    out.push(p);
-                }
-            }
-        }
-        let mut files = Vec::new();
-        for dir in ["fixtures/decode", "fixtures/decode-others"] {
-            files_under(Path::new(dir), &mut files);
-        }
+        let files = files_under(&["fixtures/decode", "fixtures/decode-others"], |p| {
+            p.extension().is_none_or(|x| x != "md")
+        });
         assert!(files.len() > 20, "{} fixtures", files.len());
         let mut decoded = 0;
         for (i, f) in files.iter().enumerate() {

@@ -296,33 +296,19 @@ mod tests {
         }
     }
 
-    fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-        let Ok(rd) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                files(&p, out);
-            } else {
-                out.push(p);
-            }
-        }
-    }
-
     /// The head of every fixture and real transcript (whole, its first line,
     /// and cut every 997 bytes) reads as `parse_partial` reads it.
     #[test]
     fn every_fixture_head_reads_as_a_value_does() {
-        let mut all = Vec::new();
-        for root in [
-            "fixtures/decode",
-            "fixtures/decode-others",
-            "fixtures/gate",
-            "../shared/realdata/transcripts",
-        ] {
-            files(std::path::Path::new(root), &mut all);
-        }
+        let all = crate::decode::files_under(
+            &[
+                "fixtures/decode",
+                "fixtures/decode-others",
+                "fixtures/gate",
+                "../shared/realdata/transcripts",
+            ],
+            |_| true,
+        );
         assert!(all.len() > 50, "the fixtures are there");
         for f in &all {
             let bytes = std::fs::read(f).unwrap();
