@@ -1983,15 +1983,7 @@ mod tests {
         ];
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.jsonl");
-        // every line alone, then all of them, then the file cut at every line's middle
-        let mut texts: Vec<String> = lines.iter().map(|l| format!("{l}\n")).collect();
-        texts.push(lines.join("\n"));
-        let all = lines.join("\n");
-        for cut in (0..all.len()).step_by(37) {
-            if all.is_char_boundary(cut) {
-                texts.push(all[..cut].to_string());
-            }
-        }
+        let texts = crate::decode::line_cuts(&lines);
         let mut problems = 0;
         for text in &texts {
             std::fs::write(&path, text).unwrap();

@@ -376,6 +376,23 @@ pub(crate) fn files_under(roots: &[&str], keep: impl Fn(&Path) -> bool) -> Vec<s
     out
 }
 
+/// Every line alone, then all of them, then the whole cut every 37 bytes
+/// (on character boundaries): the texts a fast reader must read as the
+/// slow one does.
+#[cfg(test)]
+pub(crate) fn line_cuts<S: AsRef<str>>(lines: &[S]) -> Vec<String> {
+    let lines: Vec<&str> = lines.iter().map(AsRef::as_ref).collect();
+    let mut texts: Vec<String> = lines.iter().map(|l| format!("{l}\n")).collect();
+    let all = lines.join("\n");
+    texts.push(all.clone());
+    for cut in (0..all.len()).step_by(37) {
+        if all.is_char_boundary(cut) {
+            texts.push(all[..cut].to_string());
+        }
+    }
+    texts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
