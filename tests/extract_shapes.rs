@@ -3571,3 +3571,13 @@ fn secrets_named_by_path_are_staged_files_to_forbid() {
     let f = serde_json::to_string(&c.forbid).unwrap();
     assert!(f.contains("env") && f.contains("p12"), "{c:#?}");
 }
+
+#[test]
+fn where_an_act_is_started_from_forbids_no_act() {
+    let cs = fixture("history-guards");
+    // "Never run `git gc` from a cron job or shell startup.": it had
+    // forbidden every `git gc`, which no action shows the origin of.
+    let c = at(&cs, 73).expect("context");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    assert_eq!(c.when, Some(p("{git: gc}")), "{c:#?}");
+}

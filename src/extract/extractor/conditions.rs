@@ -365,6 +365,17 @@ fn for_that_reason_alone(text: &str) -> bool {
     })
     // "Never use the prep commit as a substitute": what the thing is used
     // as, not the act the noun names.
+    // "Never run `envsec sync` from shell startup or a scheduled job": where
+    // the act is started from, which no action of the session shows.
+    || w.iter().enumerate().any(|(i, x)| {
+        matches!(x.as_str(), "from" | "in" | "inside")
+            && w[i + 1..].iter().take(3).any(|y| {
+                matches!(
+                    y.as_str(),
+                    "startup" | "cron" | "crontab" | "scheduled" | "bashrc" | "zshrc" | "profile"
+                )
+            })
+    })
     // "Examples: \"commit my changes\" → NO push": what an example shows,
     // not a prohibition of every such act.
     || w.first().is_some_and(|x| matches!(x.as_str(), "example" | "examples" | "e.g"))
