@@ -1917,15 +1917,9 @@ mod tests {
 
     #[test]
     fn fast_path_decodes_every_session_file_as_serde_json_does() {
-        let files = crate::decode::files_under(
-            &[
-                "fixtures/decode",
-                "fixtures/decode-others",
-                "fixtures/gate",
-                "../shared/realdata/transcripts",
-            ],
-            |p| p.extension().is_some_and(|x| x == "jsonl"),
-        );
+        let files = crate::decode::files_under(&crate::decode::SESSION_ROOTS, |p| {
+            p.extension().is_some_and(|x| x == "jsonl")
+        });
         assert!(
             files.len() > 30,
             "the fixtures and real transcripts are there"

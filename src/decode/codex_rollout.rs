@@ -1143,15 +1143,9 @@ mod tests {
     /// others, read as rollouts) decodes the same with the fast path.
     #[test]
     fn fast_path_decodes_every_jsonl_file_as_serde_json_does() {
-        let files = crate::decode::files_under(
-            &[
-                "fixtures/decode",
-                "fixtures/decode-others",
-                "fixtures/gate",
-                "../shared/realdata/transcripts",
-            ],
-            |p| p.extension().is_some_and(|x| x == "jsonl"),
-        );
+        let files = crate::decode::files_under(&crate::decode::SESSION_ROOTS, |p| {
+            p.extension().is_some_and(|x| x == "jsonl")
+        });
         let codex = files
             .iter()
             .filter(|f| f.to_string_lossy().contains("codex"))

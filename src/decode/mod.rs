@@ -350,6 +350,16 @@ pub fn decode_path(
     Ok(traj)
 }
 
+/// The folders of session files the decoders' both-ways tests read: every
+/// decoder fixture and the real transcripts.
+#[cfg(test)]
+pub(crate) const SESSION_ROOTS: [&str; 4] = [
+    "fixtures/decode",
+    "fixtures/decode-others",
+    "fixtures/gate",
+    "../shared/realdata/transcripts",
+];
+
 /// Every file under `roots` (recursively, in name order) that `keep`
 /// accepts; a root that is not there gives none. The decoders' tests read
 /// the fixtures and the real transcripts both ways with it.

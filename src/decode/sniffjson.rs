@@ -300,15 +300,7 @@ mod tests {
     /// and cut every 997 bytes) reads as `parse_partial` reads it.
     #[test]
     fn every_fixture_head_reads_as_a_value_does() {
-        let all = crate::decode::files_under(
-            &[
-                "fixtures/decode",
-                "fixtures/decode-others",
-                "fixtures/gate",
-                "../shared/realdata/transcripts",
-            ],
-            |_| true,
-        );
+        let all = crate::decode::files_under(&crate::decode::SESSION_ROOTS, |_| true);
         assert!(all.len() > 50, "the fixtures are there");
         for f in &all {
             let bytes = std::fs::read(f).unwrap();
