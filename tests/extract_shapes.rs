@@ -3581,3 +3581,73 @@ fn where_an_act_is_started_from_forbids_no_act() {
     assert_eq!(c.forbid, None, "{c:#?}");
     assert_eq!(c.when, Some(p("{git: gc}")), "{c:#?}");
 }
+
+#[test]
+fn a_before_lead_in_that_asks_gates_each_listed_act_on_consent() {
+    let cs = fixture("approval-lists");
+    // "Before running any of these, stop and ask …:" / "1. Force pushing
+    // …": each item waits on the user's word (the items had no predicate).
+    for (line, act) in [(12, "push"), (13, "branch"), (14, "reset")] {
+        let c = at(&cs, line).expect("listed act");
+        assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+        assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
+        assert!(
+            serde_json::to_string(&c.when).unwrap().contains(act),
+            "{c:#?}"
+        );
+    }
+}
+
+#[test]
+fn an_adverbial_opening_leaves_the_instruction_a_rule() {
+    let cs = fixture("approval-lists");
+    // "By default, run the quick checks such as `git diff --check`." was
+    // dropped as no instruction.
+    let c = at(&cs, 19).expect("default step");
+    assert_eq!(c.require, Some(p("{git: diff, args: [--check]}")), "{c:#?}");
+}
+
+#[test]
+fn a_script_named_alone_is_the_command_run() {
+    let cs = fixture("approval-lists");
+    let c = at(&cs, 18).expect("run a script");
+    assert_eq!(
+        c.require,
+        Some(p(r#"{command: "*inventory.sh*"}"#)),
+        "{c:#?}"
+    );
+    // "Run … in order: a.py / b.py / c.py": the names after the colon are
+    // not a verb ("collect") of a rule of their own.
+    let c = at(&cs, 20).expect("scripts in order");
+    let r = serde_json::to_string(&c.require).unwrap();
+    assert!(
+        r.contains("collect.py") && r.contains("summarize.py") && r.contains("report.py"),
+        "{c:#?}"
+    );
+    // "Use prune-stale.sh on …": using a script is running it.
+    let c = at(&cs, 21).expect("use a script");
+    assert_eq!(
+        c.require,
+        Some(p(r#"{command: "*prune-stale.sh*"}"#)),
+        "{c:#?}"
+    );
+}
+
+#[test]
+fn a_command_given_with_its_arguments_is_forbidden_whatever_the_manner() {
+    let cs = fixture("approval-lists");
+    // "never `git add .` or `git add -A` blindly": the commands themselves
+    // (it had made them a `when`); `git add .` is the folder, never
+    // `git add .env`.
+    let c = at(&cs, 26).expect("staging rule");
+    assert_eq!(
+        c.forbid,
+        Some(p(
+            r#"{any: [{command: "git add ."}, {command: "git add . *"}, {git: add, args: [-A]}]}"#
+        )),
+        "{c:#?}"
+    );
+    // "Never stage blind": a manner no action shows, still no forbid.
+    let c = at(&cs, 27).expect("manner rule");
+    assert_eq!(c.forbid, None, "{c:#?}");
+}

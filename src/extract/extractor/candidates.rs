@@ -6,7 +6,7 @@
 use super::readings::{
     act_then_so, acts_before_the_dash, agent_narration, command_then_verdict, consent_phrasing,
     first_lower, flag_with_command, git_subcommand_list, never_with_failing, only_first,
-    quoted_motto, reason_then_rule, state_checked_by,
+    quoted_motto, reason_then_rule, sentence_adverbial, state_checked_by,
 };
 use super::*;
 
@@ -1193,6 +1193,8 @@ impl Extractor<'_> {
         let s = checked.as_deref().unwrap_or(s);
         let flagged = flag_with_command(s);
         let s = flagged.as_deref().unwrap_or(s);
+        let adverbial = sentence_adverbial(s);
+        let s = adverbial.as_deref().unwrap_or(s);
         let tests_named = self.test_anaphora(s);
         let s = tests_named.as_deref().unwrap_or(s);
         let listed = git_subcommand_list(s);
@@ -2214,7 +2216,7 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
         modality: own_modal(&w),
         branches: w.iter().any(|x| x.text == "branch" || x.text == "branches"),
         approval: asks_approval(body),
-        consent_before: t.last() == Some(&"before")
+        consent_before: before_the_items(&t)
             && (t.iter().any(|x| matches!(*x, "ask" | "asking"))
                 || t.windows(3).any(|p| p[0] == "check" && p[1] == "with")
                 || asks_approval(body)),
@@ -2354,6 +2356,20 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
 
 /// The words of a lead-in that says when the skill applies: "use when",
 /// "don't use this skill if", "when to use", "when not to use it".
+/// A lead-in whose "before" governs its items: "… ask before:", "Before
+/// running these commands, stop and ask the user:", "Ask before any of
+/// the following:".
+fn before_the_items(t: &[&str]) -> bool {
+    t.last() == Some(&"before")
+        || t.iter().enumerate().any(|(i, x)| {
+            *x == "before"
+                && t[i + 1..]
+                    .iter()
+                    .take(4)
+                    .any(|y| matches!(*y, "these" | "following" | "below" | "them"))
+        })
+}
+
 fn says_when_to_use(t: &[&str]) -> bool {
     // ("Use this skill only when the user asks for:": "only" changes
     // nothing.)

@@ -339,6 +339,14 @@ fn without_parentheses(text: &str) -> String {
     out
 }
 
+/// A code span holding a command with its arguments (`git add -A`).
+fn names_a_full_command(text: &str) -> bool {
+    mask(text)
+        .1
+        .iter()
+        .any(|c| c.trim().contains(' ') && simple_commands(c).len() == 1)
+}
+
 /// "Do NOT merge just because all checks pass": not for that reason alone
 /// — the act itself is no breach, and its reason is not visible.
 fn for_that_reason_alone(text: &str) -> bool {
@@ -348,8 +356,10 @@ fn for_that_reason_alone(text: &str) -> bool {
             && p[1] == "because"
     })
     // "Never commit blind", "Do not merge hastily": how the act is done,
-    // a judgement no action shows — not every such act.
-    || w.iter().skip(1).any(|x| {
+    // a judgement no action shows — not every such act. (A command given
+    // with its arguments — "never `git add -A` blindly" — is the act
+    // itself, whatever the manner.)
+    || !names_a_full_command(text) && w.iter().skip(1).any(|x| {
         matches!(
             x.as_str(),
             "blind"
@@ -981,7 +991,13 @@ pub(super) fn analyse(
                 // ("Suggest: `git stash` then retry": what follows a
                 // speech verb is what is said.)
                 let says = words(l).first().is_some_and(|w| lex.is_speech(&w.text));
+                // ("Run in order: collect.py, …": a file name is no verb.)
+                let opens_with_name = after
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|t| looks_like_file(t.trim_end_matches([',', ';', '.', ':'])));
                 let own_rule = !says
+                    && !opens_with_name
                     && (own_modal(&aw).is_some() || {
                         let v = main_verb(&aw);
                         v.as_deref()

@@ -50,6 +50,9 @@ impl ClauseInfo {
                 .filter(|(p, _)| match p {
                     Predicate::Skill(_) | Predicate::Subagent(_) | Predicate::Tool(_) => true,
                     Predicate::Fetch(g) => g != "**",
+                    // "Use fetch-logs.sh on the failing run": a script
+                    // the skill names is run (its name as a glob).
+                    Predicate::Command(g) => g.starts_with('*') && g.len() > 2 && g.ends_with('*'),
                     // "Use `references/schema.md`": the document is read
                     // (where the means is not a skill or an agent).
                     Predicate::Read(g) => g.ends_with(".md") && !agents,
@@ -410,16 +413,29 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
         }
     }
     // Bare file names in the words' source text ("Add to .gitignore").
-    for tok in masked.split_whitespace() {
-        let tok = tok.trim_matches(|c: char| {
+    // A script's name alone is one the clause runs where it is what is run
+    // or used ("Run audit.sh", "Use fetch-logs.sh on …", "Run in order:
+    // a.py / b.py"), not a file a program is run on ("pytest on x.py").
+    let uses = main_verb(&w).is_some_and(|v| v == "use");
+    let mut prev = "";
+    for raw in masked.split_whitespace() {
+        let tok = raw.trim_matches(|c: char| {
             matches!(
                 c,
                 ',' | ';' | ':' | '(' | ')' | '"' | '\'' | '!' | '?' | '\u{1}'
             )
         });
         let tok = tok.strip_suffix('.').unwrap_or(tok);
+        let named_alone = (runs || uses)
+            && (prev.ends_with(':')
+                || matches!(
+                    prev.to_lowercase().as_str(),
+                    "run" | "execute" | "invoke" | "use" | "call" | "/" | "then" | "the"
+                )
+                || prev.ends_with(','));
+        prev = raw;
         if looks_like_file(tok) {
-            if let Some(c) = script_command(tok, false).filter(|_| runs) {
+            if let Some(c) = script_command(tok, named_alone).filter(|_| runs || named_alone) {
                 info.actions.push((c, true));
             } else if let Some(g) = path_glob(tok) {
                 path_mention(&g, verb_action, lex, &mut info);
@@ -983,6 +999,14 @@ fn command_glob(toks: &[&str]) -> Option<Predicate> {
     }
     while glob.ends_with(" *") {
         glob.truncate(glob.len() - 2);
+    }
+    // `git add .`: the folder itself, then anything after it — a `*` glued
+    // on would also match `git add .env`.
+    if toks.len() > 1 && matches!(toks.last(), Some(&".") | Some(&"..") | Some(&"./")) {
+        return Some(Predicate::Any(vec![
+            Predicate::Command(glob.clone()),
+            Predicate::Command(format!("{glob} *")),
+        ]));
     }
     if !glob.ends_with('*') {
         glob.push('*');

@@ -676,6 +676,45 @@ pub(super) fn only_first(s: &str) -> Option<String> {
     Some(format!("{act} only{kw}{cond}"))
 }
 
+/// "By default, run the quick checks", "As a rule, commit small": an
+/// adverbial that restricts nothing opens the sentence; the instruction
+/// after its comma is the rule. (A phrase that names a context — "In
+/// production, …", "For new files, …" — is a condition, kept.)
+pub(super) fn sentence_adverbial(s: &str) -> Option<String> {
+    let t = s.trim_start();
+    let lower = t.to_lowercase();
+    if lower.len() != t.len() {
+        return None;
+    }
+    const OPENERS: &[&str] = &[
+        "by default",
+        "as a default",
+        "by convention",
+        "in general",
+        "as a rule",
+        "as a general rule",
+        "at minimum",
+        "at a minimum",
+        "in most cases",
+        "in practice",
+        "in all cases",
+        "in any case",
+        "in every case",
+        "without exception",
+        "for now",
+        "of course",
+    ];
+    let opener = OPENERS.iter().find(|o| {
+        lower
+            .strip_prefix(**o)
+            .is_some_and(|r| r.starts_with(", ") || r.starts_with(" — "))
+    })?;
+    let rest = t[opener.len()..]
+        .trim_start_matches([',', ' ', '—'])
+        .trim_start();
+    (!rest.is_empty()).then(|| first_upper(rest))
+}
+
 /// "Claude runs `envsec sync`", "The agent never commits the build": a
 /// procedure told as what the agent does, read as the imperative ("Run
 /// `envsec sync`", "Never commit the build").
