@@ -3651,3 +3651,22 @@ fn a_command_given_with_its_arguments_is_forbidden_whatever_the_manner() {
     let c = at(&cs, 27).expect("manner rule");
     assert_eq!(c.forbid, None, "{c:#?}");
 }
+
+#[test]
+fn being_called_for_a_purpose_is_no_condition_and_bold_script_steps_run() {
+    let cs = fixture("approval-lists");
+    // "When called to audit, go through this in order:": being invoked
+    // holds from the load — the steps had been left unverifiable.
+    let c = at(&cs, 33).expect("first step");
+    assert_eq!(c.require, Some(p(r#"{command: "*census.ps1*"}"#)), "{c:#?}");
+    // "**Read the history** — use history-digest.ps1 …": the script used
+    // is run, not a file read.
+    let c = at(&cs, 34).expect("second step");
+    assert_eq!(
+        c.require,
+        Some(p(r#"{command: "*history-digest.ps1*"}"#)),
+        "{c:#?}"
+    );
+    let c = at(&cs, 35).expect("third step");
+    assert_eq!(c.require, Some(p(r#"{touch: "**/HANDOFF.md"}"#)), "{c:#?}");
+}

@@ -422,17 +422,18 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
         let tok = raw.trim_matches(|c: char| {
             matches!(
                 c,
-                ',' | ';' | ':' | '(' | ')' | '"' | '\'' | '!' | '?' | '\u{1}'
+                ',' | ';' | ':' | '(' | ')' | '"' | '\'' | '!' | '?' | '*' | '\u{1}'
             )
         });
         let tok = tok.strip_suffix('.').unwrap_or(tok);
-        let named_alone = (runs || uses)
+        let prev_word = prev.trim_matches('*');
+        let named_alone = matches!(
+            prev_word.to_lowercase().as_str(),
+            "run" | "execute" | "invoke" | "use" | "call"
+        ) || ((runs || uses)
             && (prev.ends_with(':')
-                || matches!(
-                    prev.to_lowercase().as_str(),
-                    "run" | "execute" | "invoke" | "use" | "call" | "/" | "then" | "the"
-                )
-                || prev.ends_with(','));
+                || matches!(prev_word.to_lowercase().as_str(), "/" | "then" | "the")
+                || prev.ends_with(',')));
         prev = raw;
         if looks_like_file(tok) {
             if let Some(c) = script_command(tok, named_alone).filter(|_| runs || named_alone) {
@@ -1244,6 +1245,9 @@ pub(super) fn looks_like_file(tok: &str) -> bool {
                 | "cfg"
                 | "ini"
                 | "sh"
+                | "ps1"
+                | "rb"
+                | "pl"
                 | "env"
         )
 }

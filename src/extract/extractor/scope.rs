@@ -148,6 +148,14 @@ pub(super) fn names_the_activity(c: &str, activity: &[String], lex: &Lexicon) ->
             )
         })
         .collect();
+    // "When called to debug", "when invoked": the skill's being loaded
+    // (for whatever it is for), which holds from the load.
+    if w.len() <= 6
+        && w.first()
+            .is_some_and(|x| matches!(*x, "called" | "invoked" | "activated" | "triggered"))
+    {
+        return true;
+    }
     let Some(first) = w.first() else {
         return false;
     };
