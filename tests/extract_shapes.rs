@@ -3670,3 +3670,15 @@ fn being_called_for_a_purpose_is_no_condition_and_bold_script_steps_run() {
     let c = at(&cs, 35).expect("third step");
     assert_eq!(c.require, Some(p(r#"{touch: "**/HANDOFF.md"}"#)), "{c:#?}");
 }
+
+#[test]
+fn files_to_never_edit_forbids_each_listed_file() {
+    let cs = fixture("approval-lists");
+    // "**Files to NEVER edit:**" / "- `.npmrc`": the item is the file, the
+    // lead-in's verb negated (the items had been dropped as references).
+    let c = at(&cs, 40).expect("listed file");
+    assert_eq!(c.forbid, Some(p(r#"{touch: "**/.npmrc"}"#)), "{c:#?}");
+    // "- Any file matching `.secrets.*`": the pattern is the file.
+    let c = at(&cs, 41).expect("listed pattern");
+    assert_eq!(c.forbid, Some(p(r#"{touch: "**/.secrets.*"}"#)), "{c:#?}");
+}

@@ -2341,10 +2341,25 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
             !t.iter()
                 .any(|x| matches!(*x, "to" | "on" | "into" | "onto"))
         });
-    lead.path_verb = verb.clone().filter(|v| {
-        lex.path_action(v)
-            .is_some_and(|a| a != PathAction::Read || reads_these)
-    });
+    // "Files to NEVER modify:": the items are the files, the verb after
+    // "to" what is (not) done to them.
+    let files_to = match t.as_slice() {
+        [f, "to", rest @ ..] if matches!(*f, "files" | "paths" | "documents") => {
+            rest.iter().find(|x| !is_filler(x)).map(|x| x.to_string())
+        }
+        _ => None,
+    };
+    let negated = files_to.is_some()
+        && t.iter()
+            .any(|x| matches!(*x, "never" | "not" | "don't" | "dont"));
+    let verb = files_to.or(verb);
+    lead.path_verb = verb
+        .clone()
+        .filter(|v| {
+            lex.path_action(v)
+                .is_some_and(|a| a != PathAction::Read || reads_these)
+        })
+        .map(|v| if negated { format!("Never {v}") } else { v });
     lead.normative = marker
         // "Do NOT:", "Should not:": a modal of its own.
         || (lead.modality.is_some() && t.len() <= 3)
@@ -2354,8 +2369,6 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
     lead
 }
 
-/// The words of a lead-in that says when the skill applies: "use when",
-/// "don't use this skill if", "when to use", "when not to use it".
 /// A lead-in whose "before" governs its items: "… ask before:", "Before
 /// running these commands, stop and ask the user:", "Ask before any of
 /// the following:".
@@ -2370,6 +2383,8 @@ fn before_the_items(t: &[&str]) -> bool {
         })
 }
 
+/// The words of a lead-in that says when the skill applies: "use when",
+/// "don't use this skill if", "when to use", "when not to use it".
 fn says_when_to_use(t: &[&str]) -> bool {
     // ("Use this skill only when the user asks for:": "only" changes
     // nothing.)

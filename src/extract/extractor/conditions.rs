@@ -791,6 +791,11 @@ pub(super) fn analyse(
             led = format!("{verb} {s}");
             led.as_str()
         }
+        // ("- Any file matching `.env.*`": the pattern is the file.)
+        Some(verb) if ctx.in_list && opens_with_file(files_matching(s)) => {
+            led = format!("{verb} {}", files_matching(s));
+            led.as_str()
+        }
         // ("1. **docs/guide.md** - the method": a path in bold, its
         // markup gone, is the file all the same.)
         Some(verb) if ctx.in_list && unquoted_file_head(s).is_some() => {
@@ -1822,6 +1827,26 @@ fn skill_rest_instructs(rest: &str, lex: &Lexicon) -> bool {
     }
     main_verb(&w).is_some_and(|v| lex.is_imperative(&v) && v != "use")
         && !starts_with_third_person(&w)
+}
+
+/// "Any file matching `.env.*`", "anything under `secrets/`": the pattern
+/// after the words that say it names files; any other text as it is.
+pub(super) fn files_matching(s: &str) -> &str {
+    let t = s.trim_start();
+    let lower = t.to_lowercase();
+    [
+        "any file matching ",
+        "any files matching ",
+        "files matching ",
+        "anything matching ",
+        "any file named ",
+        "any file under ",
+        "anything under ",
+        "anything in ",
+    ]
+    .iter()
+    .find(|p| lower.starts_with(**p) && t.is_char_boundary(p.len()))
+    .map_or(s, |p| &t[p.len()..])
 }
 
 /// A line that opens with a backticked file name or path (`` `a.json` - … ``).

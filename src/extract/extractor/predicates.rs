@@ -1283,7 +1283,7 @@ pub(super) fn path_glob(c: &str) -> Option<String> {
             && c.len() > 1
             && c[1..]
                 .chars()
-                .all(|ch| ch.is_alphanumeric() || matches!(ch, '_' | '-' | '.')));
+                .all(|ch| ch.is_alphanumeric() || matches!(ch, '_' | '-' | '.' | '*')));
     if !looks || c.starts_with("//") {
         return None;
     }
