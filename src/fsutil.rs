@@ -140,13 +140,6 @@ pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
     read_len_bounded(file, len, limit)
 }
 
-/// [`read_bounded`] of a file already opened by [`open_regular`], from its
-/// current position.
-pub fn read_open_bounded(file: std::fs::File, limit: u64) -> Result<Vec<u8>, InputError> {
-    let len = file.metadata()?.len();
-    read_len_bounded(file, len, limit)
-}
-
 /// [`read_bounded`] of an open file `len` bytes long when opened.
 fn read_len_bounded(file: std::fs::File, len: u64, limit: u64) -> Result<Vec<u8>, InputError> {
     if len > limit {

@@ -39,7 +39,6 @@ use super::model::*;
 use super::{DecodeError, DecodeOptions, Decoder, Harness, Trajectory};
 use serde_json::{json, Value};
 use std::hash::{BuildHasher, Hash, Hasher};
-use std::io::Read;
 use std::path::Path;
 
 pub struct AiderDecoder;
@@ -113,11 +112,9 @@ impl Decoder for AiderDecoder {
         let mut buf: Vec<u8> = Vec::with_capacity(BLOCK);
         let mut eof = false;
         while !eof {
-            let n = std::io::Read::take(&mut file, BLOCK as u64)
-                .read_to_end(&mut buf)
-                .map_err(|e| {
-                    DecodeError::new(path, Some(line_no + 1), format!("cannot read: {e}"))
-                })?;
+            let n = file.read_up_to(&mut buf, BLOCK as u64).map_err(|e| {
+                DecodeError::new(path, Some(line_no + 1), format!("cannot read: {e}"))
+            })?;
             eof = n == 0;
             let whole = if eof {
                 buf.len()

@@ -15,7 +15,7 @@ use super::{
 use serde::de::{DeserializeSeed, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use std::fmt;
-use std::io::{BufReader, Read};
+use std::io::BufReader;
 use std::path::Path;
 
 pub struct ClaudeChatJsonDecoder;
@@ -60,15 +60,13 @@ const WHOLE_FILE_BYTES: u64 = 64 << 20;
 const FAST_MAX_DEPTH: usize = 100;
 
 fn decode_array<const K: bool>(path: &Path) -> Result<Trajectory, DecodeError> {
-    let file = super::open_transcript(path)?;
-    let size = file.metadata().map(|m| m.len()).unwrap_or(u64::MAX);
+    let mut file = super::open_transcript(path)?;
+    let size = file.file_len().unwrap_or(u64::MAX);
     if size > WHOLE_FILE_BYTES {
         return stream::<K, _>(path, BufReader::with_capacity(256 * 1024, file));
     }
     let mut bytes = Vec::with_capacity(size as usize);
-    (&file)
-        .take(WHOLE_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
+    file.read_up_to(&mut bytes, WHOLE_FILE_BYTES + 1)
         .map_err(|e| DecodeError::new(path, None, format!("cannot read: {e}")))?;
     if let Ok(text) = simdutf8::basic::from_utf8(&bytes) {
         if let Some(t) = in_place::<K>(path, text)? {

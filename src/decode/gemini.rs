@@ -138,11 +138,9 @@ impl Decoder for GeminiDecoder {
 }
 
 fn read_head(path: &Path) -> Result<Vec<u8>, DecodeError> {
-    use std::io::Read;
-    let file = super::open_transcript(path)?;
+    let mut file = super::open_transcript(path)?;
     let mut head = Vec::with_capacity(super::SNIFF_BYTES);
-    file.take(super::SNIFF_BYTES as u64)
-        .read_to_end(&mut head)
+    file.read_up_to(&mut head, super::SNIFF_BYTES as u64)
         .map_err(|e| DecodeError::new(path, None, format!("cannot read: {e}")))?;
     Ok(head)
 }

@@ -26,7 +26,6 @@ use super::model::{DecodeProblem, Location, ProblemKind, Trajectory};
 use super::DecodeError;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
-use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -69,7 +68,7 @@ pub struct Line<'a> {
     path: &'a Path,
 }
 
-impl JsonlLines<File> {
+impl JsonlLines<super::Transcript> {
     /// Open a file for line-by-line reading.
     pub fn open(path: &Path) -> Result<Self, DecodeError> {
         let file = super::open_transcript(path)?;

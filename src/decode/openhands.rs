@@ -86,11 +86,9 @@ impl Decoder for OpenHandsDecoder {
     fn decode(&self, path: &Path, opts: &DecodeOptions) -> Result<Trajectory, DecodeError> {
         let mut traj = Trajectory::new(path.to_path_buf(), Harness::OpenHands, self.format());
         let head = {
-            use std::io::Read;
-            let f = super::open_transcript(path)?;
+            let mut f = super::open_transcript(path)?;
             let mut h = Vec::with_capacity(super::SNIFF_BYTES);
-            f.take(super::SNIFF_BYTES as u64)
-                .read_to_end(&mut h)
+            f.read_up_to(&mut h, super::SNIFF_BYTES as u64)
                 .map_err(|e| DecodeError::new(path, None, format!("cannot read: {e}")))?;
             h
         };
