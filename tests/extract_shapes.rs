@@ -3682,3 +3682,29 @@ fn files_to_never_edit_forbids_each_listed_file() {
     let c = at(&cs, 41).expect("listed pattern");
     assert_eq!(c.forbid, Some(p(r#"{touch: "**/.secrets.*"}"#)), "{c:#?}");
 }
+
+#[test]
+fn git_tools_named_without_git_and_slash_commands_are_acts() {
+    let cs = fixture("approval-lists");
+    // "Do not use filter-branch …": the tool by its own name (no predicate
+    // before).
+    let c = at(&cs, 45).expect("filter-branch");
+    assert_eq!(c.forbid, Some(p("{git: filter-branch}")), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    // "`reflog expire --all`": a git-only subcommand with its flags.
+    let c = at(&cs, 46).expect("reflog");
+    assert_eq!(
+        c.forbid,
+        Some(p(r#"{command: "git reflog expire --all*"}"#)),
+        "{c:#?}"
+    );
+    // "Run /changelog first": a slash command loads that skill.
+    let c = at(&cs, 47).expect("slash command");
+    assert_eq!(c.require, Some(p("{skill: changelog}")), "{c:#?}");
+    // "/tmp" is a folder, not a command.
+    let c = at(&cs, 48).expect("folder");
+    assert!(
+        !serde_json::to_string(c).unwrap().contains("skill"),
+        "{c:#?}"
+    );
+}

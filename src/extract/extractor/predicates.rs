@@ -295,6 +295,14 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             "run" | "runs" | "running" | "execute" | "invoke"
         )
     });
+    let uses = main_verb(&w).is_some_and(|v| v == "use");
+    let invoking = runs
+        || w.iter().any(|x| {
+            matches!(
+                x.text.as_str(),
+                "use" | "using" | "invoke" | "invoking" | "call" | "type" | "trigger" | "load"
+            )
+        });
     // "Redeploy: `deploy redeploy <app>`": a step's label and its command.
     let labelled = labelled_command(text);
     let uses_a_document =
@@ -334,6 +342,11 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
                 continue;
             };
             info.actions.push((pred, true));
+            continue;
+        }
+        if let Some(name) = slash_command(c).filter(|_| invoking) {
+            info.actions
+                .push((Predicate::Skill(name.to_string()), true));
             continue;
         }
         if c.starts_with("mcp__")
@@ -416,7 +429,6 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
     // A script's name alone is one the clause runs where it is what is run
     // or used ("Run audit.sh", "Use fetch-logs.sh on …", "Run in order:
     // a.py / b.py"), not a file a program is run on ("pytest on x.py").
-    let uses = main_verb(&w).is_some_and(|v| v == "use");
     let mut prev = "";
     for raw in masked.split_whitespace() {
         let tok = raw.trim_matches(|c: char| {
@@ -435,6 +447,12 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
                 || matches!(prev_word.to_lowercase().as_str(), "/" | "then" | "the")
                 || prev.ends_with(',')));
         prev = raw;
+        // "Ensure /setup has been run": a slash command is a skill load.
+        if let Some(name) = slash_command(tok).filter(|_| invoking) {
+            info.actions
+                .push((Predicate::Skill(name.to_string()), true));
+            continue;
+        }
         if looks_like_file(tok) {
             if let Some(c) = script_command(tok, named_alone).filter(|_| runs || named_alone) {
                 info.actions.push((c, true));
@@ -805,6 +823,34 @@ pub(super) fn command_predicate(c: &str, lex: &Lexicon) -> Option<Predicate> {
     if c.contains('\n') {
         return None;
     }
+    // `gc --prune`, `push --force`: a git subcommand no other program has,
+    // given with its flags, the `git` left out.
+    if !lex.is_command_word(&first)
+        && toks.len() > 1
+        && toks[1..].iter().any(|t| t.starts_with('-') && t.len() > 1)
+        && matches!(
+            first.as_str(),
+            "gc" | "reflog"
+                | "filter-branch"
+                | "filter-repo"
+                | "cherry-pick"
+                | "rebase"
+                | "stash"
+                | "worktree"
+                | "bisect"
+                | "rev-list"
+                | "update-ref"
+                | "commit"
+                | "push"
+                | "reset"
+                | "checkout"
+                | "restore"
+        )
+    {
+        let mut with_git = vec!["git"];
+        with_git.extend(toks.iter().copied());
+        return command_glob(&with_git);
+    }
     // `scripts/review-package PLAN BASE HEAD`: a script of the skill's own.
     if !lex.is_command_word(&first) {
         return script_command(toks.first()?, false);
@@ -1013,6 +1059,38 @@ fn command_glob(toks: &[&str]) -> Option<Predicate> {
         glob.push('*');
     }
     Some(Predicate::Command(glob))
+}
+
+/// `/release-notes`, `/setup`: a slash command, which loads the skill of
+/// that name — not a root folder (`/tmp`, `/etc`) or a file.
+pub(super) fn slash_command(tok: &str) -> Option<&str> {
+    let name = tok.strip_prefix('/')?;
+    let ok = name.len() >= 3
+        && name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | ':'));
+    let root = matches!(
+        name,
+        "tmp"
+            | "etc"
+            | "var"
+            | "usr"
+            | "opt"
+            | "home"
+            | "root"
+            | "dev"
+            | "proc"
+            | "bin"
+            | "sbin"
+            | "lib"
+            | "mnt"
+            | "srv"
+            | "sys"
+            | "boot"
+            | "api"
+    );
+    (ok && !root).then_some(name)
 }
 
 /// A script named by its path (`scripts/fetch.py`, `./bin/setup`,
