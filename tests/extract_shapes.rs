@@ -3708,3 +3708,31 @@ fn git_tools_named_without_git_and_slash_commands_are_acts() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn a_block_under_an_approval_heading_waits_on_the_users_word() {
+    let cs = fixture("approval-lists");
+    // "### Step 5: If Approved" / "1. Run the git commands:" over `git
+    // add`, `git commit -m "handoff: [summary]"`, `git push`: the commit
+    // and the push wait on a user turn (the step had no predicate); the
+    // message template is no part of the commit.
+    let c = at(&cs, 52).expect("approved step");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert_eq!(
+        c.when,
+        Some(p(
+            r#"{any: [{git: commit}, {command: "git push origin main*"}]}"#
+        )),
+        "{c:#?}"
+    );
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+}
+
+#[test]
+fn a_step_over_a_block_in_a_situation_no_action_shows_is_a_rule() {
+    let cs = fixture("approval-lists");
+    // "## After Merging" / "Always verify:" over `npm run lint`: a rule
+    // (it was dropped), judged by people.
+    let c = at(&cs, 61).expect("step over block");
+    assert!(c.behavior().is_none() && c.when.is_none(), "{c:#?}");
+}

@@ -214,6 +214,24 @@ impl Section {
             || self.one_of_many()
     }
 
+    /// A section under a heading that is the user's approval ("### Step 4:
+    /// If Approved"): its steps come after the user's word.
+    pub(super) fn consented(&self) -> bool {
+        self.headings
+            .iter()
+            .filter(|(l, t)| !(*l == 1 && self.title.as_ref() == Some(t)))
+            .any(|(_, t)| {
+                heading_conditional(t)
+                    && (user_consent(t)
+                        || words(t).iter().any(|w| {
+                            matches!(
+                                w.text.as_str(),
+                                "approved" | "approval" | "approves" | "consent" | "consents"
+                            )
+                        }))
+            })
+    }
+
     /// A section under a heading that lists alternatives ("## Workflows"
     /// over "### Create", "### Scan", "### Clean up"): which one a session
     /// follows depends on what it was asked, so its steps bind only where
@@ -661,7 +679,8 @@ impl Extractor<'_> {
                         let after_consent = para_lead
                             .as_ref()
                             .and_then(|l| l.condition.as_ref())
-                            .is_some_and(|(c, _)| user_consent(c));
+                            .is_some_and(|(c, _)| user_consent(c))
+                            || section.consented();
                         if on_success(&text) {
                             self.next_on_success(text, at, &last_shell, lang, lines);
                         } else if after_consent {
@@ -782,14 +801,29 @@ impl Extractor<'_> {
         lang: &str,
         lines: &[(u32, String)],
     ) {
-        let cmds = fence_commands(lines, lang, self.lex);
-        if !is_shell(lang) || cmds.is_empty() {
+        let Some(acts) = self.consented_acts(lang, lines) else {
             return;
-        }
+        };
         let mut d = Draft::new(text, at, Modality::Must);
-        consent_gate(&mut d, any_of(cmds).expect("commands"), true);
+        consent_gate(&mut d, acts, true);
         add_predicate_scopes(&mut d, self.lex);
         self.drafts.push(d);
+    }
+
+    /// The acts of a shell block that wait on the user's word: those that
+    /// change shared state — the commit and the push — where the block has
+    /// such commands (`cd` and `git add` are only on the way), else all.
+    fn consented_acts(&self, lang: &str, lines: &[(u32, String)]) -> Option<Predicate> {
+        let cmds = fence_commands(lines, lang, self.lex);
+        if !is_shell(lang) || cmds.is_empty() {
+            return None;
+        }
+        let scoped: Vec<Predicate> = cmds
+            .iter()
+            .filter(|c| !predicate_scopes(c, self.lex).is_empty())
+            .cloned()
+            .collect();
+        any_of(if scoped.is_empty() { cmds } else { scoped })
     }
 
     /// "1. Check the status:" over `git status` / `git diff --staged`: a
@@ -814,10 +848,25 @@ impl Extractor<'_> {
             self.case_over_commands(text, at, lang, lines);
             return;
         }
+        let cmds = fence_commands(lines, lang, self.lex);
+        // "## After Resolving" / "Always verify:" over `npm run lint`: a
+        // step in a situation no action shows — a rule, judged by people.
+        if shell
+            && section.conditional()
+            && verb.as_deref().is_some_and(is_step_verb)
+            && opening_condition(&text).is_none()
+            && !cmds.is_empty()
+        {
+            let mut d = Draft::new(text, at, Modality::Must);
+            for c in &cmds {
+                d.scope.extend(predicate_scopes(c, self.lex));
+            }
+            self.drafts.push(d);
+            return;
+        }
         if !shell || verb.is_none() || section.conditional() || opening_condition(&text).is_some() {
             return;
         }
-        let cmds = fence_commands(lines, lang, self.lex);
         // "3. **Create the worktree**:" over `git worktree add …`: a step
         // whose own verb acts runs its block where the block acts on
         // shared state too.
@@ -869,6 +918,22 @@ impl Extractor<'_> {
         lines: &[(u32, String)],
         section: &Section,
     ) {
+        // "### If Approved" / "1. Run the git commands:" over its block:
+        // the block's acts wait on the user's word.
+        if section.consented() && is_shell(lang) {
+            let Some(d) = self.drafts.get(at) else { return };
+            if d.behavior_is_set() || d.when.is_some() {
+                return;
+            }
+            if let Some(acts) = self.consented_acts(lang, lines) {
+                let lex = self.lex;
+                if let Some(d) = self.drafts.get_mut(at) {
+                    consent_gate(d, acts, true);
+                    add_predicate_scopes(d, lex);
+                }
+            }
+            return;
+        }
         if section.conditional() || !is_shell(lang) {
             return;
         }

@@ -1022,7 +1022,8 @@ fn command_glob(toks: &[&str]) -> Option<Predicate> {
         {
             return None;
         }
-        let rest = &toks[i + 1..];
+        let rest = without_message(&toks[i + 1..]);
+        let rest = rest.as_slice();
         if rest
             .iter()
             .all(|t| t.starts_with('-') && !t.contains(['<', '$']))
@@ -1059,6 +1060,36 @@ fn command_glob(toks: &[&str]) -> Option<Predicate> {
         glob.push('*');
     }
     Some(Predicate::Command(glob))
+}
+
+/// A git command's arguments without a message that is a template
+/// (`-m "feat: [summary]"`, `-m "<message>"`): what it will say is no part
+/// of the act. (A literal message — `-m "wip"` — stays: it may be the
+/// point of the rule.)
+fn without_message<'a>(args: &[&'a str]) -> Vec<&'a str> {
+    let template = |s: &str| s.contains(['[', '<', '{', '$', '…']) || s.contains("...");
+    let at = args.iter().position(|t| matches!(*t, "-m" | "--message"));
+    let value_end = at.map(|m| {
+        let mut j = m + 1;
+        if let Some(v) = args.get(j) {
+            let q = v.chars().next().filter(|c| matches!(c, '"' | '\''));
+            if let Some(q) = q.filter(|q| !(v.len() > 1 && v.ends_with(*q))) {
+                while j < args.len() && !(args[j].len() > 1 && args[j].ends_with(q)) {
+                    j += 1;
+                }
+            }
+        }
+        (j + 1).min(args.len())
+    });
+    let Some((m, end)) = at.zip(value_end) else {
+        return args.to_vec();
+    };
+    if !args[m + 1..end].iter().any(|t| template(t)) {
+        return args.to_vec();
+    }
+    let mut out = args[..m].to_vec();
+    out.extend_from_slice(&args[end..]);
+    out
 }
 
 /// `/release-notes`, `/setup`: a slash command, which loads the skill of
