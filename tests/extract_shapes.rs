@@ -3736,3 +3736,21 @@ fn a_step_over_a_block_in_a_situation_no_action_shows_is_a_rule() {
     let c = at(&cs, 61).expect("step over block");
     assert!(c.behavior().is_none() && c.when.is_none(), "{c:#?}");
 }
+
+#[test]
+fn how_work_is_cut_into_commits_is_shared_repo_state_and_wording_is_not() {
+    let cs = fixture("commit-shape");
+    // "Keep commits small", "Do the rename in one commit, …" (a rule now:
+    // "Do the …" is the verb, not an auxiliary), "Tag format MUST be …":
+    // the shape of the shared history.
+    for line in [10, 11, 13] {
+        let c = at(&cs, line).expect("history rule");
+        assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+        assert!(c.behavior().is_none(), "{c:#?}");
+    }
+    // "Separate PRs so …": a rule ("separate" is a verb).
+    assert!(at(&cs, 12).is_some(), "{cs:#?}");
+    // How a message reads stays unscoped.
+    let c = at(&cs, 14).expect("wording");
+    assert!(c.scope.is_empty(), "{c:#?}");
+}

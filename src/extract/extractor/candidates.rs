@@ -2148,6 +2148,30 @@ pub(super) fn main_verb(w: &[Word]) -> Option<String> {
     let w: Vec<&Word> = w.iter().filter(|x| !x.barrier).collect();
     let i = w.iter().position(|x| !is_filler(&x.text))?;
     let t = w[i].text.as_str();
+    // "Do the mechanical change in one commit": "do" is the verb where an
+    // object follows it, not an auxiliary.
+    if i > 0
+        && w[i - 1].text == "do"
+        && (i == 1 || !matches!(w[i - 2].text.as_str(), "not" | "never"))
+        && matches!(
+            t,
+            "the"
+                | "a"
+                | "an"
+                | "this"
+                | "that"
+                | "these"
+                | "those"
+                | "it"
+                | "one"
+                | "each"
+                | "all"
+                | "both"
+                | "your"
+        )
+    {
+        return Some("do".to_string());
+    }
     match w.get(i + 1) {
         // "Re-test" is a verb, though "test" alone often is a noun.
         Some(n) if t == "re" && n.text == "test" => Some("retest".to_string()),
