@@ -858,7 +858,11 @@ fn judge_streaming(
     let threads = rayon::current_num_threads().clamp(1, n.max(1));
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::channel();
-        for _ in 0..threads {
+        // The calling thread decodes too, so `threads - 1` more are started
+        // (with one thread, none): it takes what the others finished between
+        // its own files instead of sleeping on the channel and being woken
+        // for every file (a wake-up and a switch per file, in both threads).
+        for _ in 1..threads {
             let tx = tx.clone();
             let (next, stop) = (&next, &stop);
             scope.spawn(move || loop {
@@ -872,7 +876,9 @@ fn judge_streaming(
             });
         }
         drop(tx);
-        'recv: for (i, r) in rx {
+        // File `i`'s result; every result due is handed over in file order.
+        // `false`: a file failed, and the run stops.
+        let mut take = |i: usize, r: Result<Vec<Option<Judged>>, DecodeError>| -> bool {
             pending.insert(i, r);
             while let Some(r) = pending.remove(&expect) {
                 let judged = match r {
@@ -880,7 +886,7 @@ fn judge_streaming(
                     Err(e) => {
                         failure = Some(e);
                         stop.store(true, Ordering::Relaxed);
-                        break 'recv;
+                        return false;
                     }
                 };
                 for (&si, j) in skills_of_file.get(expect).iter().zip(judged) {
@@ -894,6 +900,28 @@ fn judge_streaming(
                     }
                 }
                 expect += 1;
+            }
+            true
+        };
+        let mut going = true;
+        while going {
+            while going {
+                match rx.try_recv() {
+                    Ok((i, r)) => going = take(i, r),
+                    Err(_) => break,
+                }
+            }
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if !going || i >= n {
+                break;
+            }
+            going = take(i, work(i));
+        }
+        if going {
+            for (i, r) in rx {
+                if !take(i, r) {
+                    break;
+                }
             }
         }
     });
