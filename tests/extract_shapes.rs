@@ -3754,3 +3754,17 @@ fn how_work_is_cut_into_commits_is_shared_repo_state_and_wording_is_not() {
     let c = at(&cs, 14).expect("wording");
     assert!(c.scope.is_empty(), "{c:#?}");
 }
+
+#[test]
+fn environment_files_named_in_words_are_the_dotenv_files() {
+    let cs = fixture("approval-lists");
+    // "NEVER touch environment files": `.env` and its variants (no
+    // predicate, no scope before).
+    let c = at(&cs, 68).expect("environment files");
+    assert_eq!(
+        c.forbid,
+        Some(p(r#"{any: [{touch: "**/.env"}, {touch: "**/.env.*"}]}"#)),
+        "{c:#?}"
+    );
+    assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
+}
