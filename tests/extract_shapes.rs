@@ -3768,3 +3768,23 @@ fn environment_files_named_in_words_are_the_dotenv_files() {
     );
     assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
 }
+
+#[test]
+fn what_the_code_under_review_does_forbids_no_act() {
+    let cs = fixture("code-not-acts");
+    // "No blocking calls inside `async def` (…, subprocess.run)": the
+    // "run" of an identifier made `async def` a program — every such
+    // "command" forbidden.
+    let c = at(&cs, 8).expect("async rule");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    // "We don't use `FakeClient`": a class, not a harness tool.
+    let c = at(&cs, 9).expect("class rule");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    // "No outbound HTTP calls in tests — every service is mocked": what
+    // the tests do; it had forbidden every fetch of the session.
+    let c = at(&cs, 10).expect("mocked rule");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    // A harness tool by name stays a tool.
+    let c = at(&cs, 11).expect("tool rule");
+    assert_eq!(c.require, Some(p(r#"{tool: "AskUserQuestion"}"#)), "{c:#?}");
+}

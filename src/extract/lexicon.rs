@@ -47,6 +47,10 @@ pub struct LexiconFile {
     /// imperative rule (`run`, `use`, `delete`…).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub imperatives: Vec<String>,
+    /// The agent harnesses' own tools (`TodoWrite`, `AskUserQuestion`…): a
+    /// code span naming one is that tool, where a rule need not say "tool".
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_names: Vec<String>,
 }
 
 /// One phrase entry: when any pattern of `match` occurs in a rule, the rule
@@ -466,6 +470,7 @@ pub struct Lexicon {
     pub program_words: Vec<String>,
     pub speech_verbs: Vec<String>,
     pub imperatives: Vec<String>,
+    pub tool_names: Vec<String>,
 }
 
 impl Lexicon {
@@ -592,6 +597,7 @@ impl Lexicon {
             .speech_verbs
             .extend(file.speech_verbs.iter().cloned());
         merged.imperatives.extend(file.imperatives.iter().cloned());
+        merged.tool_names.extend(file.tool_names.iter().cloned());
         Lexicon::compile(&merged)
     }
 
@@ -641,6 +647,7 @@ impl Lexicon {
             program_words: lower(&file.program_words),
             speech_verbs: lower(&file.speech_verbs),
             imperatives: lower(&file.imperatives),
+            tool_names: file.tool_names.clone(),
         })
     }
 
@@ -660,6 +667,11 @@ impl Lexicon {
     /// An imperative verb, in its base form?
     pub fn is_imperative(&self, word: &str) -> bool {
         self.imperatives.iter().any(|v| v == word)
+    }
+
+    /// A harness's own tool, by its exact name (`TodoWrite`)?
+    pub fn is_harness_tool(&self, name: &str) -> bool {
+        self.tool_names.iter().any(|t| t == name)
     }
 
     /// A plain word that names a program (`poetry`, `mypy`)?

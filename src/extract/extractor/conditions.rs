@@ -386,6 +386,14 @@ fn for_that_reason_alone(text: &str) -> bool {
                 )
             })
     })
+    // "No external HTTP calls — the services are all mocked": what the code
+    // under test does, not what the agent may do.
+    || w.iter().any(|x| {
+        matches!(
+            x.as_str(),
+            "mock" | "mocks" | "mocked" | "mocking" | "stub" | "stubs" | "stubbed" | "faked"
+        )
+    })
     // "Examples: \"commit my changes\" → NO push": what an example shows,
     // not a prohibition of every such act.
     || w.first().is_some_and(|x| matches!(x.as_str(), "example" | "examples" | "e.g"))

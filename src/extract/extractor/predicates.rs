@@ -289,7 +289,16 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
         }
     }
     // A clause that runs something: a script path in it is a command.
-    let runs = w.iter().any(|x| {
+    // (Not an identifier's part: "`subprocess.run`", "open()".)
+    let prose: String = masked
+        .split_whitespace()
+        .filter(|t| {
+            let t = t.trim_matches(|c: char| !c.is_alphanumeric());
+            !t.contains(['.', '(', '_'])
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let runs = words(&prose).iter().any(|x| {
         matches!(
             x.text.as_str(),
             "run" | "runs" | "running" | "execute" | "invoke"
@@ -390,7 +399,12 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
                 }
                 info.actions.push((p, true));
             }
-        } else if is_tool_name(c) && w.iter().any(|x| !x.barrier) {
+        } else if is_tool_name(c)
+            && w.iter().any(|x| !x.barrier)
+            // ("We don't use `TestClient`" names a class, not a tool: a
+            // name is a tool where the harness has it or the rule says so.)
+            && (lex.is_harness_tool(c) || w.iter().any(|x| matches!(x.text.as_str(), "tool" | "tools")))
+        {
             // (A name alone — "`CrashLoopBackOff` → …" — is a state seen,
             // no tool used.)
             info.actions.push((Predicate::Tool(c.to_string()), true));
