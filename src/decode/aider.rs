@@ -244,6 +244,17 @@ fn no_exact_match(text: &str) -> Option<&str> {
         .map(|at| &text[at + NEEDLE.len()..])
 }
 
+/// Whether aider's output line reports `KeyboardInterrupt` (a searcher built
+/// once: `str::contains` prepares its needle anew on every output line).
+fn keyboard_interrupt(text: &str) -> bool {
+    static FINDER: std::sync::OnceLock<memchr::memmem::Finder<'static>> =
+        std::sync::OnceLock::new();
+    FINDER
+        .get_or_init(|| memchr::memmem::Finder::new("KeyboardInterrupt"))
+        .find(text.as_bytes())
+        .is_some()
+}
+
 fn is_tool_line(line: &str) -> bool {
     line == ">" || line.starts_with("> ") || (line.starts_with('>') && line[1..].trim().is_empty())
 }
@@ -310,6 +321,10 @@ fn strip_filename(line: &str) -> Option<String> {
 
 /// An opening fence of a shell block (```bash, ```sh …), which aider offers to run.
 fn is_shell_fence(line: &str) -> bool {
+    // most reply lines hold no backtick: one `memchr` instead of a trim
+    if memchr::memchr(b'`', line.as_bytes()).is_none() {
+        return false;
+    }
     let Some(lang) = line.trim().strip_prefix("```") else {
         return false;
     };
@@ -661,8 +676,12 @@ impl Parser {
     /// The user input `text` (its lines joined by line breaks), ended.
     fn user_turn(&mut self, text: &str, traj: &mut Trajectory) {
         let n = self.user_start;
-        let mut lines = text.split('\n');
-        let first = lines.next().unwrap_or("").trim_start();
+        // the first line (a command's word), the others only for a command
+        let (first, more) = match memchr::memchr(b'\n', text.as_bytes()) {
+            Some(at) => (&text[..at], Some(&text[at + 1..])),
+            None => (text, None),
+        };
+        let first = first.trim_start();
         let (word, args) = if let Some(rest) = first.strip_prefix('!') {
             ("run".to_string(), rest.to_string())
         } else if let Some(rest) = first.strip_prefix('/') {
@@ -676,7 +695,7 @@ impl Parser {
         };
         // A command's arguments may continue on the following `####` lines (a paste).
         let mut all_args = args;
-        for l in lines {
+        for l in more.into_iter().flat_map(|m| m.split('\n')) {
             if !l.trim().is_empty() {
                 all_args.push(' ');
                 all_args.push_str(l.trim());
@@ -773,7 +792,7 @@ impl Parser {
             }
         } else if text.starts_with("Commit ") || text.starts_with("Tokens: ") {
             // aider's own auto-commit and token report: bookkeeping, no event.
-        } else if text.contains("KeyboardInterrupt") {
+        } else if keyboard_interrupt(text) {
             self.interrupted = true;
         } else if let Some(path) = text.strip_prefix("Applied edit to ") {
             let path = path.trim();
