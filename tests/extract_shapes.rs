@@ -3788,3 +3788,12 @@ fn what_the_code_under_review_does_forbids_no_act() {
     let c = at(&cs, 11).expect("tool rule");
     assert_eq!(c.require, Some(p(r#"{tool: "AskUserQuestion"}"#)), "{c:#?}");
 }
+
+#[test]
+fn see_also_and_related_sections_hold_no_rules() {
+    let cs = fixture("code-not-acts");
+    // "Stands alone — … not prerequisites: … `git bisect` …": it had
+    // forbidden every `git bisect`; the skills listed had been rules.
+    assert!(at(&cs, 15).is_none(), "{cs:#?}");
+    assert!(at(&cs, 19).is_none(), "{cs:#?}");
+}

@@ -214,6 +214,31 @@ impl Section {
             || self.one_of_many()
     }
 
+    /// A section that points elsewhere ("## See also", "## Related
+    /// Skills", "## Further Reading"): its lines name other documents and
+    /// skills, no rules.
+    pub(super) fn references(&self) -> bool {
+        let h = strip_emphasis(self.nearest()).to_lowercase();
+        let h = h.trim();
+        matches!(
+            h,
+            "see also"
+                | "further reading"
+                | "credits"
+                | "acknowledgements"
+                | "acknowledgments"
+                | "license"
+        ) || h == "related"
+            || [
+                "related skills",
+                "related docs",
+                "related documentation",
+                "related commands",
+            ]
+            .iter()
+            .any(|p| h.starts_with(p))
+    }
+
     /// A section under a heading that is the user's approval ("### Step 4:
     /// If Approved"): its steps come after the user's word.
     pub(super) fn consented(&self) -> bool {
@@ -512,7 +537,7 @@ impl Extractor<'_> {
                     items.clear();
                     para_lead = self.paragraph(body, &section);
                 }
-                _ if example_depth > 0 || section.example() => {}
+                _ if example_depth > 0 || section.example() || section.references() => {}
                 Block::Blank => {
                     colon_rule = colon_before;
                     bare_colon = bare_before;
