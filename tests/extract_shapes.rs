@@ -3797,3 +3797,12 @@ fn see_also_and_related_sections_hold_no_rules() {
     assert!(at(&cs, 15).is_none(), "{cs:#?}");
     assert!(at(&cs, 19).is_none(), "{cs:#?}");
 }
+
+#[test]
+fn working_on_branches_of_ones_own_is_shared_repo_state_being_on_one_is_not() {
+    let cs = fixture("commit-shape");
+    let c = at(&cs, 15).expect("use topic branches");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    let c = at(&cs, 16).expect("on a topic branch");
+    assert!(!c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+}
