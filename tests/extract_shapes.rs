@@ -3806,3 +3806,15 @@ fn working_on_branches_of_ones_own_is_shared_repo_state_being_on_one_is_not() {
     let c = at(&cs, 16).expect("on a topic branch");
     assert!(!c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
 }
+
+#[test]
+fn deleting_a_skill_waits_on_consent_as_self_modification() {
+    let cs = fixture("approval-lists");
+    // "Never delete a skill without … explicit confirmation": the deletion
+    // (not every edit of a skill) waits on the user's word.
+    let c = at(&cs, 69).expect("delete a skill");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    let w = serde_json::to_string(&c.when).unwrap();
+    assert!(w.contains("delete") && !w.contains("touch"), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SelfModification), "{c:#?}");
+}
