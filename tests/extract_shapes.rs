@@ -3818,3 +3818,14 @@ fn deleting_a_skill_waits_on_consent_as_self_modification() {
     assert!(w.contains("delete") && !w.contains("touch"), "{c:#?}");
     assert!(c.scope.contains(&ScopeTag::SelfModification), "{c:#?}");
 }
+
+#[test]
+fn when_not_to_use_items_are_situations_unless_they_instruct() {
+    let cs = fixture("code-not-acts");
+    // "## When NOT to Use" / "- No changes to commit (empty working
+    // tree)": a situation; it had forbidden every commit.
+    assert!(at(&cs, 23).is_none(), "{cs:#?}");
+    // "**Reviewer wants a quick pass**: Skip the style notes …": the
+    // instruction after the label is a rule.
+    assert!(at(&cs, 24).is_some(), "{cs:#?}");
+}

@@ -1128,6 +1128,12 @@ impl Extractor<'_> {
         }) {
             return None;
         }
+        // "## When NOT to Use" / "- No changes to commit": a situation the
+        // skill is (not) for, no rule — unless the item says what to do
+        // ("Never run it on main", "Use `x` instead").
+        if lead.is_none() && section.when_to() && !self.item_instructs(&body.text) {
+            return None;
+        }
         // "## requires_approval" / "Needs confirmation:" over bare commands
         // ("- git push *", "- `git tag`"): each command waits on the user's
         // word, a consent gate (SPEC §4.2).
@@ -1327,6 +1333,36 @@ impl Extractor<'_> {
             d.scope.clone_from(&self.topic);
         }
         Some(d)
+    }
+
+    /// An item that says what to do: a modal word of its own (not a bare
+    /// "No …", which states a situation) or an imperative verb first.
+    fn item_instructs(&self, text: &str) -> bool {
+        let t = strip_emphasis(text);
+        let w = words(&mask(&t).0);
+        let modal = w.iter().any(|x| {
+            matches!(
+                x.text.as_str(),
+                "never"
+                    | "must"
+                    | "mustn't"
+                    | "should"
+                    | "shouldn't"
+                    | "always"
+                    | "don't"
+                    | "dont"
+                    | "avoid"
+            )
+        }) || w
+            .windows(2)
+            .any(|p| p[0].text == "do" && p[1].text == "not");
+        let imperative =
+            |w: &[Word]| main_verb(w).is_some_and(|v| self.lex.is_imperative(&v) && v != "use");
+        // ("**User wants to keep legacy tooling**: Respect existing
+        // workflows": the instruction after the situation's label.)
+        modal
+            || imperative(&w)
+            || split_label(&t).is_some_and(|(_, after)| imperative(&words(&mask(&after).0)))
     }
 
     /// "1. Write one failing test" / "2. Run it": "it" is the test the
