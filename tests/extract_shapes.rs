@@ -3829,3 +3829,21 @@ fn when_not_to_use_items_are_situations_unless_they_instruct() {
     // instruction after the label is a rule.
     assert!(at(&cs, 24).is_some(), "{cs:#?}");
 }
+
+#[test]
+fn never_unless_the_user_instructs_gates_each_listed_command_on_consent() {
+    let cs = fixture("approval-lists");
+    // "NEVER run these operations unless the user gives explicit,
+    // written instruction:" / "- `git reset --hard` - …": a consent gate
+    // (each had been forbidden outright).
+    for (line, sub) in [(75, "stash"), (76, "clean")] {
+        let c = at(&cs, line).expect("listed command");
+        assert_eq!(c.forbid, None, "{c:#?}");
+        assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+        assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
+        assert!(
+            serde_json::to_string(&c.when).unwrap().contains(sub),
+            "{c:#?}"
+        );
+    }
+}

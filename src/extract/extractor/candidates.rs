@@ -1138,7 +1138,13 @@ impl Extractor<'_> {
         // ("- git push *", "- `git tag`"): each command waits on the user's
         // word, a consent gate (SPEC §4.2).
         if lead.map_or_else(|| asks_approval(section.nearest()), |l| l.approval) {
-            if let Some(cmd) = bare_command(&body.text, self.lex) {
+            // ("`git reset --hard` - Destroys uncommitted work": the
+            // command, its note after the dash.)
+            let cmd = bare_command(&body.text, self.lex).or_else(|| {
+                led_command(&strip_emphasis(&body.text))
+                    .and_then(|c| command_predicate(c.trim_matches('`'), self.lex))
+            });
+            if let Some(cmd) = cmd {
                 let mut d = Draft::new(
                     strip_emphasis(&body.text),
                     [
@@ -1150,7 +1156,12 @@ impl Extractor<'_> {
                 // One confirmation covers the listed acts of a run (a
                 // release's commit, tag, push and `push --tags` after one
                 // "go ahead"): `before`, not `before-each`.
-                consent_gate(&mut d, not_a_listing(cmd), false);
+                // ("NEVER run these unless the user says so:": each
+                // forbidden act its own word.)
+                let each = lead.is_some_and(|l| {
+                    matches!(l.modality, Some(Modality::MustNot | Modality::ShouldNot))
+                });
+                consent_gate(&mut d, not_a_listing(cmd), each);
                 add_predicate_scopes(&mut d, self.lex);
                 self.drafts.push(d);
                 return None;
@@ -2365,7 +2376,12 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
     let mut lead = Lead {
         modality: own_modal(&w),
         branches: w.iter().any(|x| x.text == "branch" || x.text == "branches"),
-        approval: asks_approval(body),
+        // ("NEVER run these operations unless the user gives explicit,
+        // written instruction:": the items wait on the user's word.)
+        approval: asks_approval(body)
+            || (matches!(own_modal(&w), Some(Modality::MustNot | Modality::ShouldNot))
+                && t.iter().any(|x| matches!(*x, "unless" | "without"))
+                && user_consent(body)),
         consent_before: before_the_items(&t)
             && (t.iter().any(|x| matches!(*x, "ask" | "asking"))
                 || t.windows(3).any(|p| p[0] == "check" && p[1] == "with")

@@ -2726,7 +2726,7 @@ fn only_paths(p: &Predicate) -> bool {
 /// The command an item names before any note on it: "`cmd`", "`cmd` (why)",
 /// "`cmd` - what it does", "`cmd`: when". `None` when the item says more
 /// around its code span.
-fn led_command(s: &str) -> Option<&str> {
+pub(super) fn led_command(s: &str) -> Option<&str> {
     let bare = s.trim();
     let inner = bare.strip_prefix('`')?;
     let end = inner.find('`')?;
