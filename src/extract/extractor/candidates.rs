@@ -2225,22 +2225,7 @@ pub(super) fn main_verb(w: &[Word]) -> Option<String> {
     if i > 0
         && w[i - 1].text == "do"
         && (i == 1 || !matches!(w[i - 2].text.as_str(), "not" | "never"))
-        && matches!(
-            t,
-            "the"
-                | "a"
-                | "an"
-                | "this"
-                | "that"
-                | "these"
-                | "those"
-                | "it"
-                | "one"
-                | "each"
-                | "all"
-                | "both"
-                | "your"
-        )
+        && (is_determiner(t) || matches!(t, "it" | "one"))
     {
         return Some("do".to_string());
     }

@@ -504,3 +504,26 @@ pub(super) fn split_trailing(s: &str) -> Option<(String, String, String)> {
     }
     None
 }
+
+/// A determiner: the word before a noun that makes what precedes it a
+/// verb with an object ("do *the* change", "would *your* …").
+pub(super) fn is_determiner(w: &str) -> bool {
+    matches!(
+        w,
+        "the"
+            | "a"
+            | "an"
+            | "this"
+            | "that"
+            | "these"
+            | "those"
+            | "your"
+            | "its"
+            | "their"
+            | "each"
+            | "every"
+            | "all"
+            | "any"
+            | "both"
+    )
+}

@@ -249,27 +249,8 @@ pub(super) fn verb_before_object(mw: &[Word]) -> bool {
                 | "shall"
                 | "should"
         )
-        && matches!(
-            o.text.as_str(),
-            "the"
-                | "a"
-                | "an"
-                | "this"
-                | "that"
-                | "these"
-                | "those"
-                | "your"
-                | "its"
-                | "their"
-                | "each"
-                | "every"
-                | "all"
-                | "any"
-                | "which"
-                | "what"
-                | "out"
-                | "up"
-        )
+        && (is_determiner(&o.text) && o.text != "both"
+            || matches!(o.text.as_str(), "which" | "what" | "out" | "up"))
 }
 
 /// A verb the lexicon leaves out because its noun often opens statements
