@@ -3847,3 +3847,14 @@ fn never_unless_the_user_instructs_gates_each_listed_command_on_consent() {
         );
     }
 }
+
+#[test]
+fn speech_imperatives_open_rules_without_acts() {
+    let cs = fixture("commit-shape");
+    // "Communicate when …", "Recommend …": rules (they were dropped), of
+    // speech, so with no act.
+    for line in [17, 18] {
+        let c = at(&cs, line).expect("speech rule");
+        assert!(c.behavior().is_none(), "{c:#?}");
+    }
+}
