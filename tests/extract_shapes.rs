@@ -3858,3 +3858,15 @@ fn speech_imperatives_open_rules_without_acts() {
         assert!(c.behavior().is_none(), "{c:#?}");
     }
 }
+
+#[test]
+fn a_numbered_triage_step_runs_its_block() {
+    let cs = fixture("code-not-acts");
+    // "## 3. Triage a failing CI run" over `gh run list …` (dropped before).
+    let c = at(&cs, 26).expect("triage step");
+    assert_eq!(
+        c.require,
+        Some(p(r#"{command: "gh run list --branch * --limit 5*"}"#)),
+        "{c:#?}"
+    );
+}

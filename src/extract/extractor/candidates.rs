@@ -1742,6 +1742,9 @@ fn is_step_verb(v: &str) -> bool {
             | "test"
             | "build"
             | "format"
+            | "triage"
+            | "diagnose"
+            | "debug"
     )
 }
 
