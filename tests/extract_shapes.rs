@@ -3870,3 +3870,16 @@ fn a_numbered_triage_step_runs_its_block() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn a_checks_label_and_question_after_a_dash_is_a_rule() {
+    let cs = fixture("code-not-acts");
+    // "## What to Check" / "- Coupling - what else breaks …?": a check,
+    // unverifiable (it was dropped as a question).
+    for line in [34, 35] {
+        let c = at(&cs, line).expect("check item");
+        assert!(c.behavior().is_none() && c.when.is_none(), "{c:#?}");
+    }
+    // The same shape outside a checks section is a question, no rule.
+    assert!(at(&cs, 39).is_none(), "{cs:#?}");
+}

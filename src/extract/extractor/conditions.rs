@@ -877,7 +877,31 @@ pub(super) fn analyse(
     let mut check_question = false;
     if question.is_none() && s.trim_end_matches(['*', '_', ' ']).ends_with('?') {
         let modal = own_modal(&words(&mask(s).0)).is_some();
-        let labelled = ctx.in_list && split_label(s).is_some_and(|(_, q)| opens_yes_no(&q));
+        // ("Ambiguity - what could a fresh agent misinterpret?" under "What
+        // to Check": a check's label, a dash, the question it asks.)
+        let checks = words(ctx.section.nearest()).iter().any(|w| {
+            matches!(
+                w.text.as_str(),
+                "check" | "checks" | "checklist" | "verify" | "verification" | "audit"
+            )
+        });
+        let asks = |q: &str| {
+            opens_yes_no(q)
+                || (checks
+                    && words(&mask(q).0).first().is_some_and(|w| {
+                        matches!(
+                            w.text.as_str(),
+                            "what" | "which" | "how" | "why" | "where" | "who"
+                        )
+                    }))
+        };
+        let dashed = [" - ", " — ", " – "].iter().find_map(|d| {
+            let (head, q) = s.split_once(d)?;
+            (head.split_whitespace().count() <= 4 && !head.contains('`')).then_some(q)
+        });
+        let labelled = ctx.in_list
+            && (split_label(s).is_some_and(|(_, q)| opens_yes_no(&q))
+                || dashed.is_some_and(|q| asks(q)));
         if !(modal || labelled) {
             return None;
         }
