@@ -900,8 +900,7 @@ pub(super) fn analyse(
             (head.split_whitespace().count() <= 4 && !head.contains('`')).then_some(q)
         });
         let labelled = ctx.in_list
-            && (split_label(s).is_some_and(|(_, q)| opens_yes_no(&q))
-                || dashed.is_some_and(|q| asks(q)));
+            && (split_label(s).is_some_and(|(_, q)| opens_yes_no(&q)) || dashed.is_some_and(asks));
         if !(modal || labelled) {
             return None;
         }
