@@ -3883,3 +3883,16 @@ fn a_checks_label_and_question_after_a_dash_is_a_rule() {
     // The same shape outside a checks section is a question, no rule.
     assert!(at(&cs, 39).is_none(), "{cs:#?}");
 }
+
+#[test]
+fn a_version_placeholder_matches_any_version() {
+    let cs = fixture("commit-shape");
+    // "`gh release view vX.Y.Z`": it had required the literal `vX.Y.Z`,
+    // which no session runs.
+    let c = at(&cs, 19).expect("release check");
+    assert_eq!(
+        c.require,
+        Some(p(r#"{command: "gh release view*"}"#)),
+        "{c:#?}"
+    );
+}

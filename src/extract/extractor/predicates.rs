@@ -1231,6 +1231,20 @@ pub(super) fn is_placeholder(t: &str) -> bool {
         || t == "…"
         || (t.starts_with('{') && t.ends_with('}'))
         || t.chars().all(|c| c.is_ascii_uppercase() || c == '_') && t.len() > 2
+        || version_placeholder(t)
+}
+
+/// `vX.Y.Z`, `X.Y.Z`, `vN.N`: a version to be filled in.
+fn version_placeholder(t: &str) -> bool {
+    let t = t.strip_prefix('v').unwrap_or(t);
+    let parts: Vec<&str> = t.split('.').collect();
+    (2..=3).contains(&parts.len())
+        && parts.iter().all(|p| {
+            matches!(
+                *p,
+                "X" | "Y" | "Z" | "N" | "x" | "y" | "z" | "n" | "MAJOR" | "MINOR" | "PATCH"
+            )
+        })
 }
 
 /// `raw.githubusercontent.com`, `api.example.org/v1`: a host to fetch from.
