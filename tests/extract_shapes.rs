@@ -3896,3 +3896,14 @@ fn a_version_placeholder_matches_any_version() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn under_a_users_request_the_forbidden_act_is_the_trigger() {
+    let cs = fixture("approval-lists");
+    // "### If the User Asks to Drop Files from History" / "Do not use
+    // filter-branch": the request is no act of the session (it had made
+    // every file deletion the trigger); filter-branch is, judged by people.
+    let c = at(&cs, 80).expect("filter-branch under a request");
+    assert_eq!(c.when, Some(p("{git: filter-branch}")), "{c:#?}");
+    assert_eq!(c.forbid, None, "{c:#?}");
+}

@@ -2006,6 +2006,24 @@ impl Analysis {
         self.each || !(self.proceeds || batch_object(&self.main))
     }
 
+    /// Every condition is the user asking or wanting something ("If the
+    /// user asks to …", "When the user wants …").
+    fn only_user_conditions(&self) -> bool {
+        !self.conditions.is_empty()
+            && self.conditions.iter().all(|(c, _)| {
+                user_wants(c) || {
+                    let w = plain_words(c);
+                    w.iter().any(|x| matches!(x.as_str(), "user" | "users"))
+                        && w.iter().any(|x| {
+                            matches!(
+                                x.as_str(),
+                                "asks" | "ask" | "requests" | "request" | "says" | "tells"
+                            )
+                        })
+                }
+            })
+    }
+
     fn user_condition_but(&self, lex: &Lexicon, planning: bool) -> bool {
         self.conditions.iter().any(|(c, _)| {
             if planning && planning_milestone(c) {
@@ -2295,6 +2313,14 @@ impl Analysis {
                     ),
                     _ => d.when = when_actions,
                 }
+            } else if let Some(x) = main_pred
+                .clone()
+                .filter(|_| when_actions.is_some() && self.only_user_conditions())
+            {
+                // "If the user asks to remove files from history: do not use
+                // filter-branch": what the user asks for is no act of the
+                // session; the act named is the trigger, judged by people.
+                d.when = Some(x);
             } else if when_actions.is_some() {
                 // "If X, never Y": `forbid` ignores `when`, so the rule is
                 // judged only where X happened, by people.
