@@ -3907,3 +3907,18 @@ fn under_a_users_request_the_forbidden_act_is_the_trigger() {
     assert_eq!(c.when, Some(p("{git: filter-branch}")), "{c:#?}");
     assert_eq!(c.forbid, None, "{c:#?}");
 }
+
+#[test]
+fn modifying_code_is_editing_it() {
+    let cs = fixture("code-not-acts");
+    // "**Don't modify code** - the review is read-only": edits of the
+    // code are forbidden (no predicate before: "modify" was not read as
+    // "edit" next to "code").
+    let c = at(&cs, 43).expect("read-only rule");
+    assert!(
+        serde_json::to_string(&c.forbid)
+            .unwrap()
+            .contains("\"edit\""),
+        "{c:#?}"
+    );
+}
