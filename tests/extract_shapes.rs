@@ -3922,3 +3922,14 @@ fn modifying_code_is_editing_it() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn ssh_named_as_a_word_is_the_program() {
+    let cs = fixture("code-not-acts");
+    // "Never run SSH by hand": running `ssh` (no predicate before).
+    let c = at(&cs, 44).expect("ssh rule");
+    assert!(
+        serde_json::to_string(&c.forbid).unwrap().contains("ssh"),
+        "{c:#?}"
+    );
+}
