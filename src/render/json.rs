@@ -10,6 +10,7 @@
 //! the skills'); `skills` holds one SPEC §7 object per skill judged, `[]`
 //! when nothing was gated (for example `--changed-since` found no change).
 
+use super::fragments::Fragments;
 use super::pretty::Overflow;
 use super::Renderer;
 use crate::score::{worst_exit, SkillVerdict};
@@ -122,6 +123,7 @@ fn write_envelope_parallel_with(
     // One buffer per thread, reused from chunk to chunk: a new buffer per
     // skill made the kernel clear fresh pages for every skill's text.
     let per = rayon::current_num_threads().max(1);
+    let fragments = Fragments::new();
     let mut bufs: Vec<(Vec<u8>, Option<Overflow>)> = (0..per)
         .map(|_| (Vec::new(), Overflow::new(keep, block)))
         .collect();
@@ -129,7 +131,7 @@ fn write_envelope_parallel_with(
         chunk
             .par_iter()
             .zip(bufs.par_iter_mut())
-            .try_for_each(|(v, (buf, over))| nested_text(v, buf, over.as_mut()))?;
+            .try_for_each(|(v, (buf, over))| nested_text(v, buf, over.as_mut(), &fragments))?;
         for (k, (t, over)) in bufs.iter_mut().take(chunk.len()).enumerate() {
             w.write_all(if c == 0 && k == 0 {
                 b"\n    "
@@ -157,12 +159,10 @@ fn nested_text(
     v: &SkillVerdict,
     buf: &mut Vec<u8>,
     over: Option<&mut Overflow>,
+    fragments: &Fragments,
 ) -> Result<(), serde_json::Error> {
     buf.clear();
-    match over {
-        Some(o) => super::pretty::to_vec_pretty_spilling(v, buf, 2, o),
-        None => super::pretty::to_vec_pretty_at(v, buf, 2),
-    }
+    super::pretty::to_vec_pretty_spilling(v, buf, 2, over, Some(fragments))
 }
 
 /// `serde_json::ser::PrettyFormatter` with a two-space indent, byte for byte,

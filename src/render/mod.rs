@@ -4,11 +4,12 @@
 //! A renderer reads only the [`SkillVerdict`] value, which holds locations,
 //! never trajectory content: nothing a renderer writes can leak a session.
 
+/// serde_json's pretty JSON with fast string escaping (the many-skill JSON).
+pub(crate) mod fragments;
 pub mod github;
 pub mod json;
 pub mod junit;
 pub mod markdown;
-/// serde_json's pretty JSON with fast string escaping (the many-skill JSON).
 pub(crate) mod pretty;
 pub mod report;
 pub mod sarif;

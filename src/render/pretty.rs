@@ -11,6 +11,7 @@
 //! serde_json itself), the same map keys (strings; numbers, booleans and
 //! chars quoted; anything else an error). Tests compare it with serde_json.
 
+use super::fragments::Fragments;
 use serde::ser::{self, Serialize};
 use std::io::{Seek as _, Write as _};
 
@@ -20,6 +21,7 @@ type Result<T> = std::result::Result<T, Error>;
 /// Serialize `value` as serde_json's pretty JSON into `out`, as if it
 /// started `level` levels deep (each line after the first indented by
 /// `2 * level` more spaces).
+#[cfg(test)]
 pub(crate) fn to_vec_pretty_at<T: Serialize + ?Sized>(
     value: &T,
     out: &mut Vec<u8>,
@@ -29,6 +31,9 @@ pub(crate) fn to_vec_pretty_at<T: Serialize + ?Sized>(
         out,
         level,
         overflow: None,
+        fragments: None,
+        capturing: 0,
+        scratch: Vec::new(),
     })
 }
 
@@ -40,8 +45,19 @@ pub(crate) fn to_vec_pretty_spilling<T: Serialize + ?Sized>(
     value: &T,
     out: &mut Vec<u8>,
     level: usize,
-    overflow: &mut Overflow,
+    overflow: Option<&mut Overflow>,
+    fragments: Option<&Fragments>,
 ) -> Result<()> {
+    let Some(overflow) = overflow else {
+        return value.serialize(&mut Ser {
+            out,
+            level,
+            overflow: None,
+            fragments,
+            capturing: 0,
+            scratch: Vec::new(),
+        });
+    };
     overflow.head = None;
     overflow.written = 0;
     overflow
@@ -52,6 +68,9 @@ pub(crate) fn to_vec_pretty_spilling<T: Serialize + ?Sized>(
         out,
         level,
         overflow: Some(overflow),
+        fragments,
+        capturing: 0,
+        scratch: Vec::new(),
     })
 }
 
@@ -120,6 +139,13 @@ struct Ser<'a> {
     out: &'a mut Vec<u8>,
     level: usize,
     overflow: Option<&'a mut Overflow>,
+    /// Texts of [`super::fragments::Cached`] values written before.
+    fragments: Option<&'a Fragments>,
+    /// How many cached values are being written (and kept: nothing is
+    /// moved out of `out` meanwhile).
+    capturing: usize,
+    /// The buffer a key is built in, reused.
+    scratch: Vec<u8>,
 }
 
 impl Ser<'_> {
@@ -151,6 +177,41 @@ impl Ser<'_> {
     fn display(&mut self, v: impl std::fmt::Display) {
         // writing into a Vec cannot fail
         let _ = write!(self.out, "{v}");
+    }
+
+    /// A [`super::fragments::Cached`] value: the text written before for
+    /// the same key at the same depth, else written now and kept.
+    fn cached<T: Serialize + ?Sized>(&mut self, f: &Fragments, value: &T) -> Result<()> {
+        // (a cached value inside this one finds the buffer empty)
+        let mut key = std::mem::take(&mut self.scratch);
+        key.clear();
+        key.extend_from_slice(&(self.level as u64).to_le_bytes());
+        let written = self.cached_with(f, value, &mut key);
+        self.scratch = key;
+        written
+    }
+
+    fn cached_with<T: Serialize + ?Sized>(
+        &mut self,
+        f: &Fragments,
+        value: &T,
+        key: &mut Vec<u8>,
+    ) -> Result<()> {
+        super::fragments::key_of(value, key)?;
+        if let Some(text) = f.get(key) {
+            self.out.extend_from_slice(&text);
+            return Ok(());
+        }
+        if !f.room_for(key, 0) {
+            return value.serialize(&mut *self);
+        }
+        let start = self.out.len();
+        self.capturing += 1;
+        let written = value.serialize(&mut *self);
+        self.capturing -= 1;
+        written?;
+        f.keep(key, &self.out[start..]);
+        Ok(())
     }
 
     /// `{"variant": ` of an enum's newtype, tuple or struct variant.
@@ -404,10 +465,13 @@ impl<'a, 'b> ser::Serializer for &'a mut Ser<'b> {
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
-        _name: &'static str,
+        name: &'static str,
         value: &T,
     ) -> Result<()> {
-        value.serialize(self)
+        match self.fragments {
+            Some(f) if name == super::fragments::NAME => self.cached(f, value),
+            _ => value.serialize(self),
+        }
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         self,
@@ -493,8 +557,10 @@ impl Compound<'_, '_> {
             self.ser.out.push(b',');
         }
         self.any = true;
-        if let Some(o) = self.ser.overflow.as_deref_mut() {
-            o.drain(self.ser.out)?;
+        if self.ser.capturing == 0 {
+            if let Some(o) = self.ser.overflow.as_deref_mut() {
+                o.drain(self.ser.out)?;
+            }
         }
         self.ser.line();
         Ok(())

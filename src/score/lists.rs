@@ -203,6 +203,11 @@ fn cite_of(b: &[u8]) -> io::Result<(u32, CiteRef<'_>)> {
 
 use crate::fsutil::{bytes_path, path_bytes};
 
+/// A list serialized row by row (its [`Serialize`] writes through the
+/// output's text of an identical list when there is one:
+/// [`crate::render::fragments`]).
+struct Uncached<'a, T>(&'a T);
+
 // ------------------------------------------------------------ path lists
 
 /// A list of strings: the paths of a verdict's valid trajectories, in order
@@ -346,9 +351,16 @@ impl std::fmt::Debug for StrList {
 
 impl Serialize for StrList {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        crate::render::fragments::Cached(&Uncached(self)).serialize(s)
+    }
+}
+
+impl Serialize for Uncached<'_, StrList> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let list = self.0;
         use serde::ser::Error;
-        let mut seq = s.serialize_seq(Some(self.len()))?;
-        let mut reader = self.records.reader();
+        let mut seq = s.serialize_seq(Some(list.len()))?;
+        let mut reader = list.records.reader();
         while let Some(b) = reader.next_record(str_size).map_err(S::Error::custom)? {
             seq.serialize_element(str_of(b).map_err(S::Error::custom)?)?;
         }
@@ -522,9 +534,16 @@ impl std::fmt::Debug for LoadList {
 
 impl Serialize for LoadList {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        crate::render::fragments::Cached(&Uncached(self)).serialize(s)
+    }
+}
+
+impl Serialize for Uncached<'_, LoadList> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let list = self.0;
         use serde::ser::Error;
-        let mut seq = s.serialize_seq(Some(self.len()))?;
-        let mut reader = self.records.reader();
+        let mut seq = s.serialize_seq(Some(list.len()))?;
+        let mut reader = list.records.reader();
         while let Some(b) = reader.next_record(load_size).map_err(S::Error::custom)? {
             seq.serialize_element(&load_of(b).map_err(S::Error::custom)?)?;
         }
@@ -793,10 +812,17 @@ impl std::fmt::Debug for EvidenceList {
 
 impl Serialize for PerTrajectoryList {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        crate::render::fragments::Cached(&Uncached(self)).serialize(s)
+    }
+}
+
+impl Serialize for Uncached<'_, PerTrajectoryList> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let list = self.0;
         use serde::ser::Error;
-        let mut seq = s.serialize_seq(Some(self.len()))?;
-        let mut reader = self.rows.reader();
-        let mut paths = self.paths.cursor();
+        let mut seq = s.serialize_seq(Some(list.len()))?;
+        let mut reader = list.rows.reader();
+        let mut paths = list.paths.cursor();
         while let Some(b) = reader.next_record(|_| ROW).map_err(S::Error::custom)? {
             let r = row_of(b).map_err(S::Error::custom)?;
             seq.serialize_element(&PerTrajectoryRef {
@@ -813,10 +839,17 @@ impl Serialize for PerTrajectoryList {
 
 impl Serialize for EvidenceList {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        crate::render::fragments::Cached(&Uncached(self)).serialize(s)
+    }
+}
+
+impl Serialize for Uncached<'_, EvidenceList> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let list = self.0;
         use serde::ser::Error;
-        let mut seq = s.serialize_seq(Some(self.len()))?;
-        let mut reader = self.cites.reader();
-        let mut paths = self.paths.cursor();
+        let mut seq = s.serialize_seq(Some(list.len()))?;
+        let mut reader = list.cites.reader();
+        let mut paths = list.paths.cursor();
         while let Some(b) = reader.next_record(cite_size).map_err(S::Error::custom)? {
             let (t, c) = cite_of(b).map_err(S::Error::custom)?;
             seq.serialize_element(&EvidenceRef {
