@@ -267,8 +267,10 @@ mod tests {
         assert_eq!(String::from_utf8(out).unwrap(), Json.render(&[]));
     }
 
-    /// Verdicts of skills named `names`, each over two small trajectories.
-    fn verdicts(names: &[&str]) -> Vec<SkillVerdict> {
+    /// Verdicts of skills named `names`, each over two small trajectories
+    /// (the same two paths for every skill when `shared`: their lists are
+    /// then the same text).
+    fn verdicts_over(names: &[&str], shared: bool) -> Vec<SkillVerdict> {
         use crate::label::tests::{constraint, load, shell, traj};
         use crate::label::{label_all, CompiledSet, ScopeStart};
         use crate::score::*;
@@ -294,7 +296,10 @@ mod tests {
             .iter()
             .map(|name| {
                 let valid: Vec<std::sync::Arc<str>> = (0..trajs.len())
-                    .map(|i| format!("t{i}\n\"{name}\".jsonl").into())
+                    .map(|i| {
+                        let owner = if shared { "shared" } else { name };
+                        format!("t{i}\n\"{owner}\".jsonl").into()
+                    })
                     .collect();
                 score(ScoreInput {
                     skill: SkillRef {
@@ -324,27 +329,29 @@ mod tests {
         for n in [0, 1, 2, 3, 5] {
             let names: Vec<String> = (0..n).map(|i| format!("skill-{i}")).collect();
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
-            let v = verdicts(&names);
-            let mut expected = serde_json::to_string_pretty(&envelope(&v)).unwrap();
-            expected.push('\n');
-            let mut out = Vec::new();
-            Json.write_to(&v, &mut out).unwrap();
-            assert_eq!(String::from_utf8(out).unwrap(), expected, "{n} skills");
-            assert_eq!(Json.render(&v), expected);
-            if n > 1 {
+            for shared in [false, true] {
+                let v = verdicts_over(&names, shared);
+                let mut expected = serde_json::to_string_pretty(&envelope(&v)).unwrap();
+                expected.push('\n');
                 let mut out = Vec::new();
-                write_envelope_parallel(&mut out, &v).unwrap();
-                assert_eq!(String::from_utf8(out).unwrap() + "\n", expected);
-                // Texts written out to the temporary file: after a few
-                // bytes, a byte at a time, in large blocks, or never.
-                for (keep, block) in [(0, 1), (100, 7), (3, 1 << 20), (usize::MAX, 1)] {
+                Json.write_to(&v, &mut out).unwrap();
+                assert_eq!(String::from_utf8(out).unwrap(), expected, "{n} skills");
+                assert_eq!(Json.render(&v), expected);
+                if n > 1 {
                     let mut out = Vec::new();
-                    write_envelope_parallel_with(&mut out, &v, keep, block).unwrap();
-                    assert_eq!(
-                        String::from_utf8(out).unwrap() + "\n",
-                        expected,
-                        "{n} skills, keep {keep}, block {block}"
-                    );
+                    write_envelope_parallel(&mut out, &v).unwrap();
+                    assert_eq!(String::from_utf8(out).unwrap() + "\n", expected);
+                    // Texts written out to the temporary file: after a few
+                    // bytes, a byte at a time, in large blocks, or never.
+                    for (keep, block) in [(0, 1), (100, 7), (3, 1 << 20), (usize::MAX, 1)] {
+                        let mut out = Vec::new();
+                        write_envelope_parallel_with(&mut out, &v, keep, block).unwrap();
+                        assert_eq!(
+                            String::from_utf8(out).unwrap() + "\n",
+                            expected,
+                            "{n} skills, keep {keep}, block {block}"
+                        );
+                    }
                 }
             }
         }
