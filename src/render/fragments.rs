@@ -333,49 +333,29 @@ impl Key<'_> {
     }
 }
 
-impl ser::SerializeSeq for &mut Key<'_> {
-    type Ok = ();
-    type Error = serde_json::Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> R {
-        self.element(value)
-    }
-    fn end(self) -> R {
-        Key::end(self)
-    }
+// The compound serializers whose parts are elements: the same three lines
+// each, for each of serde's traits.
+macro_rules! element_parts {
+    ($($tr:ident :: $m:ident),*) => {$(
+        impl ser::$tr for &mut Key<'_> {
+            type Ok = ();
+            type Error = serde_json::Error;
+            fn $m<T: Serialize + ?Sized>(&mut self, value: &T) -> R {
+                self.element(value)
+            }
+            fn end(self) -> R {
+                Key::end(self)
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for &mut Key<'_> {
-    type Ok = ();
-    type Error = serde_json::Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> R {
-        self.element(value)
-    }
-    fn end(self) -> R {
-        Key::end(self)
-    }
-}
-
-impl ser::SerializeTupleStruct for &mut Key<'_> {
-    type Ok = ();
-    type Error = serde_json::Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> R {
-        self.element(value)
-    }
-    fn end(self) -> R {
-        Key::end(self)
-    }
-}
-
-impl ser::SerializeTupleVariant for &mut Key<'_> {
-    type Ok = ();
-    type Error = serde_json::Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> R {
-        self.element(value)
-    }
-    fn end(self) -> R {
-        Key::end(self)
-    }
-}
+element_parts!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl ser::SerializeMap for &mut Key<'_> {
     type Ok = ();
