@@ -28,6 +28,11 @@ fn at(cs: &[Constraint], line: u32) -> Option<&Constraint> {
     cs.iter().find(|c| c.lines[0] <= line && line <= c.lines[1])
 }
 
+/// The JSON text of a predicate or constraint, to look for a part of it.
+fn json<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_string(v).unwrap()
+}
+
 fn p(s: &str) -> Predicate {
     yaml_serde::from_str(s).unwrap()
 }
@@ -36,10 +41,7 @@ fn p(s: &str) -> Predicate {
 fn due_before(c: &Constraint, require: &str, when: &str) {
     assert_eq!(c.require, Some(p(require)), "{c:#?}");
     assert_eq!(c.order, Some(Order::Before), "{c:#?}");
-    assert!(
-        serde_json::to_string(&c.when).unwrap().contains(when),
-        "{c:#?}"
-    );
+    assert!(json(&c.when).contains(when), "{c:#?}");
 }
 
 #[test]
@@ -708,10 +710,7 @@ fn seeking_approval_before_an_act_or_before_going_on_is_a_consent_gate() {
     let c = at(&cs, 157).expect("branch rule");
     assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
     assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
-    assert!(
-        serde_json::to_string(&c.when).unwrap().contains("--delete"),
-        "{c:#?}"
-    );
+    assert!(json(&c.when).contains("--delete"), "{c:#?}");
 }
 
 #[test]
@@ -733,12 +732,7 @@ fn writing_a_skill_is_self_modification_whatever_its_folder() {
     let cs = structure();
     let c = at(&cs, 160).expect("skill rule");
     assert_eq!(c.scope, vec![ScopeTag::SelfModification], "{c:#?}");
-    assert!(
-        serde_json::to_string(&c.require)
-            .unwrap()
-            .contains("**/SKILL.md"),
-        "{c:#?}"
-    );
+    assert!(json(&c.require).contains("**/SKILL.md"), "{c:#?}");
 }
 
 #[test]
@@ -858,10 +852,7 @@ fn asking_for_a_review_before_going_on_waits_for_the_answer() {
     let c = at(&cs, 221).expect("review rule");
     assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
     assert_eq!(c.order, Some(Order::Before), "{c:#?}");
-    assert!(
-        serde_json::to_string(&c.when).unwrap().contains("\"edit\""),
-        "{c:#?}"
-    );
+    assert!(json(&c.when).contains("\"edit\""), "{c:#?}");
 }
 
 #[test]
@@ -938,10 +929,7 @@ fn unless_the_user_asked_is_a_consent_gate() {
     let c = at(&cs, 21).expect("force rule");
     assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
     assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
-    assert!(
-        serde_json::to_string(&c.when).unwrap().contains("--force"),
-        "{c:#?}"
-    );
+    assert!(json(&c.when).contains("--force"), "{c:#?}");
 }
 
 /// Shapes of real branch-cleanup and release skills
@@ -1099,10 +1087,7 @@ fn one_consent_covers_a_batch_each_act_needs_its_own_otherwise() {
     // "prune branches": a list the user confirms once.
     let c = at(&cs, 16).expect("prune rule");
     assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
-    assert!(
-        serde_json::to_string(&c.when).unwrap().contains("--delete"),
-        "{c:#?}"
-    );
+    assert!(json(&c.when).contains("--delete"), "{c:#?}");
     assert_eq!(c.order, Some(Order::Before), "{c:#?}");
     // "push": each push.
     let c = at(&cs, 18).expect("push rule");
@@ -1117,10 +1102,7 @@ fn only_after_makes_the_act_the_trigger() {
     // "Push the release tags only after the version commit": the commit is
     // due before the push, not a push after every commit.
     let c = at(&cs, 20).expect("tag rule");
-    assert!(
-        serde_json::to_string(&c.when).unwrap().contains("--tags"),
-        "{c:#?}"
-    );
+    assert!(json(&c.when).contains("--tags"), "{c:#?}");
     assert_eq!(c.require, Some(p("{git: commit}")), "{c:#?}");
     assert_eq!(c.order, Some(Order::Before), "{c:#?}");
     // "only when the review is finished": no act shows it.
@@ -1486,12 +1468,7 @@ fn branch_hygiene_rules_read_as_their_acts() {
         Some(p("{any: [{write: '**'}, {edit: '**'}]}")),
         "{c:#?}"
     );
-    assert!(
-        serde_json::to_string(&c.require)
-            .unwrap()
-            .contains("git checkout -b"),
-        "{c:#?}"
-    );
+    assert!(json(&c.require).contains("git checkout -b"), "{c:#?}");
     assert_eq!(c.order, Some(Order::Before), "{c:#?}");
     // "Rebase on main": onto main, from the feature branch (no `branch:
     // main` modifier, which would mean the session sat on main).
@@ -1632,12 +1609,7 @@ fn numbered_steps_order_look_ups_and_name_secret_sweeps_and_visibility() {
         .find(|c| c.lines[0] == 39 && c.require.is_some())
         .expect("visibility gate");
     assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
-    assert!(
-        serde_json::to_string(&c.when)
-            .unwrap()
-            .contains("--visibility"),
-        "{c:#?}"
-    );
+    assert!(json(&c.when).contains("--visibility"), "{c:#?}");
     assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
 }
 
@@ -1779,12 +1751,7 @@ fn never_skip_x_requires_running_x() {
     let cs = fixture("pr-workflow");
     let c = at(&cs, 55).expect("tests rule");
     assert_eq!(c.modality, Modality::Must, "{c:#?}");
-    assert!(
-        serde_json::to_string(&c.require)
-            .unwrap()
-            .contains("pytest"),
-        "{c:#?}"
-    );
+    assert!(json(&c.require).contains("pytest"), "{c:#?}");
     let c = at(&cs, 56).expect("review rule");
     assert_eq!(c.require, Some(p("{subagent: '*'}")), "{c:#?}");
 }
@@ -1991,12 +1958,7 @@ fn secrets_in_replies_and_chat_are_sensitive_memory() {
     // Printing variables' values: the commands that print them.
     let c = at(&cs, 26).expect("print rule");
     assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
-    assert!(
-        serde_json::to_string(&c.forbid)
-            .unwrap()
-            .contains("printenv"),
-        "{c:#?}"
-    );
+    assert!(json(&c.forbid).contains("printenv"), "{c:#?}");
     // Asking for secrets in the chat is a speech rule, but about secrets.
     let c = at(&cs, 27).expect("chat rule");
     assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
@@ -2024,10 +1986,7 @@ fn asking_as_a_second_verb_and_confirming_approval_are_consent_gates() {
     // "Confirm the user's approval to discard local changes".
     let c = at(&cs, 31).expect("discard rule");
     assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
-    assert!(
-        serde_json::to_string(&c.when).unwrap().contains("reset"),
-        "{c:#?}"
-    );
+    assert!(json(&c.when).contains("reset"), "{c:#?}");
     assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
     // "…; no direct commits to protected branches": a rule of its own.
     let c = cs
@@ -2107,10 +2066,7 @@ fn fixing_is_a_production_edit_a_named_subagent_its_type_and_guidance_is_config(
     let cs = fixture("delegation");
     // "Write a failing test before fixing": the fix is the trigger.
     let c = at(&cs, 8).expect("test-first rule");
-    assert!(
-        serde_json::to_string(&c.when).unwrap().contains("not"),
-        "{c:#?}"
-    );
+    assert!(json(&c.when).contains("not"), "{c:#?}");
     assert_eq!(c.order, Some(Order::Before), "{c:#?}");
     // "the `diff-reviewer` subagent": that type.
     let c = at(&cs, 9).expect("review rule");
@@ -2119,12 +2075,7 @@ fn fixing_is_a_production_edit_a_named_subagent_its_type_and_guidance_is_config(
     let c = at(&cs, 10).expect("instructions rule");
     assert!(c.scope.contains(&ScopeTag::SelfModification), "{c:#?}");
     assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
-    assert!(
-        serde_json::to_string(&c.when)
-            .unwrap()
-            .contains("AGENTS.md"),
-        "{c:#?}"
-    );
+    assert!(json(&c.when).contains("AGENTS.md"), "{c:#?}");
 }
 
 #[test]
@@ -2194,12 +2145,7 @@ fn a_check_of_the_repository_in_words_before_a_scoped_step_takes_its_scope() {
     assert!(at(&cs, 8).unwrap().scope.is_empty());
     // A check waits on no one: the next step still requires its act.
     let c = at(&cs, 10).expect("create step");
-    assert!(
-        serde_json::to_string(&c.require)
-            .unwrap()
-            .contains("git worktree add"),
-        "{c:#?}"
-    );
+    assert!(json(&c.require).contains("git worktree add"), "{c:#?}");
 }
 
 #[test]
@@ -2243,10 +2189,7 @@ fn a_numbered_step_heading_over_a_shell_block_runs_it_before_the_next_act() {
     );
     // "### Step 3: Update local main" over `git switch main && git pull`.
     let c = at(&cs, 22).expect("update step");
-    assert!(
-        serde_json::to_string(&c.require).unwrap().contains("pull"),
-        "{c:#?}"
-    );
+    assert!(json(&c.require).contains("pull"), "{c:#?}");
 }
 
 #[test]
@@ -2295,12 +2238,7 @@ fn ci_results_gate_merges_and_failing_tests_gate_pushes() {
     // "Do not push with failing tests": a push waits for a passing run.
     let c = at(&cs, 11).expect("push rule");
     assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
-    assert!(
-        serde_json::to_string(&c.require)
-            .unwrap()
-            .contains("pytest"),
-        "{c:#?}"
-    );
+    assert!(json(&c.require).contains("pytest"), "{c:#?}");
     // The user's word stays consent, not a condition to reorder.
     let c = at(&cs, 12).expect("hooks rule");
     assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
@@ -2321,12 +2259,7 @@ fn tests_exist_and_pass_before_a_fix_and_a_named_tool_is_called() {
     // Tests exist and pass before the fix's first production edit.
     let c = at(&cs, 8).expect("tests-first rule");
     assert_eq!(c.order, Some(Order::Before), "{c:#?}");
-    assert!(
-        serde_json::to_string(&c.require)
-            .unwrap()
-            .contains("failed"),
-        "{c:#?}"
-    );
+    assert!(json(&c.require).contains("failed"), "{c:#?}");
     assert!(c.when.is_some(), "{c:#?}");
     // "No bundled refactoring": no act a session shows (not every edit).
     let c = at(&cs, 9).expect("refactoring rule");
@@ -2461,12 +2394,7 @@ fn waiting_on_the_user_in_a_skill_that_writes_skills_gates_those_writes() {
     for line in [13, 19] {
         let c = at(&cs, line).expect("gate");
         assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
-        assert!(
-            serde_json::to_string(&c.when)
-                .unwrap()
-                .contains(".claude/skills/**"),
-            "{c:#?}"
-        );
+        assert!(json(&c.when).contains(".claude/skills/**"), "{c:#?}");
         assert_eq!(c.order, Some(Order::Before), "{c:#?}");
         assert!(c.scope.contains(&ScopeTag::SelfModification), "{c:#?}");
     }
@@ -2525,12 +2453,7 @@ fn asking_the_user_to_pick_an_act_gates_that_act() {
     // "… ask the user to pick a version bump.": the bump waits on the answer.
     let c = at(&cs, 9).expect("pick");
     assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
-    assert!(
-        serde_json::to_string(&c.when)
-            .unwrap()
-            .contains("package.json"),
-        "{c:#?}"
-    );
+    assert!(json(&c.when).contains("package.json"), "{c:#?}");
     assert_eq!(c.order, Some(Order::Before), "{c:#?}");
     // "Display the new version and ask for confirmation." over the bump.
     let c = at(&cs, 15).expect("display and ask");
@@ -2539,10 +2462,7 @@ fn asking_the_user_to_pick_an_act_gates_that_act() {
     // "Always pause here for the user's approval." before the push.
     let c = at(&cs, 23).expect("pause");
     assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
-    assert!(
-        serde_json::to_string(&c.when).unwrap().contains("push"),
-        "{c:#?}"
-    );
+    assert!(json(&c.when).contains("push"), "{c:#?}");
 }
 
 #[test]
@@ -2649,10 +2569,7 @@ fn consent_before_a_forceful_flag_or_overwriting_a_branch_gates_those_commands()
     let cs = fixture("step-blocks");
     let c = at(&cs, 47).expect("overwrite gate");
     assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
-    assert!(
-        serde_json::to_string(&c.when).unwrap().contains("-[BC]"),
-        "{c:#?}"
-    );
+    assert!(json(&c.when).contains("-[BC]"), "{c:#?}");
     assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
     assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
     let c = at(&cs, 49).expect("flag gate");
@@ -2670,12 +2587,7 @@ fn the_session_itself_is_no_condition() {
     // "After every working session, update `FINDINGS.md`": due by the end.
     let c = at(&cs, 51).expect("session rule");
     assert_eq!(c.when, None, "{c:#?}");
-    assert!(
-        serde_json::to_string(&c.require)
-            .unwrap()
-            .contains("FINDINGS.md"),
-        "{c:#?}"
-    );
+    assert!(json(&c.require).contains("FINDINGS.md"), "{c:#?}");
 }
 
 #[test]
@@ -2684,9 +2596,7 @@ fn a_document_a_rule_uses_is_read_and_a_block_belongs_to_its_colon() {
     // "Use the checklist in `references/review-checklist.md`.": a read.
     let c = at(&cs, 55).expect("document");
     assert!(
-        serde_json::to_string(&c.require)
-            .unwrap()
-            .contains("\"read\":\"references/review-checklist.md\""),
+        json(&c.require).contains("\"read\":\"references/review-checklist.md\""),
         "{c:#?}"
     );
     // "Update both manifests by hand. The release script does this too:"
@@ -2876,12 +2786,7 @@ fn being_on_a_named_branch_and_ci_passing_on_github_actions_are_checked() {
     // "Confirm the build passed in GitHub Actions after you push.": the
     // run's result, read with `gh`.
     let c = at(&cs, 22).expect("actions");
-    assert!(
-        serde_json::to_string(&c.require)
-            .unwrap()
-            .contains("gh (pr checks|run"),
-        "{c:#?}"
-    );
+    assert!(json(&c.require).contains("gh (pr checks|run"), "{c:#?}");
 }
 
 #[test]
@@ -2893,12 +2798,7 @@ fn handing_information_over_names_no_act_a_flag_passed_is_one() {
     assert_eq!(c.behavior(), None, "{c:#?}");
     // "Pass `--force-with-lease` when you push.": the push carries the flag.
     let c = at(&cs, 28).expect("flag");
-    assert!(
-        serde_json::to_string(&c.require)
-            .unwrap()
-            .contains("force\\\\-with"),
-        "{c:#?}"
-    );
+    assert!(json(&c.require).contains("force\\\\-with"), "{c:#?}");
 }
 
 #[test]
@@ -2910,10 +2810,7 @@ fn refreshing_the_local_main_after_a_merge_pulls_it() {
         Some(p("{any: [{git: pull}, {git: fetch}]}")),
         "{c:#?}"
     );
-    assert!(
-        serde_json::to_string(&c.when).unwrap().contains("merge"),
-        "{c:#?}"
-    );
+    assert!(json(&c.when).contains("merge"), "{c:#?}");
 }
 
 #[test]
@@ -2999,12 +2896,7 @@ fn path_arithmetic_beside_a_look_up_keeps_it_a_look_before_the_act() {
     // and `basename`: a look before "2. **Make the checkout**:".
     let c = at(&cs, 94).expect("paths step");
     assert_eq!(c.order, Some(Order::Before), "{c:#?}");
-    assert!(
-        serde_json::to_string(&c.when)
-            .unwrap()
-            .contains("git worktree add"),
-        "{c:#?}"
-    );
+    assert!(json(&c.when).contains("git worktree add"), "{c:#?}");
     assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
 }
 
@@ -3032,10 +2924,7 @@ fn a_procedure_told_as_what_the_agent_does_reads_as_the_imperative() {
     );
     // "The agent pushes the branch with `git push -u origin docs`."
     let c = at(&cs, 12).expect("pushes");
-    assert!(
-        serde_json::to_string(&c.require).unwrap().contains("push"),
-        "{c:#?}"
-    );
+    assert!(json(&c.require).contains("push"), "{c:#?}");
     assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
     // "Claude never commits the built `site/` folder."
     let c = at(&cs, 14).expect("never commits");
@@ -3103,10 +2992,7 @@ fn an_act_only_with_approval_is_a_consent_gate_not_a_requirement() {
     // required the deletion.
     let c = at(&cs, 120).expect("gate");
     assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
-    assert!(
-        serde_json::to_string(&c.when).unwrap().contains("delete"),
-        "{c:#?}"
-    );
+    assert!(json(&c.when).contains("delete"), "{c:#?}");
 }
 
 #[test]
@@ -3263,20 +3149,10 @@ fn reading_the_diff_or_recent_history_is_a_look_up() {
     let cs = fixture("commit-situations");
     // "Read the whole diff, staged and unstaged.".
     let c = at(&cs, 23).expect("diff");
-    assert!(
-        serde_json::to_string(&c.require)
-            .unwrap()
-            .contains(r#"{"git":"diff"}"#),
-        "{c:#?}"
-    );
+    assert!(json(&c.require).contains(r#"{"git":"diff"}"#), "{c:#?}");
     // "Study recent history first.".
     let c = at(&cs, 24).expect("history");
-    assert!(
-        serde_json::to_string(&c.require)
-            .unwrap()
-            .contains(r#"{"git":"log"}"#),
-        "{c:#?}"
-    );
+    assert!(json(&c.require).contains(r#"{"git":"log"}"#), "{c:#?}");
 }
 
 #[test]
@@ -3391,12 +3267,7 @@ fn run_it_after_writing_a_test_runs_the_tests_and_its_parenthesis_is_no_modal() 
     for line in [9, 11] {
         let c = at(&cs, line).expect("run it");
         assert_eq!(c.modality, Modality::Must, "{c:#?}");
-        assert!(
-            serde_json::to_string(&c.require)
-                .unwrap()
-                .contains("pytest"),
-            "{c:#?}"
-        );
+        assert!(json(&c.require).contains("pytest"), "{c:#?}");
     }
 }
 
@@ -3417,10 +3288,7 @@ fn abort_and_grep_are_instructions() {
     assert!(at(&cs, 23).is_some(), "{cs:#?}");
     // "Grep for the failing route …": a search.
     let c = at(&cs, 25).expect("grep");
-    assert!(
-        serde_json::to_string(&c.require).unwrap().contains("Grep"),
-        "{c:#?}"
-    );
+    assert!(json(&c.require).contains("Grep"), "{c:#?}");
 }
 
 #[test]
@@ -3458,12 +3326,7 @@ fn an_act_as_directed_by_the_user_waits_on_the_users_word() {
     assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
     // "If the rebase stops, resolve the conflicts.": edits and staging.
     let c = at(&cs, 24).expect("conflicts");
-    assert!(
-        serde_json::to_string(&c.require)
-            .unwrap()
-            .contains(r#"{"git":"add"}"#),
-        "{c:#?}"
-    );
+    assert!(json(&c.require).contains(r#"{"git":"add"}"#), "{c:#?}");
 }
 
 #[test]
@@ -3540,12 +3403,7 @@ fn items_under_never_commit_are_what_is_not_staged_and_the_lead_in_forbids_nothi
     // had no predicate).
     for line in [62, 63] {
         let c = at(&cs, line).expect("staged path");
-        assert!(
-            serde_json::to_string(&c.forbid)
-                .unwrap()
-                .contains("git (add|commit)"),
-            "{c:#?}"
-        );
+        assert!(json(&c.forbid).contains("git (add|commit)"), "{c:#?}");
     }
     // "Never push to these branches:": the item names the branch; the
     // lead-in alone had forbidden every push.
@@ -3591,10 +3449,7 @@ fn a_before_lead_in_that_asks_gates_each_listed_act_on_consent() {
         let c = at(&cs, line).expect("listed act");
         assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
         assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
-        assert!(
-            serde_json::to_string(&c.when).unwrap().contains(act),
-            "{c:#?}"
-        );
+        assert!(json(&c.when).contains(act), "{c:#?}");
     }
 }
 
@@ -3841,10 +3696,7 @@ fn never_unless_the_user_instructs_gates_each_listed_command_on_consent() {
         assert_eq!(c.forbid, None, "{c:#?}");
         assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
         assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
-        assert!(
-            serde_json::to_string(&c.when).unwrap().contains(sub),
-            "{c:#?}"
-        );
+        assert!(json(&c.when).contains(sub), "{c:#?}");
     }
 }
 
@@ -3915,12 +3767,7 @@ fn modifying_code_is_editing_it() {
     // code are forbidden (no predicate before: "modify" was not read as
     // "edit" next to "code").
     let c = at(&cs, 43).expect("read-only rule");
-    assert!(
-        serde_json::to_string(&c.forbid)
-            .unwrap()
-            .contains("\"edit\""),
-        "{c:#?}"
-    );
+    assert!(json(&c.forbid).contains("\"edit\""), "{c:#?}");
 }
 
 #[test]
@@ -3928,8 +3775,5 @@ fn ssh_named_as_a_word_is_the_program() {
     let cs = fixture("code-not-acts");
     // "Never run SSH by hand": running `ssh` (no predicate before).
     let c = at(&cs, 44).expect("ssh rule");
-    assert!(
-        serde_json::to_string(&c.forbid).unwrap().contains("ssh"),
-        "{c:#?}"
-    );
+    assert!(json(&c.forbid).contains("ssh"), "{c:#?}");
 }

@@ -372,35 +372,27 @@ impl ser::SerializeMap for &mut Key<'_> {
     }
 }
 
-impl ser::SerializeStruct for &mut Key<'_> {
-    type Ok = ();
-    type Error = serde_json::Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> R {
-        self.field(key, value)
-    }
-    fn skip_field(&mut self, key: &'static str) -> R {
-        self.name(35, key);
-        Ok(())
-    }
-    fn end(self) -> R {
-        Key::end(self)
-    }
+// The struct serializers: named fields, the same for both of serde's traits.
+macro_rules! field_parts {
+    ($($tr:ident),*) => {$(
+        impl ser::$tr for &mut Key<'_> {
+            type Ok = ();
+            type Error = serde_json::Error;
+            fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> R {
+                self.field(key, value)
+            }
+            fn skip_field(&mut self, key: &'static str) -> R {
+                self.name(35, key);
+                Ok(())
+            }
+            fn end(self) -> R {
+                Key::end(self)
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeStructVariant for &mut Key<'_> {
-    type Ok = ();
-    type Error = serde_json::Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> R {
-        self.field(key, value)
-    }
-    fn skip_field(&mut self, key: &'static str) -> R {
-        self.name(35, key);
-        Ok(())
-    }
-    fn end(self) -> R {
-        Key::end(self)
-    }
-}
+field_parts!(SerializeStruct, SerializeStructVariant);
 
 #[cfg(test)]
 mod tests {
