@@ -3777,3 +3777,56 @@ fn ssh_named_as_a_word_is_the_program() {
     let c = at(&cs, 44).expect("ssh rule");
     assert!(json(&c.forbid).contains("ssh"), "{c:#?}");
 }
+
+#[test]
+fn a_block_under_a_timed_act_is_due_around_that_act() {
+    let cs = fixture("timed-blocks");
+    // "Run before every commit:" over `make check`: the commit is the
+    // trigger and the block is due before each one (it had kept the
+    // commit and dropped the block).
+    let c = at(&cs, 8).expect("before every commit");
+    assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
+    assert_eq!(c.require, Some(p(r#"{command: "make check*"}"#)), "{c:#?}");
+    assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
+    // "Before tagging a release, run:": once, before.
+    let c = at(&cs, 14).expect("before tagging");
+    assert_eq!(c.require, Some(p(r#"{command: "make dist*"}"#)), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    // "After each change to the code, run:": after each edit.
+    let c = at(&cs, 20).expect("after each change");
+    assert_eq!(c.require, Some(p(r#"{command: "make fmt*"}"#)), "{c:#?}");
+    assert_eq!(c.order, Some(Order::After), "{c:#?}");
+    // "**Port setup:** Find a free port …:": the verb after the label.
+    let c = at(&cs, 26).expect("labelled step");
+    assert!(json(&c.require).contains("free-port.sh"), "{c:#?}");
+    // "If the check fails, run:": a failure no predicate names binds nothing.
+    let c = at(&cs, 32).expect("failure case");
+    assert_eq!(c.require, None, "{c:#?}");
+}
+
+#[test]
+fn growing_and_changing_skills_is_self_modification() {
+    let cs = fixture("skill-grower");
+    for line in [10, 12, 13] {
+        let c = at(&cs, line).expect("skill rule");
+        assert!(
+            c.scope.contains(&ScopeTag::SelfModification),
+            "line {line}: {c:#?}"
+        );
+        // A skill's shape is no act the gate sees.
+        assert_eq!(
+            (&c.when, &c.require, &c.forbid),
+            (&None, &None, &None),
+            "{c:#?}"
+        );
+    }
+    // "Always ask before applying skill changes": the consent gate is on
+    // writes to skills, not on every write.
+    let c = at(&cs, 11).expect("consent gate");
+    assert!(json(&c.when).contains("SKILL.md"), "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SelfModification), "{c:#?}");
+    // Wording a lesson is not.
+    let c = at(&cs, 14).expect("wording rule");
+    assert!(c.scope.is_empty(), "{c:#?}");
+}

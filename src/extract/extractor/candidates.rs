@@ -963,7 +963,14 @@ impl Extractor<'_> {
             return;
         }
         let Some(d) = self.drafts.get(at) else { return };
-        let w = words(&mask(&d.text).0);
+        // ("Before every commit, run:": the verb of the main clause.)
+        // ("**Port assignment:** Find the next free port:": after its label.)
+        let plain = strip_emphasis(&d.text);
+        let main = opening_condition(&plain)
+            .and(split_leading_condition(&plain))
+            .or_else(|| split_label(&plain))
+            .map_or(plain, |(_, m)| m);
+        let w = words(&mask(&main).0);
         let verb = main_verb(&w[heading_number(&w)..]);
         // "Run:", and a step that names no act of its own ("Get the
         // remote URL:", "Verify the checkout was made:").
@@ -1003,6 +1010,28 @@ impl Extractor<'_> {
             if alts.len() > n {
                 if let Some(d) = self.drafts.get_mut(at) {
                     d.require = any_of(alts);
+                }
+            }
+            return;
+        }
+        // "Run before every commit:" / "Before each release, run:" over its
+        // block: the condition is an act the session shows (`when`), and
+        // the block's commands are due around it.
+        if runs
+            && conditioned
+            && d.when.is_some()
+            && d.require.is_none()
+            && d.forbid.is_none()
+            && !matches!(d.modality, Modality::MustNot | Modality::ShouldNot)
+        {
+            let order = timed_condition(&d.text);
+            let cmds = fence_commands(lines, lang, self.lex);
+            let lex = self.lex;
+            if let (Some(order), Some(d)) = (order, self.drafts.get_mut(at)) {
+                d.require = any_of(cmds);
+                if d.require.is_some() {
+                    d.order = Some(order);
+                    add_predicate_scopes(d, lex);
                 }
             }
             return;

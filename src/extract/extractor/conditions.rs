@@ -692,6 +692,24 @@ pub(super) fn completed(c: &str, o: Order) -> bool {
         })
 }
 
+/// When a rule's commands fall against its condition's act: "Before every
+/// commit, run:" → `before-each`, "… before committing" → `before`,
+/// "After each change, run:" → `after`; other conditions say no time.
+pub(super) fn timed_condition(s: &str) -> Option<Order> {
+    let keyword = match opening_condition(s) {
+        Some(_) => words(&mask(s).0).first().map(|w| w.text.clone()),
+        None => split_trailing(s).map(|(_, k, _)| k.trim().to_lowercase()),
+    }?;
+    let each = words(s)
+        .iter()
+        .any(|x| matches!(x.text.as_str(), "each" | "every"));
+    match keyword.as_str() {
+        "before" | "prior" => Some(before(each)),
+        "after" => Some(Order::After),
+        _ => None,
+    }
+}
+
 /// `before`, or `before-each` where the rule says "each" / "every".
 pub(super) fn before(each: bool) -> Order {
     if each {
