@@ -3830,3 +3830,21 @@ fn growing_and_changing_skills_is_self_modification() {
     let c = at(&cs, 14).expect("wording rule");
     assert!(c.scope.is_empty(), "{c:#?}");
 }
+
+#[test]
+fn a_table_headed_by_what_to_do_gives_a_rule_per_row() {
+    let cs = fixture("change-map");
+    // "When you change… | Update": each row updates its page where its
+    // change happened, which no action shows (it had made no rule): the
+    // update is the trigger, judged by people.
+    let c = at(&cs, 10).expect("option row");
+    assert_eq!(c.when, Some(p(r#"{touch: "docs/options.md"}"#)), "{c:#?}");
+    assert_eq!((&c.require, &c.forbid), (&None, &None), "{c:#?}");
+    let c = at(&cs, 11).expect("format row");
+    assert!(json(&c.when).contains("README.md"), "{c:#?}");
+    // "Symptom | Likely cause | Look into": the skill to look into.
+    let c = at(&cs, 15).expect("symptom row");
+    assert_eq!(c.when, Some(p("{skill: lockfile}")), "{c:#?}");
+    // "Command | Purpose" only explains.
+    assert!(at(&cs, 19).is_none(), "{:#?}", at(&cs, 19));
+}

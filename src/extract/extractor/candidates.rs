@@ -673,7 +673,7 @@ impl Extractor<'_> {
                         .is_some_and(|h| std::rc::Rc::ptr_eq(h, header))
                     {
                         table_header = Some(header.clone());
-                        table = TableRoles::of(header);
+                        table = TableRoles::of(header, self.lex);
                         table_lead = colon_before
                             .and_then(|at| self.drafts.get(at))
                             .filter(|d| {
@@ -1586,7 +1586,17 @@ impl Extractor<'_> {
             }
         } else {
             let cond = clause_info(&get(roles.condition), lex);
-            let action_text = get(roles.action);
+            let mut action_text = get(roles.action);
+            // "Update" over "`site/content/api.md`": the header's verb on
+            // the cell's object.
+            if let Some(v) = &roles.verb {
+                let own = words(&mask(&action_text).0)
+                    .first()
+                    .is_some_and(|w| lex.is_imperative(&w.text));
+                if !own {
+                    action_text = format!("{v} {action_text}");
+                }
+            }
             let (own_neg, _) = negation(&words(&mask(&action_text).0));
             let verb = main_verb(&words(&mask(&action_text).0));
             let speech = verb.as_deref().is_some_and(|v| lex.is_speech(v));
@@ -2762,13 +2772,16 @@ pub(super) struct TableRoles {
     /// A "Don't" column beside the "Do" column (Do | Don't): each row also
     /// forbids its cell there.
     pub(super) dont: Option<usize>,
+    /// The action column's header where it is what to do ("Update",
+    /// "Investigate via"): the verb of cells that name only its object.
+    pub(super) verb: Option<String>,
     pub(super) modality: Modality,
 }
 
 impl TableRoles {
     /// Roles of a decision table, or `None` for a table that only explains
     /// (Excuse | Reality, Tool | Purpose, Command | Description).
-    pub(super) fn of(header: &[String]) -> Option<TableRoles> {
+    pub(super) fn of(header: &[String], lex: &Lexicon) -> Option<TableRoles> {
         let norm: Vec<String> = header
             .iter()
             .map(|h| strip_emphasis(h).to_lowercase())
@@ -2837,16 +2850,35 @@ impl TableRoles {
                 action: None,
                 avoid,
                 dont: None,
+                verb: None,
                 modality: Modality::ShouldNot,
             });
         }
         // A "Command" column after a condition column (Branch category |
         // Command) holds the action; a first "Command" column only explains.
-        let action = norm.iter().position(|h| is(h, ACTION)).or_else(|| {
-            norm.iter()
-                .position(|h| is(h, &["command", "commands"]))
-                .filter(|i| *i > 0)
-        })?;
+        let mut verb = None;
+        // Or, after a situation column, a column headed by what to do
+        // ("If you change… | Update", "Symptom | Cause | Investigate via").
+        let situation = norm.iter().position(|h| is(h, COND));
+        let action = norm
+            .iter()
+            .position(|h| is(h, ACTION))
+            .or_else(|| {
+                norm.iter()
+                    .position(|h| is(h, &["command", "commands"]))
+                    .filter(|i| *i > 0)
+            })
+            .or_else(|| {
+                let first = situation?;
+                let at = norm.iter().enumerate().skip(first + 1).find_map(|(i, h)| {
+                    let w = words(h);
+                    w.first()
+                        .filter(|v| lex.is_imperative(&v.text) && !lex.is_speech(&v.text))
+                        .map(|_| i)
+                })?;
+                verb = Some(norm[at].trim().to_string());
+                Some(at)
+            })?;
         let condition = norm
             .iter()
             .position(|h| is(h, COND))
@@ -2869,6 +2901,7 @@ impl TableRoles {
                         "don't" | "dont" | "do not" | "never" | "avoid" | "❌ don't" | "don’t"
                     )
             }),
+            verb,
             modality: if should {
                 Modality::Should
             } else {
