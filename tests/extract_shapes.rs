@@ -3848,3 +3848,13 @@ fn a_table_headed_by_what_to_do_gives_a_rule_per_row() {
     // "Command | Purpose" only explains.
     assert!(at(&cs, 19).is_none(), "{:#?}", at(&cs, 19));
 }
+
+#[test]
+fn a_transformation_of_the_code_is_an_edit() {
+    let cs = fixture("timed-blocks");
+    // "Run the test suite after each transformation": each edit of the
+    // code triggers a test run (no predicate before).
+    let c = at(&cs, 40).expect("transformation rule");
+    assert!(json(&c.when).contains("\"edit\""), "{c:#?}");
+    assert!(json(&c.require).contains("pytest"), "{c:#?}");
+}
