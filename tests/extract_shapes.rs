@@ -3858,3 +3858,14 @@ fn a_transformation_of_the_code_is_an_edit() {
     assert!(json(&c.when).contains("\"edit\""), "{c:#?}");
     assert!(json(&c.require).contains("pytest"), "{c:#?}");
 }
+
+#[test]
+fn pulling_is_an_act_on_shared_repo_state() {
+    let cs = fixture("sync-first");
+    // `git pull` merges others' commits into the local branch (no scope
+    // before); `git status` only reads.
+    let c = at(&cs, 8).expect("pull rule");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    let c = at(&cs, 10).expect("status rule");
+    assert!(c.scope.is_empty(), "{c:#?}");
+}
