@@ -3869,3 +3869,22 @@ fn pulling_is_an_act_on_shared_repo_state() {
     let c = at(&cs, 10).expect("status rule");
     assert!(c.scope.is_empty(), "{c:#?}");
 }
+
+#[test]
+fn staging_by_name_forbids_staging_everything() {
+    let cs = fixture("sync-first");
+    // "Stage the files you changed by name", "Never blindly add
+    // everything": the blanket forms are what a session shows (no
+    // predicate before), and they decide what the commit holds.
+    for line in [14, 16] {
+        let c = at(&cs, line).expect("staging rule");
+        assert!(json(&c.forbid).contains("--all"), "line {line}: {c:#?}");
+        assert!(
+            c.scope.contains(&ScopeTag::SharedRepoState),
+            "line {line}: {c:#?}"
+        );
+    }
+    // "Stage all changes before the commit" asks for the blanket form.
+    let c = at(&cs, 18).expect("stage all");
+    assert_eq!(c.forbid, None, "{c:#?}");
+}

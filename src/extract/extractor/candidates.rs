@@ -5,8 +5,8 @@
 
 use super::readings::{
     act_then_so, acts_before_the_dash, agent_narration, command_then_verdict, consent_phrasing,
-    first_lower, flag_with_command, git_subcommand_list, never_with_failing, only_first,
-    quoted_motto, reason_then_rule, sentence_adverbial, state_checked_by,
+    explicit_staging, first_lower, flag_with_command, git_subcommand_list, never_with_failing,
+    only_first, quoted_motto, reason_then_rule, sentence_adverbial, state_checked_by,
 };
 use super::*;
 
@@ -1333,6 +1333,8 @@ impl Extractor<'_> {
         let s = adverbial.as_deref().unwrap_or(s);
         let tests_named = self.test_anaphora(s);
         let s = tests_named.as_deref().unwrap_or(s);
+        let staging = explicit_staging(s);
+        let s = staging.as_deref().unwrap_or(s);
         let listed = git_subcommand_list(s);
         let s = listed.as_deref().unwrap_or(s);
         let verdict = command_then_verdict(s);

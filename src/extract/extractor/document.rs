@@ -69,10 +69,15 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
             _ => None,
         })
         .collect();
+    // (An act a step forbids — "Never use `git add -A`" — is not its act.)
     let scoped_act = |text: &str| {
-        clause_info(text, lex)
-            .behavior(true)
-            .filter(|p| !predicate_scopes(p, lex).is_empty())
+        text.split(". ")
+            .filter(|s| !negation(&words(&mask(s).0)).0)
+            .find_map(|s| {
+                clause_info(s, lex)
+                    .behavior(true)
+                    .filter(|p| !predicate_scopes(p, lex).is_empty())
+            })
     };
     // Where a rule of the step already acts ("Push the branch", then "View
     // the pull request"), the look-ups after it check its result.

@@ -932,3 +932,42 @@ pub(super) fn state_checked_by(s: &str) -> Option<String> {
         && (2..=8).contains(&words))
     .then(|| format!("Run `{inner}`."))
 }
+
+/// "Stage specific files by name", "Keep staging explicit", "Never blindly
+/// add all files": staging by name is the rule, so the blanket forms
+/// (`git add -A`, `--all`, `.`) are what it forbids — the act a session
+/// shows. (A rule that names its command in code is read as it stands.)
+pub(super) fn explicit_staging(s: &str) -> Option<String> {
+    if s.contains('`') {
+        return None;
+    }
+    let w: Vec<String> = words(s).into_iter().map(|x| x.text).collect();
+    let has = |x: &str| w.iter().any(|t| t == x);
+    let pair = |a: &str, b: &str| w.windows(2).any(|p| p[0] == a && p[1] == b);
+    let stages = w
+        .iter()
+        .any(|t| matches!(t.as_str(), "stage" | "staging" | "staged"))
+        || (w.iter().any(|t| matches!(t.as_str(), "add" | "adding"))
+            && w.iter()
+                .any(|t| matches!(t.as_str(), "file" | "files" | "everything")));
+    if !stages {
+        return None;
+    }
+    let negative = w.iter().any(|t| {
+        matches!(
+            t.as_str(),
+            "never" | "not" | "don't" | "dont" | "avoid" | "no"
+        )
+    });
+    let explicit = pair("by", "name")
+        || pair("by", "path")
+        || has("explicit")
+        || has("explicitly")
+        || has("selectively")
+        || pair("specific", "files")
+        || pair("individual", "files")
+        || pair("relevant", "files");
+    let blanket = pair("all", "files") || has("everything") || has("blindly");
+    ((explicit && !negative) || (blanket && negative))
+        .then(|| "Never use `git add -A`, `git add --all` or `git add .`.".to_string())
+}
