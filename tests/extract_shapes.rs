@@ -3888,3 +3888,14 @@ fn staging_by_name_forbids_staging_everything() {
     let c = at(&cs, 18).expect("stage all");
     assert_eq!(c.forbid, None, "{c:#?}");
 }
+
+#[test]
+fn never_acting_on_a_broken_thing_waits_for_it_to_pass() {
+    let cs = fixture("sync-first");
+    // "Never push broken builds": a build is due before the push (no
+    // require before: only "with failing …" was read so).
+    let c = at(&cs, 22).expect("broken builds rule");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+    assert!(json(&c.require).contains("build"), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+}

@@ -768,12 +768,26 @@ pub(super) fn never_with_failing(s: &str) -> Option<String> {
     let (neg, rest) = ["never ", "do not ", "don't ", "don’t "]
         .iter()
         .find_map(|n| lower.strip_prefix(n).map(|r| (n.len(), r)))?;
-    let (at, kw) = [" with failing ", " with broken ", " with red "]
+    // ("Never push broken builds": the verb's object is what fails.)
+    let bare = || {
+        let verb = rest.split(' ').next()?;
+        let after = &rest[verb.len()..];
+        ["failing", "broken", "red"]
+            .iter()
+            .find(|k| after.starts_with(&format!(" {k} ")))
+            .map(|k| (verb.len(), k.len() + 2))
+    };
+    let (at, kw_len) = [" with failing ", " with broken ", " with red "]
         .iter()
-        .filter_map(|k| rest.find(k).map(|i| (i, *k)))
-        .min()?;
+        .filter_map(|k| rest.find(k).map(|i| (i, k.len())))
+        .min()
+        .or_else(bare)?;
     let act = &s[neg..neg + at];
-    let thing = s[neg + at + kw.len()..].trim_end_matches(['.', '!']);
+    let thing = s[neg + at + kw_len..].trim_end_matches(['.', '!']);
+    let thing = match thing {
+        "builds" => "build",
+        t => t,
+    };
     if act.trim().is_empty() || thing.trim().is_empty() {
         return None;
     }
