@@ -3899,3 +3899,20 @@ fn never_acting_on_a_broken_thing_waits_for_it_to_pass() {
     assert!(json(&c.require).contains("build"), "{c:#?}");
     assert_eq!(c.order, Some(Order::Before), "{c:#?}");
 }
+
+#[test]
+fn destructive_git_operations_are_named_commands() {
+    let cs = fixture("destructive-ask");
+    // "Get explicit permission for destructive git operations": a consent
+    // gate on the commands that throw work away (no predicate before).
+    let c = at(&cs, 8).expect("destructive git rule");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
+    for cmd in ["reset", "clean", "--force", "-D"] {
+        assert!(json(&c.when).contains(cmd), "{cmd}: {c:#?}");
+    }
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    // Destructive commands elsewhere are not git's.
+    let c = at(&cs, 10).expect("database rule");
+    assert!(!json(c).contains("git"), "{c:#?}");
+}
