@@ -8,7 +8,7 @@ use crate::config::{Config, ConfigError, StalePolicy, DEFAULT_REPORT_DIR, DEFAUL
 use crate::decode::{self, Action, DecodeError, DecodeOptions, LoadVia, Trajectory};
 use crate::extract::lexicon::Scope;
 use crate::extract::{self, Lexicon, LockfileError};
-use crate::label::{self, CompiledSet, ScopeStart};
+use crate::label::{self, CompiledSet, Label, ScopeStart};
 use crate::parse::{ParseError, Skill};
 use crate::score::spill::SpillFile;
 use crate::score::{
@@ -718,9 +718,10 @@ fn run(
             &spill,
         )
         .map_err(GateError::Trajectory)?
+        .finish()
         .into_par_iter()
         .zip(&prepared)
-        .map(|(acc, p)| acc.finish(p, config, cwd))
+        .map(|(acc, p)| acc.verdict(p, config, cwd))
         .collect();
         return Ok(Run::Verdicts(verdicts));
     }
@@ -833,23 +834,21 @@ fn judge_streaming(
     work: &(dyn Fn(usize) -> Result<Vec<Option<Judged>>, DecodeError> + Sync),
     skipped_of: &dyn Fn(&Prepared) -> Vec<Option<Judged>>,
     spill: &Option<Arc<SpillFile>>,
-) -> Result<Vec<Acc>, DecodeError> {
+) -> Result<Accs, DecodeError> {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     let n = skills_of_file.len();
-    let mut accs: Vec<Acc> = prepared
-        .iter()
-        .map(|p| {
-            let mut acc = Acc::new(p, spill.clone());
-            for e in skipped_of(p).into_iter().flatten() {
-                acc.push(e);
-            }
-            acc
-        })
-        .collect();
-    // Per skill: how many of its files were handed over, and the ones judged
-    // ahead of their turn (a skill's roots may list files in another order).
-    let mut cursor = vec![0usize; prepared.len()];
-    let mut ahead: Vec<HashMap<usize, Judged>> = vec![HashMap::new(); prepared.len()];
+    let mut accs = Accs::new(prepared, files_of_skill, spill);
+    for (si, p) in prepared.iter().enumerate() {
+        for e in skipped_of(p).into_iter().flatten() {
+            accs.push_one(si, e);
+        }
+    }
+    // Per class: how many of its files were handed over, and the ones judged
+    // ahead of their turn (a skill's roots may list files in another order),
+    // each with its members' judgements in skill order.
+    let classes = accs.classes.len();
+    let mut cursor = vec![0usize; classes];
+    let mut ahead: Vec<HashMap<usize, Vec<Judged>>> = vec![HashMap::new(); classes];
     let mut pending: BTreeMap<usize, Result<Vec<Option<Judged>>, DecodeError>> = BTreeMap::new();
     let mut expect = 0usize;
     let mut failure = None;
@@ -889,14 +888,23 @@ fn judge_streaming(
                         return false;
                     }
                 };
-                for (&si, j) in skills_of_file.get(expect).iter().zip(judged) {
+                let skills = skills_of_file.get(expect);
+                for (&si, j) in skills.iter().zip(judged) {
                     if let Some(j) = j {
-                        ahead[si].insert(expect, j);
+                        let c = accs.class_of[si];
+                        ahead[c].entry(expect).or_default().push(j);
+                    }
+                }
+                // Every member of a class reads this file: its entry is whole.
+                for &si in skills {
+                    let c = accs.class_of[si];
+                    if accs.classes[c][0] != si {
+                        continue;
                     }
                     let mine = &files_of_skill[si];
-                    while let Some(j) = mine.get(cursor[si]).and_then(|f| ahead[si].remove(f)) {
-                        accs[si].push(j);
-                        cursor[si] += 1;
+                    while let Some(js) = mine.get(cursor[c]).and_then(|f| ahead[c].remove(f)) {
+                        accs.push_class(c, js);
+                        cursor[c] += 1;
                     }
                 }
                 expect += 1;
@@ -940,45 +948,207 @@ fn verdict_of(
     cwd: &Path,
     spill: Option<Arc<SpillFile>>,
 ) -> SkillVerdict {
-    let mut acc = Acc::new(p, spill);
+    let mut accs = Accs::new(std::slice::from_ref(p), &[Vec::new()], &spill);
     for e in entries {
-        acc.push(e);
+        accs.push_one(0, e);
     }
-    acc.finish(p, config, cwd)
+    let done = accs.finish().pop().expect("one skill");
+    done.verdict(p, config, cwd)
 }
 
-/// A skill's judged files so far, in the unsharded order. Each trajectory's
-/// labels go into compact columns as they come and are dropped; its path is
-/// stored once, shared by every list that names it.
-struct Acc {
+/// Every skill's judged files so far, in the unsharded order. Each
+/// trajectory's labels go into compact columns as they come and are
+/// dropped; its path is stored once, shared by every list that names it.
+///
+/// Skills that read the same files in the same order and have as many
+/// constraints with the same starting labels form a class. While every
+/// file gives the members of a class the same load and labels, one
+/// [`score::ColumnsBuilder`] holds their columns (32 copies of a skill over
+/// the same trajectories build, write out and print one set of lists, not
+/// 32); members that part ways take a clone of it, which keeps what was
+/// written before and goes on alone.
+struct Accs {
+    /// Per skill: discarded and stale trajectories.
+    sets: Vec<TrajectorySet>,
+    /// Per skill: which builder holds its columns.
+    builder_of: Vec<usize>,
+    builders: Vec<score::ColumnsBuilder>,
+    /// Per skill: its class; per class: its members, in skill order.
+    class_of: Vec<usize>,
+    classes: Vec<Vec<usize>>,
+}
+
+/// A skill's judged files, once every file is in.
+struct Done {
     set: TrajectorySet,
-    columns: score::ColumnsBuilder,
+    columns: (
+        score::StrList,
+        score::LoadList,
+        Vec<score::ConstraintColumn>,
+    ),
 }
 
-impl Acc {
-    /// `spill`: where the per-trajectory lists go (in memory when `None`).
-    fn new(p: &Prepared, spill: Option<Arc<SpillFile>>) -> Acc {
-        Acc {
-            set: TrajectorySet::default(),
-            columns: score::ColumnsBuilder::new(label::start_labels(&p.set), spill),
+impl Accs {
+    /// `files_of_skill`: per skill, the files it reads (classes are made of
+    /// skills with the same list); `spill`: where the per-trajectory lists
+    /// go (in memory when `None`).
+    fn new(
+        prepared: &[Prepared],
+        files_of_skill: &[Vec<usize>],
+        spill: &Option<Arc<SpillFile>>,
+    ) -> Accs {
+        let mut index: HashMap<(&[usize], Vec<Label>), usize> = HashMap::new();
+        let mut accs = Accs {
+            sets: Vec::with_capacity(prepared.len()),
+            builder_of: Vec::with_capacity(prepared.len()),
+            builders: Vec::new(),
+            class_of: Vec::with_capacity(prepared.len()),
+            classes: Vec::new(),
+        };
+        for (si, (p, files)) in prepared.iter().zip(files_of_skill).enumerate() {
+            let start = label::start_labels(&p.set);
+            let c = *index
+                .entry((files.as_slice(), start.clone()))
+                .or_insert_with(|| {
+                    accs.classes.push(Vec::new());
+                    accs.builders
+                        .push(score::ColumnsBuilder::new(start, spill.clone()));
+                    accs.classes.len() - 1
+                });
+            accs.classes[c].push(si);
+            accs.class_of.push(c);
+            accs.builder_of.push(c);
+            accs.sets.push(TrajectorySet::default());
         }
+        accs
     }
 
-    fn push(&mut self, e: Judged) {
+    /// Skill `si`'s next entry, on its own (skipped files, merged shards):
+    /// a valid one takes its columns out of a builder they shared.
+    fn push_one(&mut self, si: usize, e: Judged) {
+        let b = self.builder_of[si];
+        let valid = matches!(e, Judged::Valid { .. });
+        if valid && self.builder_of.iter().filter(|&&x| x == b).count() > 1 {
+            self.builders.push(self.builders[b].clone());
+            self.builder_of[si] = self.builders.len() - 1;
+        }
+        self.push_to(si, e);
+    }
+
+    fn push_to(&mut self, si: usize, e: Judged) {
         match e {
-            Judged::Discarded(d) => self.set.discarded.push(d),
+            Judged::Discarded(d) => self.sets[si].discarded.push(d),
             Judged::Valid { path, load, labels } => {
-                self.columns.push(&path, &load, &labels);
+                self.builders[self.builder_of[si]].push(&path, &load, &labels);
                 if load.stale {
-                    self.set.stale.push(path.into());
+                    self.sets[si].stale.push(path.into());
                 }
             }
         }
     }
 
-    fn finish(self, p: &Prepared, config: &Config, cwd: &Path) -> SkillVerdict {
+    /// One file's entries for every member of class `c`, in skill order.
+    fn push_class(&mut self, c: usize, judged: Vec<Judged>) {
+        let members = std::mem::take(&mut self.classes[c]);
+        if members.len() == 1 {
+            if let Some(e) = judged.into_iter().next() {
+                self.push_to(members[0], e);
+            }
+            self.classes[c] = members;
+            return;
+        }
+        // What each member would push: nothing (discarded), or its load and labels.
+        fn value(j: &Judged) -> Option<(&LoadInfo, &label::compact::Labels)> {
+            match j {
+                Judged::Discarded(_) => None,
+                Judged::Valid { load, labels, .. } => Some((load, labels)),
+            }
+        }
+        // Members sharing a builder and pushing the same: one push. The
+        // first value seen keeps the builder, any other takes a clone of it
+        // as it is before this file.
+        let mut pushes: Vec<(usize, usize)> = Vec::new(); // (builder, member position)
+        let mut moved: Vec<(usize, usize)> = Vec::new(); // (member position, new builder)
+        let mut parts: Vec<(usize, usize, usize)> = Vec::new(); // (old builder, first member position, builder)
+        for (k, (&si, j)) in members.iter().zip(&judged).enumerate() {
+            let old = self.builder_of[si];
+            let same = parts
+                .iter()
+                .find(|&&(b, first, _)| b == old && value(&judged[first]) == value(j));
+            let to = match same {
+                Some(&(_, _, to)) => to,
+                None => {
+                    let to = if parts.iter().any(|&(b, _, _)| b == old) {
+                        self.builders.push(self.builders[old].clone());
+                        self.builders.len() - 1
+                    } else {
+                        old
+                    };
+                    parts.push((old, k, to));
+                    pushes.push((to, k));
+                    to
+                }
+            };
+            if to != old {
+                moved.push((k, to));
+            }
+        }
+        for (k, to) in moved {
+            self.builder_of[members[k]] = to;
+        }
+        for (b, k) in pushes {
+            if let Judged::Valid { path, load, labels } = &judged[k] {
+                self.builders[b].push(path, load, labels);
+            }
+        }
+        for (&si, j) in members.iter().zip(judged) {
+            match j {
+                Judged::Discarded(d) => self.sets[si].discarded.push(d),
+                Judged::Valid { path, load, .. } => {
+                    if load.stale {
+                        self.sets[si].stale.push(path.into());
+                    }
+                }
+            }
+        }
+        self.classes[c] = members;
+    }
+
+    /// Every skill's judged files, in skill order (skills that shared a
+    /// builder to the end get clones of the same lists).
+    fn finish(self) -> Vec<Done> {
+        let mut built: Vec<Option<_>> = self
+            .builders
+            .into_iter()
+            .map(|b| Some(b.finish()))
+            .collect();
+        let mut users = vec![0usize; built.len()];
+        for &b in &self.builder_of {
+            users[b] += 1;
+        }
+        self.sets
+            .into_iter()
+            .zip(self.builder_of)
+            .map(|(set, b)| {
+                users[b] -= 1;
+                let columns = if users[b] == 0 {
+                    built[b].take()
+                } else {
+                    built[b].clone()
+                };
+                Done {
+                    set,
+                    columns: columns.expect("a builder is taken by its last user"),
+                }
+            })
+            .collect()
+    }
+}
+
+impl Done {
+    fn verdict(self, p: &Prepared, config: &Config, cwd: &Path) -> SkillVerdict {
         let mut set = self.set;
-        let (valid, loads, columns) = self.columns.finish();
+        let (valid, loads, columns) = self.columns;
         (set.valid, set.loads) = (valid, loads);
         let source = match &p.loaded.source {
             extract::ConstraintSource::Lockfile { path, drift } => SourceInfo {

@@ -178,3 +178,89 @@ fn labels_do_not_depend_on_the_thread_count_over_many_trajectories() {
     assert_eq!(v["trajectories"]["valid"].as_array().unwrap().len(), 34);
     assert_eq!(v["trajectories"]["discarded"].as_array().unwrap().len(), 6);
 }
+
+/// Skills judged in one run give each the verdict it gets alone, whether
+/// they share their lists to the end (a copy loaded wherever the skill
+/// is), part ways when one is not loaded in a file (a copy loaded in fewer
+/// files), or when the same number of rules label a file differently.
+#[test]
+fn skills_judged_together_give_each_its_verdict_alone() {
+    let d = tempfile::tempdir().unwrap();
+    let rule = |id: &str, need: &str| {
+        format!("  - id: {id}\n    text: \"x\"\n    lines: [8, 8]\n    modality: must\n    when: {{git: commit}}\n    require: {{command: \"{need}\"}}\n")
+    };
+    let force = "  - id: no-force-push\n    text: \"x\"\n    lines: [8, 8]\n    modality: must-not\n    scope: [shared-repo-state]\n    forbid: {git: push, args: [\"--force\"]}\n";
+    let same = format!("{force}{}", rule("commit-review", "cargo test*"));
+    let other = format!("{force}{}", rule("commit-review", "cargo build*"));
+    let skills = [
+        ("demo", &same),
+        ("twin", &same),
+        ("copy", &same),
+        ("other", &other),
+    ];
+    for (name, rules) in skills {
+        write_skill(&d.path().join("skills"), name, "Rules.", Some(rules), false);
+    }
+    for i in 0..60 {
+        let fmt = if i % 2 == 0 { Fmt::Claude } else { Fmt::Codex };
+        let mut t = Tx::new(fmt);
+        if i % 7 != 0 {
+            for name in ["demo", "twin", "other"] {
+                t.load_skill(name, "x");
+            }
+            if i % 5 != 1 {
+                t.load_skill("copy", "x");
+            }
+        }
+        if i % 3 == 0 {
+            t.shell("git commit -m x", "", false, None);
+        }
+        if i % 5 == 0 {
+            t.shell("git push -f", "", false, None);
+        }
+        if i % 4 == 0 {
+            t.shell("cargo test", "", false, None);
+        }
+        if i % 6 == 0 {
+            t.shell("cargo build", "", false, None);
+        }
+        t.end("Done.");
+        t.write(&d.path().join(format!("runs/{i:02}.jsonl")));
+    }
+    let args = |skills: &[&str]| -> Vec<String> {
+        let mut a: Vec<String> = vec!["gate".into()];
+        a.extend(skills.iter().map(|s| format!("skills/{s}")));
+        a.extend(["--trajectories", "runs", "--format", "json", "--no-report"].map(String::from));
+        a
+    };
+    let names: Vec<&str> = skills.iter().map(|(n, _)| *n).collect();
+    for threads in ["1", "2"] {
+        let env = [("RAYON_NUM_THREADS", threads)];
+        let all = args(&names);
+        let all: Vec<&str> = all.iter().map(String::as_str).collect();
+        let together = run_env(d.path(), &all, &env);
+        assert_eq!(together.code, 1, "{}", together.stderr);
+        let together = together.json();
+        let together = together.as_array().expect("one object per skill");
+        assert_eq!(together.len(), names.len());
+        let of = |name: &str| {
+            together
+                .iter()
+                .find(|v| v["skill"]["name"] == name)
+                .unwrap_or_else(|| panic!("{name} in the output"))
+        };
+        for name in &names {
+            let one = args(&[name]);
+            let one: Vec<&str> = one.iter().map(String::as_str).collect();
+            let alone = run_env(d.path(), &one, &env);
+            assert_eq!(*of(name), alone.json(), "{name}, {threads} thread(s)");
+        }
+        let valid = |name: &str| of(name)["trajectories"]["valid"].as_array().unwrap().len();
+        assert_eq!(
+            (valid("demo"), valid("copy")),
+            (51, 41),
+            "copy is loaded in fewer files"
+        );
+        assert_ne!(of("demo")["constraints"][1], of("other")["constraints"][1]);
+    }
+}

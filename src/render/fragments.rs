@@ -11,6 +11,12 @@
 //! and kept. Any other serializer sees the value itself
 //! (`serialize_newtype_struct` is transparent to serde_json).
 //!
+//! The key serializer says it is not human-readable: the lists of
+//! [`crate::score::lists`] then give, instead of their rows, the versions
+//! of the records their text is made of — a few bytes, with no record read
+//! back. Skills whose lists are shared (the gate builds one set for skills
+//! that judge the same trajectories alike) have the same versions.
+//!
 //! Memory is bounded: texts and keys are kept up to [`BUDGET`] bytes in
 //! all, after which only the texts already kept are reused.
 
@@ -169,6 +175,11 @@ impl<'a, 'b> Serializer for &'a mut Key<'b> {
     type SerializeStruct = Self;
     type SerializeStructVariant = Self;
 
+    /// Not human-readable: a list of [`crate::score::lists`] gives its
+    /// identity (the versions of its records) instead of its rows.
+    fn is_human_readable(&self) -> bool {
+        false
+    }
     fn serialize_bool(self, v: bool) -> R {
         self.num(1, &[u8::from(v)]);
         Ok(())

@@ -208,6 +208,19 @@ use crate::fsutil::{bytes_path, path_bytes};
 /// [`crate::render::fragments`]).
 struct Uncached<'a, T>(&'a T);
 
+/// What a list gives a serializer that is not human-readable — only
+/// [`crate::render::fragments`]' key is — instead of its records: its kind
+/// and the versions of the records its text is made of
+/// ([`Records::version`]). Equal keys, equal texts; building one costs no
+/// read of the records. (An identical list that is not a clone of this one
+/// has another key, and its text is written again.)
+fn identity<S: Serializer>(s: S, kind: u8, a: &Records, b: &Records) -> Result<S::Ok, S::Error> {
+    let mut key = [kind; 17];
+    key[1..9].copy_from_slice(&a.version().to_le_bytes());
+    key[9..].copy_from_slice(&b.version().to_le_bytes());
+    s.serialize_bytes(&key)
+}
+
 // ------------------------------------------------------------ path lists
 
 /// A list of strings: the paths of a verdict's valid trajectories, in order
@@ -358,6 +371,9 @@ impl Serialize for StrList {
 impl Serialize for Uncached<'_, StrList> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let list = self.0;
+        if !s.is_human_readable() {
+            return identity(s, b'S', &list.records, &Records::default());
+        }
         use serde::ser::Error;
         let mut seq = s.serialize_seq(Some(list.len()))?;
         let mut reader = list.records.reader();
@@ -541,6 +557,9 @@ impl Serialize for LoadList {
 impl Serialize for Uncached<'_, LoadList> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let list = self.0;
+        if !s.is_human_readable() {
+            return identity(s, b'L', &list.records, &Records::default());
+        }
         use serde::ser::Error;
         let mut seq = s.serialize_seq(Some(list.len()))?;
         let mut reader = list.records.reader();
@@ -820,6 +839,9 @@ impl Serialize for Uncached<'_, PerTrajectoryList> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let list = self.0;
         use serde::ser::Error;
+        if !s.is_human_readable() {
+            return identity(s, b'P', &list.rows, &list.paths.records);
+        }
         let mut seq = s.serialize_seq(Some(list.len()))?;
         let mut reader = list.rows.reader();
         let mut paths = list.paths.cursor();
@@ -847,6 +869,9 @@ impl Serialize for Uncached<'_, EvidenceList> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let list = self.0;
         use serde::ser::Error;
+        if !s.is_human_readable() {
+            return identity(s, b'E', &list.cites, &list.paths.records);
+        }
         let mut seq = s.serialize_seq(Some(list.len()))?;
         let mut reader = list.cites.reader();
         let mut paths = list.paths.cursor();
@@ -889,6 +914,7 @@ pub struct ConstraintColumn {
     pub evidence: EvidenceList,
 }
 
+#[derive(Clone)]
 struct Col {
     label: Label,
     rows: PerTrajectoryList,
@@ -899,7 +925,9 @@ struct Col {
 /// at a time, in order (the trajectories' own storage can be dropped as
 /// soon as they are pushed). Paths are stored once for all columns; the
 /// rows and cited locations go to `spill` when one is given, so memory
-/// stays flat however many trajectories come.
+/// stays flat however many trajectories come. A clone shares what was
+/// written so far and goes its own way from its next push.
+#[derive(Clone)]
 pub struct ColumnsBuilder {
     paths: StrList,
     loads: LoadList,

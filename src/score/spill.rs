@@ -13,6 +13,7 @@ use std::fs::File;
 use std::io;
 #[cfg(not(unix))]
 use std::io::{Read, Seek, SeekFrom, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Bytes a list gathers before it writes them out (records are never split:
@@ -109,7 +110,12 @@ pub struct Records {
     /// The chunk being filled (the whole list when there is no file).
     tail: Vec<u8>,
     len: usize,
+    /// Which records these are ([`Records::version`]).
+    version: u64,
 }
+
+/// The last version handed out (0 is every empty list's).
+static VERSIONS: AtomicU64 = AtomicU64::new(0);
 
 impl Records {
     /// An empty list, written to `spill` when given.
@@ -133,6 +139,14 @@ impl Records {
         self.len == 0
     }
 
+    /// Two lists of the same version hold the same records: every push
+    /// takes a version no list had before, and a clone keeps its original's
+    /// until either is pushed to. Empty lists are version 0. (Lists with
+    /// the same records may have different versions.)
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
     /// Append one record, written by `write` at the end of a buffer.
     pub fn push_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
         if let Some(spill) = &self.spill {
@@ -154,6 +168,7 @@ impl Records {
         }
         write(&mut self.tail);
         self.len += 1;
+        self.version = VERSIONS.fetch_add(1, Ordering::Relaxed) + 1;
     }
 
     /// Read the records back, in order.
@@ -307,6 +322,31 @@ mod tests {
             while rd.next_record(size).unwrap().is_some() {}
             assert!(rd.next_record(size).unwrap().is_none());
             assert!(rd.next_record(size).unwrap().is_none());
+        }
+    }
+
+    #[test]
+    fn a_version_names_the_records_a_list_holds() {
+        let file = SpillFile::with_chunk(8).expect("a temporary file");
+        for spill in [None, Some(file)] {
+            let mut a = Records::new(spill);
+            assert_eq!(a.version(), 0, "empty");
+            // a record of 5 bytes, as `read_all` reads them
+            let push =
+                |r: &mut Records, b: u8| r.push_with(|out| out.extend_from_slice(&[0, 0, b, b, b]));
+            push(&mut a, 1);
+            let v1 = a.version();
+            let mut b = a.clone();
+            assert_eq!(b.version(), v1, "a clone holds the same records");
+            push(&mut a, 2);
+            push(&mut b, 2);
+            // The same records pushed to two lists: two versions, never one
+            // version for two contents.
+            assert!(a.version() != b.version() && a.version() != v1 && b.version() != v1);
+            let c = b.clone();
+            push(&mut b, 3);
+            assert_ne!(b.version(), c.version());
+            assert_eq!(read_all(&c).len(), 2);
         }
     }
 
