@@ -76,7 +76,7 @@ fn trigger(cv: &ConstraintVerdict, c: &Constraint) -> Option<(Want, String)> {
     }
     let violated = cv
         .per_trajectory
-        .iter()
+        .rows()
         .filter(|p| p.label == Label::Violated)
         .count();
     let scoped = !cv.scope.is_empty();

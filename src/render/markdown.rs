@@ -16,12 +16,12 @@ const CELL_EVIDENCE: usize = 2;
 pub fn evidence_cell(c: &ConstraintVerdict) -> String {
     let primary: Vec<_> = c.evidence.iter_labelled(|l| l == c.label).collect();
     let (list, total) = if primary.is_empty() {
-        let total: usize = c.per_trajectory.iter().map(|p| p.events).sum();
+        let total: usize = c.per_trajectory.rows().map(|p| p.events).sum();
         (c.evidence.iter().collect::<Vec<_>>(), total)
     } else {
         let total: usize = c
             .per_trajectory
-            .iter()
+            .rows()
             .filter(|p| p.label == c.label)
             .map(|p| p.events)
             .sum();

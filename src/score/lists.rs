@@ -587,6 +587,15 @@ pub struct PerTrajectoryList {
     fired: bool,
 }
 
+/// A row of a [`PerTrajectoryList`] without its trajectory's path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Row {
+    pub label: Label,
+    pub reason: Reason,
+    pub events: usize,
+    pub fired: bool,
+}
+
 /// `evidence` of a [`super::ConstraintVerdict`]: the cited locations, in order.
 #[derive(Clone, Default)]
 pub struct EvidenceList {
@@ -695,6 +704,21 @@ impl PerTrajectoryList {
             reader: self.rows.reader(),
             left: self.rows.len(),
         }
+    }
+    /// Every row's label, reason, citable events and whether the rule
+    /// fired, in order, without its trajectory's path (not read).
+    pub fn rows(&self) -> impl Iterator<Item = Row> + '_ {
+        let mut reader = self.rows.reader();
+        std::iter::from_fn(move || {
+            let b = read_back(reader.next_record(|_| ROW))?;
+            let r = read_back(row_of(b));
+            Some(Row {
+                label: r.label,
+                reason: r.reason,
+                events: r.events,
+                fired: r.fired,
+            })
+        })
     }
     /// Did the rule fire in any trajectory?
     pub fn any_fired(&self) -> bool {

@@ -9,7 +9,8 @@ pub mod spill;
 pub mod verdict;
 
 pub use lists::{
-    columns, ColumnsBuilder, ConstraintColumn, EvidenceList, LoadList, PerTrajectoryList, StrList,
+    columns, ColumnsBuilder, ConstraintColumn, EvidenceList, LoadList, PerTrajectoryList, Row,
+    StrList,
 };
 pub use verdict::*;
 

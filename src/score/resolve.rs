@@ -169,7 +169,7 @@ pub fn resolutions(
             _ => {
                 let reasons: Vec<Reason> = cv
                     .per_trajectory
-                    .iter()
+                    .rows()
                     .filter(|p| p.label == Label::Ambiguous)
                     .map(|p| p.reason)
                     .collect();
