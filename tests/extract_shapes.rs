@@ -3916,3 +3916,16 @@ fn destructive_git_operations_are_named_commands() {
     let c = at(&cs, 10).expect("database rule");
     assert!(!json(c).contains("git"), "{c:#?}");
 }
+
+#[test]
+fn prefixes_named_inline_forbid_other_branch_names() {
+    let cs = fixture("prefix-inline");
+    // "Pick a prefix for the new branch: `feat/`, `fix/`, `chore/`": a
+    // branch created under any other name breaks it (it had required a
+    // branch creation instead).
+    let c = at(&cs, 8).expect("prefix rule");
+    assert_eq!(c.require, None, "{c:#?}");
+    let f = json(&c.forbid);
+    assert!(f.contains("(feat|fix|chore)/"), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+}

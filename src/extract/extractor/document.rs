@@ -583,7 +583,18 @@ fn checks_repository_state(text: &str) -> bool {
 pub(super) fn branch_name_prefixes(drafts: &mut Vec<Draft>, blocks: &[Block]) {
     let mut lists: Vec<[u32; 2]> = Vec::new();
     for d in drafts.iter_mut() {
-        if d.behavior_is_set() || !mentions_prefixes(&d.text) {
+        // ("Pick a prefix for the new branch: `feat/`, `fix/`": the prefixes
+        // are the rule, not the creation the words name.)
+        let inline = d
+            .text
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .filter_map(branch_prefix)
+            .count();
+        if d.behavior_is_set() && inline < 2
+            || !mentions_prefixes(&d.text) && !names_follow(&d.text)
+        {
             continue;
         }
         let heading = blocks
@@ -610,9 +621,21 @@ pub(super) fn branch_name_prefixes(drafts: &mut Vec<Draft>, blocks: &[Block]) {
         }) else {
             continue;
         };
-        let mut prefixes: Vec<String> = Vec::new();
+        // "Choose a prefix: `feat/`, `fix/`, `docs/`": in the rule's own
+        // words, every span a prefix.
+        let spans: Vec<&str> = d.text.split('`').skip(1).step_by(2).collect();
+        let mut prefixes: Vec<String> = spans.iter().filter_map(|p| branch_prefix(p)).collect();
+        if prefixes.len() != spans.len() {
+            prefixes.clear();
+        }
         let mut last = d.lines[1];
-        for b in &blocks[at + 1..] {
+        // (Or the items under it: "`feat/<scope>-<name>` — …".)
+        let items = if prefixes.is_empty() {
+            &blocks[at + 1..]
+        } else {
+            &[]
+        };
+        for b in items {
             match b {
                 Block::Blank => {}
                 Block::Item { body, .. } => {
@@ -621,18 +644,10 @@ pub(super) fn branch_name_prefixes(drafts: &mut Vec<Draft>, blocks: &[Block]) {
                         break;
                     };
                     let Some(end) = rest.find('`') else { break };
-                    let p = &rest[..end];
-                    let Some(name) = p.strip_suffix('/') else {
+                    let Some(name) = branch_prefix(&rest[..end]) else {
                         break;
                     };
-                    if name.is_empty()
-                        || !name
-                            .chars()
-                            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
-                    {
-                        break;
-                    }
-                    prefixes.push(name.to_string());
+                    prefixes.push(name);
                     last = body.last_line();
                 }
                 _ => break,
@@ -642,6 +657,9 @@ pub(super) fn branch_name_prefixes(drafts: &mut Vec<Draft>, blocks: &[Block]) {
             continue;
         }
         let create = r"^git (checkout -[bB]|switch -[cC]) ";
+        d.when = None;
+        d.require = None;
+        d.order = None;
         d.forbid = Some(Predicate::All(vec![
             Predicate::CommandRe(format!(r"{create}\S")),
             Predicate::Not(Box::new(Predicate::CommandRe(format!(
@@ -664,6 +682,29 @@ pub(super) fn branch_name_prefixes(drafts: &mut Vec<Draft>, blocks: &[Block]) {
 /// "prefix", "prefixes", "prefixed" among a text's words.
 fn mentions_prefixes(text: &str) -> bool {
     words(text).iter().any(|w| w.text.starts_with("prefix"))
+}
+
+/// "Names follow:", "branch names follow the pattern": a naming lead.
+fn names_follow(text: &str) -> bool {
+    let w = words(text);
+    w.windows(2).any(|p| {
+        matches!(p[0].text.as_str(), "name" | "names" | "naming")
+            && matches!(
+                p[1].text.as_str(),
+                "follow" | "follows" | "use" | "convention"
+            )
+    })
+}
+
+/// The prefix a branch-name span names: `feat/`, `feat/<scope>-<name>` →
+/// `feat`; `<area>/<type>` or a concrete name (`fix/login-bug`) name none.
+fn branch_prefix(span: &str) -> Option<String> {
+    let (name, rest) = span.split_once('/')?;
+    let ok = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'));
+    (ok && (rest.is_empty() || rest.starts_with('<'))).then(|| name.to_string())
 }
 
 /// "Before merging, verify all of the following:" over the section's
