@@ -3929,3 +3929,25 @@ fn prefixes_named_inline_forbid_other_branch_names() {
     assert!(f.contains("(feat|fix|chore)/"), "{c:#?}");
     assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
 }
+
+#[test]
+fn attribution_trailers_in_commits_are_forbidden_in_the_command() {
+    let cs = fixture("no-trailers");
+    // "Do not add `Co-Authored-By` lines to commits": the commit whose
+    // message carries one breaks the rule (no predicate before), also when
+    // the message spans lines in a here-document.
+    let re = r"(?is)^git commit\b.*(co-authored-by|generated (with|by)|\x{1F916}|\bclaude\b)";
+    for line in [8, 10] {
+        let c = at(&cs, line).expect("attribution rule");
+        assert_eq!(c.forbid, Some(Predicate::CommandRe(re.into())), "{c:#?}");
+        assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    }
+    let r = regex::Regex::new(re).unwrap();
+    assert!(
+        r.is_match("git commit -m \"$(cat <<'EOF'\nfix: x\n\nCo-Authored-By: A <a@b>\nEOF\n)\"")
+    );
+    assert!(!r.is_match("git commit -m \"fix: x (PROJ-12)\""));
+    // A rule on the message's own content is not.
+    let c = at(&cs, 12).expect("ticket rule");
+    assert_eq!(c.forbid, None, "{c:#?}");
+}

@@ -93,6 +93,7 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
     }
     non_goals_forbid_nothing(&mut drafts, &blocks);
     branch_name_prefixes(&mut drafts, &blocks);
+    attribution_in_commits(&mut drafts);
     checks_the_lead_in_names(&mut drafts, &blocks, lexicon);
     gate_following_acts(&mut drafts, &blocks, lexicon);
     look_ups_before_the_next_act(&mut drafts, &blocks, lexicon);
