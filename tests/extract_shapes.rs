@@ -1155,8 +1155,13 @@ fn files_never_to_commit_forbid_staging_them_not_every_commit() {
     let c = at(&cs, 36).expect("pem rule");
     assert!(stages(c, "git add certs/server.pem"), "{c:#?}");
     assert!(!stages(c, "git add README.md"), "{c:#?}");
-    // A clean session commits other files: the staging forbid does not fire.
-    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+    // A clean session commits other files: the staging forbid does not
+    // fire. (Key files hold secrets: sensitive memory too.)
+    assert_eq!(
+        c.scope,
+        vec![ScopeTag::SharedRepoState, ScopeTag::SensitiveMemory],
+        "{c:#?}"
+    );
 }
 
 #[test]
@@ -3950,4 +3955,15 @@ fn attribution_trailers_in_commits_are_forbidden_in_the_command() {
     // A rule on the message's own content is not.
     let c = at(&cs, 12).expect("ticket rule");
     assert_eq!(c.forbid, None, "{c:#?}");
+}
+
+#[test]
+fn committing_a_secret_file_is_also_sensitive() {
+    let cs = fixture("sync-first");
+    // "Never commit `.env.local` or `*.pem` files": staging those files is
+    // the act (as before), and the files hold secrets (that tag is new).
+    let c = at(&cs, 24).expect("secret files rule");
+    assert!(json(&c.forbid).contains("pem"), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
 }

@@ -459,7 +459,18 @@ pub(super) fn samples(p: &Predicate, cmds: &mut Vec<String>, paths: &mut Vec<Str
             }
             cmds.push(s);
         }
-        Predicate::CommandRe(re) => cmds.extend(regex_samples(re)),
+        Predicate::CommandRe(re) => {
+            let found = regex_samples(re);
+            // Staging or committing a named file (`git add .env`) acts on
+            // that file too: its path is tested against the scope paths.
+            if ["^git (add|commit)", "^git add", "^git commit"]
+                .iter()
+                .any(|p| re.starts_with(p))
+            {
+                paths.extend(regex_paths(re));
+            }
+            cmds.extend(found);
+        }
         Predicate::Read(_) => {}
         Predicate::Write(g) | Predicate::Edit(g) | Predicate::Delete(g) | Predicate::Touch(g) => {
             paths.push(concrete(g))
@@ -472,6 +483,25 @@ pub(super) fn samples(p: &Predicate, cmds: &mut Vec<String>, paths: &mut Vec<Str
         Predicate::Not(_) => {}
         _ => {}
     }
+}
+
+/// File names a command regex spells out (`(\s|/)\.env\.local(\s|$)` →
+/// `.env.local`, `[^\s]*\.pem` → `x.pem`): the literal tokens with a dot.
+fn regex_paths(re: &str) -> Vec<String> {
+    let plain = re
+        .replace(r"[^\s]*", "x")
+        .replace(r"\S*", "x")
+        .replace(r"(\s|/)", " ")
+        .replace(r"(\s|$)", " ")
+        .replace(r"\.", ".")
+        .replace(r"\-", "-")
+        .replace(r"\b", " ")
+        .replace(r"\s", " ");
+    plain
+        .split(|c: char| c.is_whitespace() || "()|^$*+?{}[]\\".contains(c))
+        .filter(|t| t.len() > 1 && t.contains('.') && !t.starts_with("..") && !t.ends_with('.'))
+        .map(String::from)
+        .collect()
 }
 
 /// The literal commands a command regex starts with: `^git push\b` →
