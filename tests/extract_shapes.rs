@@ -3967,3 +3967,17 @@ fn committing_a_secret_file_is_also_sensitive() {
     assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
     assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
 }
+
+#[test]
+fn a_look_for_secrets_keeps_their_scope_and_access_rights_are_no_consent() {
+    let cs = fixture("sync-first");
+    // "Check for secrets before staging anything": the sweep guards the
+    // secrets (a look-up's scope had been dropped).
+    let c = at(&cs, 26).expect("secret sweep");
+    assert_eq!(c.scope, vec![ScopeTag::SensitiveMemory], "{c:#?}");
+    // "Check the branch permissions before deleting anything": access
+    // rights looked at, not the user's permission (it had been a consent
+    // gate on every deletion).
+    let c = at(&cs, 28).expect("permissions look-up");
+    assert_ne!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+}

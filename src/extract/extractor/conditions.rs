@@ -1964,6 +1964,14 @@ impl Analysis {
                         "check" | "clear" | "confirm" | "get" | "obtain" | "consult"
                     )
                 });
+            // ("Check the branch permissions": access rights looked at, not
+            // consent sought.)
+            let looks_at = w
+                .iter()
+                .find(|x| !x.barrier && !is_filler(&x.text))
+                .is_some_and(|x| {
+                    matches!(x.text.as_str(), "check" | "verify" | "inspect" | "review")
+                });
             with_user
                 || lower.contains("sign-off")
                 || lower.contains("sign off")
@@ -1971,7 +1979,8 @@ impl Analysis {
                 || w.iter().any(|w| {
                     w.text.starts_with("approv")
                         || w.text.starts_with("consent")
-                        || w.text.starts_with("permission")
+                        || w.text == "permission"
+                        || w.text == "permissions" && !looks_at
                         || matches!(
                             w.text.as_str(),
                             "confirmation" | "confirms" | "confirmed" | "ok" | "okay"
@@ -2649,7 +2658,9 @@ impl Analysis {
             d.order = None;
         }
         if look_up && d.when.is_none() && d.require.is_none() && d.forbid.is_none() {
-            d.scope.clear();
+            // (A look for secrets — "Check for secrets first" — is the
+            // sweep that guards them.)
+            d.scope.retain(|t| *t == ScopeTag::SensitiveMemory);
         }
         if d.scope.is_empty() && !self.speech && acts && !failure && heading_acts && !look_up {
             d.scope = heading_info.scope;
