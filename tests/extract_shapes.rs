@@ -3981,3 +3981,13 @@ fn a_look_for_secrets_keeps_their_scope_and_access_rights_are_no_consent() {
     let c = at(&cs, 28).expect("permissions look-up");
     assert_ne!(c.require, Some(Predicate::UserTurn), "{c:#?}");
 }
+
+#[test]
+fn publishing_a_package_is_shared_state() {
+    let cs = fixture("destructive-ask");
+    // "Do not run `npm publish` yourself": a release others install (the
+    // forbid had no scope).
+    let c = at(&cs, 14).expect("publish rule");
+    assert_eq!(c.forbid, Some(p(r#"{command: "npm publish*"}"#)), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+}
