@@ -31,6 +31,11 @@ pub(crate) const NAME: &str = "\u{0}skillgate::render::fragments::Cached";
 /// Bytes of keys and texts kept, at most.
 pub(crate) const BUDGET: usize = 4 << 20;
 
+/// The longest text kept (the longest over the bench's 140 MB corpus is
+/// 0.36 MiB): a longer one is written again each time rather than held
+/// whole while it is written, so memory does not grow with the corpus.
+pub(crate) const LONGEST: usize = 512 << 10;
+
 /// `T`, written through the [`Fragments`] of the serializer when it has one.
 pub struct Cached<'a, T: ?Sized>(pub &'a T);
 
@@ -107,17 +112,20 @@ impl Fragments {
         inner.texts.get(key).cloned()
     }
 
-    /// Whether a text of `len` bytes for `key` would still be kept.
-    pub(crate) fn room_for(&self, key: &[u8], len: usize) -> bool {
+    /// How long a text for `key` may be and still be kept; `None` when
+    /// none would be.
+    pub(crate) fn room(&self, key: &[u8]) -> Option<usize> {
         let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        inner.kept + key.len() + len <= self.budget
+        let room = self.budget.checked_sub(inner.kept + key.len())?;
+        Some(room.min(LONGEST))
     }
 
     /// Keep `text` for `key`, within the budget.
     pub(crate) fn keep(&self, key: &[u8], text: &[u8]) {
         let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         let size = key.len() + text.len();
-        if inner.kept + size <= self.budget && !inner.texts.contains_key(key) {
+        let fits = inner.kept + size <= self.budget && text.len() <= LONGEST;
+        if fits && !inner.texts.contains_key(key) {
             inner.kept += size;
             inner.texts.insert(key.to_vec(), text.into());
         }
@@ -456,6 +464,42 @@ mod tests {
         }
         // any other serializer sees the value itself
         assert_eq!(serde_json::to_value(&two).unwrap(), plain);
+    }
+
+    /// With the text moving to a file as it is written, a cached value too
+    /// long to keep is written right, not kept, and not held whole: the
+    /// buffer holds at most about [`LONGEST`] of it.
+    #[test]
+    fn long_texts_are_written_through_not_kept() {
+        use crate::render::pretty::Overflow;
+        let long = serde_json::Value::Array(
+            (0..60_000)
+                .map(|i| json!({"trajectory": format!("runs/{i:05}.jsonl"), "n": i}))
+                .collect(),
+        );
+        let short = json!(["a", "b"]);
+        let two = Two {
+            a: Cached(&long),
+            b: vec![Cached(&short), Cached(&long), Cached(&short)],
+        };
+        let plain = json!({"a": long, "b": [short, long, short]});
+        let f = Fragments::new();
+        for _ in 0..2 {
+            let mut over = Overflow::new(1 << 10, 4 << 10).expect("a temporary file");
+            let mut out = Vec::new();
+            to_vec_pretty_spilling(&two, &mut out, 0, Some(&mut over), Some(&f)).unwrap();
+            assert!(
+                out.capacity() <= 2 * LONGEST,
+                "{} bytes held",
+                out.capacity()
+            );
+            let mut text = Vec::new();
+            over.write_to(&out, &mut text).unwrap();
+            assert_eq!(String::from_utf8(text).unwrap(), pretty_at(&plain, 0));
+        }
+        let inner = f.inner.lock().unwrap();
+        assert!(serde_json::to_string_pretty(&long).unwrap().len() > 4 * LONGEST);
+        assert_eq!(inner.texts.len(), 1, "the short list only");
     }
 
     #[test]

@@ -33,6 +33,8 @@ pub(crate) fn to_vec_pretty_at<T: Serialize + ?Sized>(
         overflow: None,
         fragments: None,
         capturing: 0,
+        capture_end: 0,
+        spoiled: false,
         scratch: Vec::new(),
     })
 }
@@ -55,6 +57,8 @@ pub(crate) fn to_vec_pretty_spilling<T: Serialize + ?Sized>(
             overflow: None,
             fragments,
             capturing: 0,
+            capture_end: 0,
+            spoiled: false,
             scratch: Vec::new(),
         });
     };
@@ -70,6 +74,8 @@ pub(crate) fn to_vec_pretty_spilling<T: Serialize + ?Sized>(
         overflow: Some(overflow),
         fragments,
         capturing: 0,
+        capture_end: 0,
+        spoiled: false,
         scratch: Vec::new(),
     })
 }
@@ -97,18 +103,20 @@ impl Overflow {
         })
     }
 
-    /// Move the bytes past the head to the file once there are `block` of them.
-    fn drain(&mut self, out: &mut Vec<u8>) -> Result<()> {
+    /// Move the bytes past the head to the file once there are `block` of
+    /// them; whether any were moved.
+    fn drain(&mut self, out: &mut Vec<u8>) -> Result<bool> {
         match self.head {
             None if out.len() >= self.keep => self.head = Some(out.len()),
             Some(h) if out.len() - h >= self.block => {
                 self.file.write_all(&out[h..]).map_err(Error::io)?;
                 self.written += (out.len() - h) as u64;
                 out.truncate(h);
+                return Ok(true);
             }
             _ => {}
         }
-        Ok(())
+        Ok(false)
     }
 
     /// Write the whole text of the last [`to_vec_pretty_spilling`] into
@@ -141,9 +149,13 @@ struct Ser<'a> {
     overflow: Option<&'a mut Overflow>,
     /// Texts of [`super::fragments::Cached`] values written before.
     fragments: Option<&'a Fragments>,
-    /// How many cached values are being written (and kept: nothing is
-    /// moved out of `out` meanwhile).
+    /// How many cached values are being written to be kept: nothing is
+    /// moved out of `out` meanwhile, until it passes `capture_end` (the
+    /// longest text the outermost one could keep), after which they are
+    /// `spoiled` and not kept.
     capturing: usize,
+    capture_end: usize,
+    spoiled: bool,
     /// The buffer a key is built in, reused.
     scratch: Vec<u8>,
 }
@@ -202,15 +214,20 @@ impl Ser<'_> {
             self.out.extend_from_slice(&text);
             return Ok(());
         }
-        if !f.room_for(key, 0) {
+        let Some(room) = f.room(key) else {
             return value.serialize(&mut *self);
-        }
+        };
         let start = self.out.len();
+        if self.capturing == 0 {
+            (self.capture_end, self.spoiled) = (start + room, false);
+        }
         self.capturing += 1;
         let written = value.serialize(&mut *self);
         self.capturing -= 1;
         written?;
-        f.keep(key, &self.out[start..]);
+        if !self.spoiled {
+            f.keep(key, &self.out[start..]);
+        }
         Ok(())
     }
 
@@ -557,9 +574,11 @@ impl Compound<'_, '_> {
             self.ser.out.push(b',');
         }
         self.any = true;
-        if self.ser.capturing == 0 {
-            if let Some(o) = self.ser.overflow.as_deref_mut() {
-                o.drain(self.ser.out)?;
+        let ser = &mut *self.ser;
+        if ser.capturing == 0 || ser.out.len() > ser.capture_end {
+            if let Some(o) = ser.overflow.as_deref_mut() {
+                // a text too long to keep is not held whole either
+                ser.spoiled |= o.drain(ser.out)? && ser.capturing > 0;
             }
         }
         self.ser.line();
