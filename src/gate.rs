@@ -619,7 +619,10 @@ fn run(
             .binary_search(r)
             .expect("every root of a skill was walked")
     };
-    let mut files_of_skill: Vec<Vec<usize>> = Vec::with_capacity(prepared.len());
+    // Skills reading the same files share one list (32 skills over one
+    // root: one list, not 32).
+    let mut files_of_skill: Vec<Arc<[usize]>> = Vec::with_capacity(prepared.len());
+    let mut lists: HashSet<Arc<[usize]>> = HashSet::new();
     for p in &prepared {
         let mut seen: HashSet<usize> = HashSet::new();
         let mut mine = Vec::new();
@@ -630,8 +633,17 @@ fn run(
                 }
             }
         }
+        let mine = match lists.get(mine.as_slice()) {
+            Some(l) => l.clone(),
+            None => {
+                let l: Arc<[usize]> = mine.into();
+                lists.insert(l.clone());
+                l
+            }
+        };
         files_of_skill.push(mine);
     }
+    drop(lists);
     drop(files_of_root);
     let skills_of_file = SkillsOfFile::new(origin.len(), &files_of_skill);
     // Every trajectory file once, in a fixed order; a file's path is moved
@@ -740,7 +752,7 @@ fn run(
     let mut shard_skills = Vec::new();
     for (si, p) in prepared.iter().enumerate() {
         let mut entries: Vec<Option<Judged>> = skipped_of(p);
-        for &i in &files_of_skill[si] {
+        for &i in files_of_skill[si].iter() {
             let k = skills_of_file
                 .get(i)
                 .binary_search(&si)
@@ -783,40 +795,64 @@ fn run(
     })
 }
 
-/// Which skills read each file, in skill order, as one flat list (file
-/// `i`'s skills are `skills[start[i]..start[i + 1]]`) rather than a small
-/// vector per file.
+/// Which skills read each file, in skill order: per file, the number of
+/// its set of skills (files read by the same skills — all of them, when
+/// every skill reads one root — share one set), not a list per file.
 struct SkillsOfFile {
-    start: Vec<usize>,
-    skills: Vec<usize>,
+    of_file: Vec<u32>,
+    skills: Vec<Vec<usize>>,
 }
 
 impl SkillsOfFile {
-    fn new(files: usize, files_of_skill: &[Vec<usize>]) -> SkillsOfFile {
-        let mut start = vec![0usize; files + 1];
-        for mine in files_of_skill {
-            for &i in mine {
-                start[i + 1] += 1;
+    /// `files_of_skill`: per skill its files; skills reading the same files
+    /// share one list.
+    fn new(files: usize, files_of_skill: &[Arc<[usize]>]) -> SkillsOfFile {
+        // The distinct lists, each with the skills reading it.
+        let mut distinct: Vec<(&Arc<[usize]>, Vec<usize>)> = Vec::new();
+        for (si, list) in files_of_skill.iter().enumerate() {
+            match distinct.iter_mut().find(|(l, _)| Arc::ptr_eq(l, list)) {
+                Some((_, members)) => members.push(si),
+                None => distinct.push((list, vec![si])),
             }
         }
-        for i in 0..files {
-            start[i + 1] += start[i];
-        }
-        let mut fill = start.clone();
-        let mut skills = vec![0usize; start[files]];
-        for (si, mine) in files_of_skill.iter().enumerate() {
-            for &i in mine {
-                skills[fill[i]] = si;
-                fill[i] += 1;
+        // A file's set: the distinct lists holding it, in order (set 0: none).
+        let mut of_file = vec![0u32; files];
+        let mut sets: Vec<Vec<usize>> = vec![Vec::new()];
+        let mut next: HashMap<(u32, usize), u32> = HashMap::new();
+        for (j, (list, _)) in distinct.iter().enumerate() {
+            for &f in list.iter() {
+                let from = of_file[f];
+                of_file[f] = match next.entry((from, j)) {
+                    Entry::Occupied(e) => *e.get(),
+                    Entry::Vacant(e) => {
+                        let mut set = sets[from as usize].clone();
+                        set.push(j);
+                        sets.push(set);
+                        let n =
+                            u32::try_from(sets.len() - 1).expect("fewer than 4G sets of skills");
+                        *e.insert(n)
+                    }
+                };
             }
         }
-        SkillsOfFile { start, skills }
+        let skills = sets
+            .into_iter()
+            .map(|set| {
+                let mut skills: Vec<usize> = set
+                    .iter()
+                    .flat_map(|&j| distinct[j].1.iter().copied())
+                    .collect();
+                skills.sort_unstable();
+                skills
+            })
+            .collect();
+        SkillsOfFile { of_file, skills }
     }
     fn len(&self) -> usize {
-        self.start.len() - 1
+        self.of_file.len()
     }
     fn get(&self, i: usize) -> &[usize] {
-        &self.skills[self.start[i]..self.start[i + 1]]
+        &self.skills[self.of_file[i] as usize]
     }
 }
 
@@ -829,7 +865,7 @@ impl SkillsOfFile {
 /// the gate, as in the sharded path: later files are not started.
 fn judge_streaming(
     prepared: &[Prepared],
-    files_of_skill: &[Vec<usize>],
+    files_of_skill: &[Arc<[usize]>],
     skills_of_file: &SkillsOfFile,
     work: &(dyn Fn(usize) -> Result<Vec<Option<Judged>>, DecodeError> + Sync),
     skipped_of: &dyn Fn(&Prepared) -> Vec<Option<Judged>>,
@@ -948,7 +984,7 @@ fn verdict_of(
     cwd: &Path,
     spill: Option<Arc<SpillFile>>,
 ) -> SkillVerdict {
-    let mut accs = Accs::new(std::slice::from_ref(p), &[Vec::new()], &spill);
+    let mut accs = Accs::new(std::slice::from_ref(p), &[Arc::from([])], &spill);
     for e in entries {
         accs.push_one(0, e);
     }
@@ -994,7 +1030,7 @@ impl Accs {
     /// go (in memory when `None`).
     fn new(
         prepared: &[Prepared],
-        files_of_skill: &[Vec<usize>],
+        files_of_skill: &[Arc<[usize]>],
         spill: &Option<Arc<SpillFile>>,
     ) -> Accs {
         let mut index: HashMap<(&[usize], Vec<Label>), usize> = HashMap::new();
@@ -1007,14 +1043,12 @@ impl Accs {
         };
         for (si, (p, files)) in prepared.iter().zip(files_of_skill).enumerate() {
             let start = label::start_labels(&p.set);
-            let c = *index
-                .entry((files.as_slice(), start.clone()))
-                .or_insert_with(|| {
-                    accs.classes.push(Vec::new());
-                    accs.builders
-                        .push(score::ColumnsBuilder::new(start, spill.clone()));
-                    accs.classes.len() - 1
-                });
+            let c = *index.entry((&**files, start.clone())).or_insert_with(|| {
+                accs.classes.push(Vec::new());
+                accs.builders
+                    .push(score::ColumnsBuilder::new(start, spill.clone()));
+                accs.classes.len() - 1
+            });
             accs.classes[c].push(si);
             accs.class_of.push(c);
             accs.builder_of.push(c);
