@@ -3991,3 +3991,24 @@ fn publishing_a_package_is_shared_state() {
     assert_eq!(c.forbid, Some(p(r#"{command: "npm publish*"}"#)), "{c:#?}");
     assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
 }
+
+#[test]
+fn a_qualified_branch_is_no_forbid_of_every_push() {
+    let cs = fixture("others-branches");
+    // "Never push to a branch others use": which branches others use is
+    // not in the push — judged where a push happened (it had forbidden
+    // every push).
+    let c = at(&cs, 8).expect("others' branch");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+    // "Never rewrite published commits": shared history.
+    let c = at(&cs, 10).expect("published commits");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    // "Never use `git push --force` on main": the code is what is used
+    // ("Never use … on …" had read as where the skill is not for).
+    let c = at(&cs, 12).expect("force push on main");
+    assert!(json(&c.forbid).contains("main"), "{c:#?}");
+    // "Shared branches" are the default ones: still forbidden.
+    let c = at(&cs, 14).expect("shared branches");
+    assert!(c.forbid.is_some(), "{c:#?}");
+}

@@ -2984,6 +2984,14 @@ fn modal_heading(heading: &str) -> Option<String> {
 /// "Do not use for npm packages", "Don't use this skill when …", "Not
 /// for monorepos": the skill's own scope, said as a prohibition.
 fn skill_not_for(s: &str) -> bool {
+    // ("Never use `git push --force` on main": the code is what is used.)
+    let lower = s.trim_start().to_lowercase();
+    if ["never use `", "do not use `", "don't use `"]
+        .iter()
+        .any(|p| lower.starts_with(p))
+    {
+        return false;
+    }
     let w = plain_words(s);
     let t: Vec<&str> = w.iter().map(String::as_str).collect();
     let rest = match t.as_slice() {

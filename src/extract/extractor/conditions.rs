@@ -461,6 +461,11 @@ pub(super) fn object_qualified(main: &str) -> bool {
                     | "current"
                     | "active"
                     | "hidden"
+                    // "a branch others use": which one it is is not in
+                    // the act.
+                    | "others"
+                    | "someone"
+                    | "somebody"
             )
             // ("Sensitive data" is what secrets are, not some of them.)
             || (t == "sensitive"
@@ -476,6 +481,9 @@ pub(super) fn object_qualified(main: &str) -> bool {
                 && !w
                     .get(i + 1)
                     .is_some_and(|n| matches!(n.as_str(), "branch" | "branches")))
+            // "published commits" are some; "published history" is what
+            // was pushed, all of it.
+            || (t == "published" && w.get(i + 1).is_none_or(|n| n != "history"))
             // "… as part of finishing the task": only some such acts.
             || (t == "part" && i >= 1 && w[i - 1] == "as" && w.get(i + 1).is_some_and(|n| n == "of"))
             // "… in propose mode", "… in plan mode": a state of the
