@@ -4012,3 +4012,16 @@ fn a_qualified_branch_is_no_forbid_of_every_push() {
     let c = at(&cs, 14).expect("shared branches");
     assert!(c.forbid.is_some(), "{c:#?}");
 }
+
+#[test]
+fn names_said_to_follow_a_form_are_rules() {
+    // "For this repo, branch names follow these forms:" over `docs/<topic>`
+    // items: a rule (it was no rule), forbidding other prefixes.
+    let cs = fixture("prefix-inline");
+    let c = at(&cs, 12).expect("names lead");
+    assert!(json(&c.forbid).contains("(docs|ops)/"), "{c:#?}");
+    // "Every commit message follows:" over its format: a rule.
+    let cs = fixture("no-trailers");
+    let c = at(&cs, 14).expect("message format lead");
+    assert_eq!(c.modality, Modality::Must, "{c:#?}");
+}

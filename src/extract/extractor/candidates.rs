@@ -2374,10 +2374,23 @@ pub(super) fn own_modal(w: &[Word]) -> Option<Modality> {
         )
     }) || t.windows(2).any(|p| p == ["make", "sure"])
         || t.first() == Some(&"only")
+        || names_a_format(&t)
     {
         return Some(Modality::Must);
     }
     None
+}
+
+/// "Every commit message follows:", "Branch names follow this pattern",
+/// "PR titles use the imperative": a name or message said to follow a
+/// form is a norm on what the agent writes.
+fn names_a_format(t: &[&str]) -> bool {
+    t.windows(2).any(|p| {
+        matches!(
+            p[0],
+            "message" | "messages" | "name" | "names" | "title" | "titles" | "subject" | "subjects"
+        ) && matches!(p[1], "follow" | "follows" | "match" | "matches")
+    })
 }
 
 pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
