@@ -4025,3 +4025,32 @@ fn names_said_to_follow_a_form_are_rules() {
     let c = at(&cs, 14).expect("message format lead");
     assert_eq!(c.modality, Modality::Must, "{c:#?}");
 }
+
+#[test]
+fn landing_guards_name_the_acts_they_guard() {
+    let cs = fixture("landing-guards");
+    // "Do not merge your own PR": whose PR it is is not in the merge —
+    // judged where one happened (it had forbidden every merge).
+    let c = at(&cs, 8).expect("own PR");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    assert!(c.when.is_some(), "{c:#?}");
+    // "Do not bypass branch protection": the admin merge (no predicate,
+    // no scope before).
+    let c = at(&cs, 10).expect("bypass");
+    assert_eq!(
+        c.forbid,
+        Some(p(r#"{command_re: '^gh pr merge\b.*\s--admin\b'}"#)),
+        "{c:#?}"
+    );
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    // "Don't use `--no-verify`": a hook bypass, shared state (no scope before).
+    let c = at(&cs, 12).expect("no-verify");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    // "never create merge commits" beside "Squash-merge PRs": a squash
+    // merge is allowed (every merge had been forbidden).
+    let c = cs
+        .iter()
+        .find(|c| c.lines[0] == 14 && c.forbid.is_some())
+        .expect("merge commits");
+    assert!(json(&c.forbid).contains("--squash"), "{c:#?}");
+}

@@ -481,6 +481,11 @@ pub(super) fn object_qualified(main: &str) -> bool {
                 && !w
                     .get(i + 1)
                     .is_some_and(|n| matches!(n.as_str(), "branch" | "branches")))
+            // "your own PR": some PRs, which the merge does not show.
+            || (t == "own"
+                && w
+                    .get(i + 1)
+                    .is_some_and(|n| matches!(n.as_str(), "pr" | "prs" | "pull" | "mr" | "mrs")))
             // "published commits" are some; "published history" is what
             // was pushed, all of it.
             || (t == "published" && w.get(i + 1).is_none_or(|n| n != "history"))

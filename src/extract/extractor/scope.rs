@@ -509,6 +509,16 @@ fn regex_paths(re: &str) -> Vec<String> {
 /// `uv run pytest` and `pytest`. Enough to test the scope lexicon's command
 /// globs, not a regex engine.
 pub(super) fn regex_samples(re: &str) -> Vec<String> {
+    // A flag anywhere in a command (`(^|\s)\-\-no\-verify(=|\s|$)`): a
+    // command that carries it.
+    if let Some(flag) = re.strip_prefix(r"(^|\s)") {
+        let flag: String = flag.split("(=|").next().unwrap_or("").replace('\\', "");
+        return if flag.starts_with('-') {
+            vec![format!("x {flag}")]
+        } else {
+            Vec::new()
+        };
+    }
     let re = re.strip_prefix('^').unwrap_or(re);
     // The literal text up to the first regex operator (untrimmed).
     let literal = |s: &str| -> String {
