@@ -4054,3 +4054,15 @@ fn landing_guards_name_the_acts_they_guard() {
         .expect("merge commits");
     assert!(json(&c.forbid).contains("--squash"), "{c:#?}");
 }
+
+#[test]
+fn never_and_an_object_after_a_comma_is_what_the_rule_avoids() {
+    let cs = fixture("landing-guards");
+    // "Push with `--force-with-lease`, never plain `--force`": plain
+    // `--force` is what the rule avoids, never part of what it requires
+    // (it had required either).
+    let c = at(&cs, 16).expect("lease rule");
+    let r = json(&c.require);
+    assert!(r.contains("lease"), "{c:#?}");
+    assert!(!r.contains(r"\\-\\-force(="), "{c:#?}");
+}

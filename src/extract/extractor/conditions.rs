@@ -1419,9 +1419,22 @@ pub(super) fn analyse(
     }
     // "Reply in the thread, not as a top-level PR comment": the clause after
     // ", not" is what the rule avoids ("…, not just lint" is not).
+    // ("Push with `--force-with-lease`, never plain `--force`": the same,
+    // where what follows "never" is an object, not a clause of its own —
+    // "…, never commit them" is.)
     if !negative {
-        if let Some(i) = find_outside_code(&main, ", not ") {
-            let tail = main[i + ", not ".len()..].trim().to_string();
+        let split = [", not ", ", never ", "; never "]
+            .iter()
+            .filter_map(|k| find_outside_code(&main, k).map(|i| (i, k.len())))
+            .filter(|(i, n)| {
+                *n == ", not ".len()
+                    || words(&main[i + n..])
+                        .first()
+                        .is_none_or(|w| !lex.is_imperative(&w.text))
+            })
+            .min();
+        if let Some((i, n)) = split {
+            let tail = main[i + n..].trim().to_string();
             let first = tail.split_whitespace().next().unwrap_or("").to_lowercase();
             if !tail.is_empty()
                 && !matches!(
