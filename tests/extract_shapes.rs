@@ -4066,3 +4066,14 @@ fn never_and_an_object_after_a_comma_is_what_the_rule_avoids() {
     assert!(r.contains("lease"), "{c:#?}");
     assert!(!r.contains(r"\\-\\-force(="), "{c:#?}");
 }
+
+#[test]
+fn committing_a_value_is_in_the_commits_content() {
+    let cs = fixture("sync-first");
+    // "Do not commit the rotated value to git": which value a commit holds
+    // is its content — scoped, no predicate (it had forbidden every
+    // commit).
+    let c = at(&cs, 30).expect("value rule");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
+}
