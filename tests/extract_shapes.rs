@@ -4077,3 +4077,15 @@ fn committing_a_value_is_in_the_commits_content() {
     assert_eq!(c.forbid, None, "{c:#?}");
     assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
 }
+
+#[test]
+fn cloud_and_crypto_clis_in_code_are_commands() {
+    let cs = fixture("secret-store");
+    // `openssl …` and `aws secretsmanager …` are programs (no predicate
+    // before); storing into a secret store is sensitive memory.
+    let c = at(&cs, 8).expect("openssl rule");
+    assert!(json(&c.require).contains("openssl rand"), "{c:#?}");
+    let c = at(&cs, 10).expect("store rule");
+    assert!(json(&c.require).contains("aws secretsmanager"), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
+}
