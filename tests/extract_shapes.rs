@@ -4089,3 +4089,29 @@ fn cloud_and_crypto_clis_in_code_are_commands() {
     assert!(json(&c.require).contains("aws secretsmanager"), "{c:#?}");
     assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
 }
+
+#[test]
+fn a_fact_with_never_after_a_comma_forbids_nothing_new() {
+    let cs = fixture("landing-guards");
+    // "Keys are never stored in plain text, never committed to git, …":
+    // a statement of fact, not "X, never <object>" — it must not forbid
+    // every commit.
+    let c = at(&cs, 18).expect("fact");
+    assert!(!json(&c.forbid).contains("commit"), "{c:#?}");
+}
+
+#[test]
+fn files_under_a_never_commit_heading_are_kept_out_of_commits() {
+    let cs = fixture("never-commit-heading");
+    // "## Files never to commit" over `.env.local` / `*.pem`, behind a
+    // lead-in that only says the ignore file should cover them: staging
+    // each file is forbidden (they were no rules).
+    for (line, name) in [(12, "local"), (13, "pem")] {
+        let c = at(&cs, line).expect("file item");
+        assert!(json(&c.forbid).contains(name), "{c:#?}");
+        assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
+    }
+    // A list under another heading is not.
+    let c = at(&cs, 17).expect("check item");
+    assert_eq!(c.forbid, None, "{c:#?}");
+}

@@ -635,9 +635,38 @@ impl Extractor<'_> {
                     while items.last().is_some_and(|(i, _)| i >= indent) {
                         items.pop();
                     }
+                    // "## Sensitive files — never commit" over its files: the
+                    // heading is their lead where no paragraph says what to
+                    // do with them.
+                    let heading_lead = || {
+                        let w = words(section.nearest());
+                        let verb = w
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, x)| x.text == "never")
+                            .find_map(|(i, _)| {
+                                w[i + 1..]
+                                    .iter()
+                                    .find(|x| x.text != "to")
+                                    .filter(|x| {
+                                        matches!(
+                                            x.text.as_str(),
+                                            "commit" | "stage" | "push" | "add"
+                                        )
+                                    })
+                                    .map(|x| x.text.clone())
+                            })?;
+                        let mut l = lead_of(&format!("Never {verb}:"), self.lex);
+                        l.stage_verb = Some(verb);
+                        Some(l)
+                    };
                     let lead = match items.last() {
                         Some((_, parent)) => parent.clone(),
-                        None => para_lead.clone(),
+                        None => para_lead
+                            .clone()
+                            .filter(|l| l.stage_verb.is_some() || l.path_verb.is_some())
+                            .or_else(heading_lead)
+                            .or_else(|| para_lead.clone()),
                     };
                     let own_lead = self.item(
                         body,

@@ -1427,10 +1427,16 @@ pub(super) fn analyse(
             .iter()
             .filter_map(|k| find_outside_code(&main, k).map(|i| (i, k.len())))
             .filter(|(i, n)| {
+                // (Only after an instruction, before an object: "Keys are
+                // never stored …, never committed …" states a fact.)
                 *n == ", not ".len()
                     || words(&main[i + n..])
                         .first()
-                        .is_none_or(|w| !lex.is_imperative(&w.text))
+                        .is_none_or(|w| !lex.is_imperative(&w.text) && !w.text.ends_with("ed"))
+                        && words(&mask(&main).0)
+                            .iter()
+                            .find(|w| !w.barrier)
+                            .is_some_and(|w| lex.is_imperative(&w.text))
             })
             .min();
         if let Some((i, n)) = split {
