@@ -2,7 +2,8 @@
 //!
 //! 32 skills judged over the same trajectories print the same rows 32
 //! times (each rule's `per_trajectory` and `evidence`, the valid paths):
-//! most of a many-skill JSON. A value wrapped in [`Cached`] is written by
+//! most of a many-skill JSON. A value wrapped in
+//! [`crate::score::lists::Cached`] is written by
 //! [`super::pretty`]'s serializer, when it is given a [`Fragments`], as
 //! follows: the value is first serialized into a compact key (every serde
 //! call and its data, tagged and length-prefixed, so two values with the
@@ -25,8 +26,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex};
 
-/// The newtype name [`super::pretty`]'s serializer looks for.
-pub(crate) const NAME: &str = "\u{0}skillgate::render::fragments::Cached";
+pub(crate) use crate::score::lists::CACHED as NAME;
 
 /// Bytes of keys and texts kept, at most.
 pub(crate) const BUDGET: usize = 4 << 20;
@@ -35,24 +35,6 @@ pub(crate) const BUDGET: usize = 4 << 20;
 /// 0.36 MiB): a longer one is written again each time rather than held
 /// whole while it is written, so memory does not grow with the corpus.
 pub(crate) const LONGEST: usize = 512 << 10;
-
-/// `T`, written through the [`Fragments`] of the serializer when it has one.
-pub struct Cached<'a, T: ?Sized>(pub &'a T);
-
-impl<T: Serialize + ?Sized> Serialize for Cached<'_, T> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_newtype_struct(NAME, &Plain(self.0))
-    }
-}
-
-/// The value itself (what [`Cached`] holds, as the serializer sees it).
-pub(crate) struct Plain<'a, T: ?Sized>(&'a T);
-
-impl<T: Serialize + ?Sized> Serialize for Plain<'_, T> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(s)
-    }
-}
 
 /// Texts written, by key; shared by the threads writing one output.
 pub(crate) struct Fragments {
@@ -417,6 +399,7 @@ field_parts!(SerializeStruct, SerializeStructVariant);
 mod tests {
     use super::*;
     use crate::render::pretty::to_vec_pretty_spilling;
+    use crate::score::lists::Cached;
     use serde_json::json;
 
     /// serde_json's pretty text of `v`, as if `level` deep.

@@ -147,7 +147,7 @@ struct Ser<'a> {
     out: &'a mut Vec<u8>,
     level: usize,
     overflow: Option<&'a mut Overflow>,
-    /// Texts of [`super::fragments::Cached`] values written before.
+    /// Texts of [`crate::score::lists::Cached`] values written before.
     fragments: Option<&'a Fragments>,
     /// How many cached values are being written to be kept: nothing is
     /// moved out of `out` meanwhile, until it passes `capture_end` (the
@@ -191,7 +191,7 @@ impl Ser<'_> {
         let _ = write!(self.out, "{v}");
     }
 
-    /// A [`super::fragments::Cached`] value: the text written before for
+    /// A [`crate::score::lists::Cached`] value: the text written before for
     /// the same key at the same depth, else written now and kept.
     fn cached<T: Serialize + ?Sized>(&mut self, f: &Fragments, value: &T) -> Result<()> {
         // (a cached value inside this one finds the buffer empty)

@@ -22,6 +22,31 @@ use std::io;
 use std::path::Path;
 use std::sync::Arc;
 
+/// The newtype name a writer that copies repeated text looks for
+/// (`render::pretty` with its `render::fragments`).
+pub(crate) const CACHED: &str = "\u{0}skillgate::render::fragments::Cached";
+
+/// `T`, marked as text a writer may copy where it wrote an identical value
+/// before: the many-skill JSON prints the same lists once per skill. Any
+/// other serializer sees the value itself (a newtype is transparent to
+/// serde_json).
+pub struct Cached<'a, T: ?Sized>(pub &'a T);
+
+impl<T: Serialize + ?Sized> Serialize for Cached<'_, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_newtype_struct(CACHED, &Plain(self.0))
+    }
+}
+
+/// The value itself (what [`Cached`] holds, as the serializer sees it).
+struct Plain<'a, T: ?Sized>(&'a T);
+
+impl<T: Serialize + ?Sized> Serialize for Plain<'_, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
 /// A row's index as stored: a verdict has far fewer than 4G trajectories.
 fn index(i: usize) -> u32 {
     u32::try_from(i).expect("fewer than 4G trajectories")
@@ -364,7 +389,7 @@ impl std::fmt::Debug for StrList {
 
 impl Serialize for StrList {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        crate::render::fragments::Cached(&Uncached(self)).serialize(s)
+        Cached(&Uncached(self)).serialize(s)
     }
 }
 
@@ -550,7 +575,7 @@ impl std::fmt::Debug for LoadList {
 
 impl Serialize for LoadList {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        crate::render::fragments::Cached(&Uncached(self)).serialize(s)
+        Cached(&Uncached(self)).serialize(s)
     }
 }
 
@@ -855,7 +880,7 @@ impl std::fmt::Debug for EvidenceList {
 
 impl Serialize for PerTrajectoryList {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        crate::render::fragments::Cached(&Uncached(self)).serialize(s)
+        Cached(&Uncached(self)).serialize(s)
     }
 }
 
@@ -885,7 +910,7 @@ impl Serialize for Uncached<'_, PerTrajectoryList> {
 
 impl Serialize for EvidenceList {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        crate::render::fragments::Cached(&Uncached(self)).serialize(s)
+        Cached(&Uncached(self)).serialize(s)
     }
 }
 
