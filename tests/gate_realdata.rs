@@ -110,6 +110,29 @@ fn real_skills_over_real_transcripts_report_every_discard_with_a_reason() {
     assert_eq!(r.code as u64, worst, "{}", r.stderr);
 }
 
+/// `n` sessions in `DIR/runs`, Claude Code and Codex in turn: `load`
+/// loads skills into session `i`, then every third commits, every fifth
+/// force-pushes, every fourth runs the tests and every sixth builds.
+fn write_sessions(dir: &std::path::Path, n: usize, load: impl Fn(usize, &mut Tx)) {
+    for i in 0..n {
+        let fmt = if i % 2 == 0 { Fmt::Claude } else { Fmt::Codex };
+        let mut t = Tx::new(fmt);
+        load(i, &mut t);
+        for (every, cmd) in [
+            (3, "git commit -m x"),
+            (5, "git push -f"),
+            (4, "cargo test"),
+            (6, "cargo build"),
+        ] {
+            if i % every == 0 {
+                t.shell(cmd, "", false, None);
+            }
+        }
+        t.end("Done.");
+        t.write(&dir.join(format!("runs/{i:02}.jsonl")));
+    }
+}
+
 fn walk_count(dir: &std::path::Path) -> usize {
     let mut n = 0;
     for e in std::fs::read_dir(dir).unwrap() {
@@ -143,24 +166,11 @@ fn labels_do_not_depend_on_the_thread_count_over_many_trajectories() {
         Some(rules),
         false,
     );
-    for i in 0..40 {
-        let fmt = if i % 2 == 0 { Fmt::Claude } else { Fmt::Codex };
-        let mut t = Tx::new(fmt);
+    write_sessions(d.path(), 40, |i, t| {
         if i % 7 != 0 {
             t.load_skill("demo", "x");
         }
-        if i % 3 == 0 {
-            t.shell("git commit -m x", "", false, None);
-        }
-        if i % 5 == 0 {
-            t.shell("git push -f", "", false, None);
-        }
-        if i % 4 == 0 {
-            t.shell("cargo test", "", false, None);
-        }
-        t.end("Done.");
-        t.write(&d.path().join(format!("runs/{i:02}.jsonl")));
-    }
+    });
     let args = [
         "gate",
         "skills/demo",
@@ -201,9 +211,7 @@ fn skills_judged_together_give_each_its_verdict_alone() {
     for (name, rules) in skills {
         write_skill(&d.path().join("skills"), name, "Rules.", Some(rules), false);
     }
-    for i in 0..60 {
-        let fmt = if i % 2 == 0 { Fmt::Claude } else { Fmt::Codex };
-        let mut t = Tx::new(fmt);
+    write_sessions(d.path(), 60, |i, t| {
         if i % 7 != 0 {
             for name in ["demo", "twin", "other"] {
                 t.load_skill(name, "x");
@@ -212,21 +220,7 @@ fn skills_judged_together_give_each_its_verdict_alone() {
                 t.load_skill("copy", "x");
             }
         }
-        if i % 3 == 0 {
-            t.shell("git commit -m x", "", false, None);
-        }
-        if i % 5 == 0 {
-            t.shell("git push -f", "", false, None);
-        }
-        if i % 4 == 0 {
-            t.shell("cargo test", "", false, None);
-        }
-        if i % 6 == 0 {
-            t.shell("cargo build", "", false, None);
-        }
-        t.end("Done.");
-        t.write(&d.path().join(format!("runs/{i:02}.jsonl")));
-    }
+    });
     let args = |skills: &[&str]| -> Vec<String> {
         let mut a: Vec<String> = vec!["gate".into()];
         a.extend(skills.iter().map(|s| format!("skills/{s}")));
