@@ -4098,6 +4098,9 @@ fn a_fact_with_never_after_a_comma_forbids_nothing_new() {
     // every commit.
     let c = at(&cs, 18).expect("fact");
     assert!(!json(&c.forbid).contains("commit"), "{c:#?}");
+    // Nor require one after any write: which thing a commit holds is its
+    // content (the passive statement had read as "commit").
+    assert_eq!(c.require, None, "{c:#?}");
 }
 
 #[test]

@@ -1391,7 +1391,7 @@ impl Extractor<'_> {
         let mut d = a.into_draft(ctx, self.lex);
         // "Do not use for npm packages — use `/npm-release` instead": where
         // the skill itself does not apply, no act of the session.
-        if skill_not_for(s) || another_actor_made(s) {
+        if skill_not_for(s) || another_actor_made(s) || passive_fact(s) {
             d.when = None;
             d.require = None;
             d.forbid = None;
@@ -3051,6 +3051,27 @@ fn skill_not_for(s: &str) -> bool {
     };
     rest.first()
         .is_some_and(|x| matches!(*x, "for" | "when" | "if" | "on"))
+}
+
+/// "Keys are never stored in plain text, never committed to git": a
+/// statement in the passive about a thing (a subject of one to three
+/// words, then "is/are/were … never/not …ed"), not an instruction. Which
+/// thing a commit or a write holds is its content: no act to require or
+/// forbid.
+fn passive_fact(s: &str) -> bool {
+    let w = plain_words(s);
+    let Some(at) = w
+        .iter()
+        .take(4)
+        .position(|x| matches!(x.as_str(), "is" | "are" | "was" | "were"))
+    else {
+        return false;
+    };
+    at >= 1
+        && !matches!(w[0].as_str(), "it" | "this" | "that" | "there" | "what")
+        && matches!(w.get(at + 1).map(String::as_str), Some("never" | "not"))
+        && w.get(at + 2)
+            .is_some_and(|x| x.ends_with("ed") && x.len() > 4)
 }
 
 /// "Never make a subagent read the whole plan", "Have the reviewer run
