@@ -2923,9 +2923,7 @@ impl TableRoles {
                 verb = Some(norm[at].trim().to_string());
                 Some(at)
             })?;
-        let condition = norm
-            .iter()
-            .position(|h| is(h, COND))
+        let condition = situation
             .filter(|c| *c != action)
             .or((action > 0).then_some(0));
         let should = norm
