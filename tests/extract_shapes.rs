@@ -4118,3 +4118,42 @@ fn files_under_a_never_commit_heading_are_kept_out_of_commits() {
     let c = at(&cs, 17).expect("check item");
     assert_eq!(c.forbid, None, "{c:#?}");
 }
+
+#[test]
+fn a_map_of_changed_paths_to_tests_requires_the_tests_after_the_change() {
+    let cs = fixture("test-map");
+    // "Area you changed | Suites to run": a change to the row's path is the
+    // trigger, a command naming one of its suites the requirement (no
+    // predicate before: the cells hold no verb).
+    let c = at(&cs, 12).expect("directory row");
+    assert_eq!(c.when, Some(p(r#"{touch: "core/solver/**"}"#)), "{c:#?}");
+    assert!(json(&c.require).contains("*unit/solver*"), "{c:#?}");
+    assert!(json(&c.require).contains("*integration/solve*"), "{c:#?}");
+    // A script's path under "changed" is a file changed, not a script run.
+    let c = at(&cs, 13).expect("file row");
+    assert_eq!(c.when, Some(p(r#"{touch: "io/reader.py"}"#)), "{c:#?}");
+    assert_eq!(
+        c.require,
+        Some(p(r#"{command: "*unit/reader*"}"#)),
+        "{c:#?}"
+    );
+}
+
+#[test]
+fn editing_a_script_is_a_change_to_a_file_and_running_a_target_names_it() {
+    let cs = fixture("test-map");
+    // "Never edit `tools/codegen.py`" had forbidden running the script.
+    let c = at(&cs, 16).expect("edit rule");
+    assert_eq!(
+        c.forbid,
+        Some(p(r#"{touch: "tools/codegen.py"}"#)),
+        "{c:#?}"
+    );
+    // "Then run `integration/smoke`": a command that names the suite.
+    let c = at(&cs, 18).expect("run rule");
+    assert_eq!(
+        c.require,
+        Some(p(r#"{command: "*integration/smoke*"}"#)),
+        "{c:#?}"
+    );
+}

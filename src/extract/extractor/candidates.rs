@@ -1616,7 +1616,14 @@ impl Extractor<'_> {
                 d.forbid = info.avoided();
             }
         } else {
-            let cond = clause_info(&get(roles.condition), lex);
+            let mut cond = clause_info(&get(roles.condition), lex);
+            // "`src/api/` | …" under "Changed area": a change to the path.
+            if roles.changed {
+                let changed = clause_info(&format!("Change {}", get(roles.condition)), lex);
+                if changed.behavior(true).is_some() {
+                    cond = changed;
+                }
+            }
             let mut action_text = get(roles.action);
             // "Update" over "`site/content/api.md`": the header's verb on
             // the cell's object.
@@ -2819,6 +2826,9 @@ pub(super) struct TableRoles {
     /// The action column's header where it is what to do ("Update",
     /// "Investigate via"): the verb of cells that name only its object.
     pub(super) verb: Option<String>,
+    /// The situation column names what was changed ("Changed area", "If
+    /// you modify"): a path there is a change to it.
+    pub(super) changed: bool,
     pub(super) modality: Modality,
 }
 
@@ -2895,6 +2905,7 @@ impl TableRoles {
                 avoid,
                 dont: None,
                 verb: None,
+                changed: false,
                 modality: Modality::ShouldNot,
             });
         }
@@ -2926,6 +2937,26 @@ impl TableRoles {
         let condition = situation
             .filter(|c| *c != action)
             .or((action > 0).then_some(0));
+        // "Changed area | Tests to run": the cells name what to run.
+        if verb.is_none() && words(&norm[action]).iter().any(|w| w.text == "run") {
+            verb = Some("run".to_string());
+        }
+        let changed = condition.is_some_and(|c| {
+            words(&norm[c]).iter().any(|w| {
+                matches!(
+                    w.text.as_str(),
+                    "change"
+                        | "changed"
+                        | "changes"
+                        | "modify"
+                        | "modified"
+                        | "touch"
+                        | "touched"
+                        | "edit"
+                        | "edited"
+                )
+            })
+        });
         let should = norm
             .iter()
             .any(|h| is(h, &["solution", "good", "quality", "right form"]));
@@ -2944,6 +2975,7 @@ impl TableRoles {
                     )
             }),
             verb,
+            changed,
             modality: if should {
                 Modality::Should
             } else {

@@ -358,6 +358,19 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
                 .push((Predicate::Skill(name.to_string()), true));
             continue;
         }
+        // "Never edit `lib/parser.py`", "If you change `tools/gen.sh`": a
+        // script the clause changes, creates or deletes is a file, not a
+        // command it runs.
+        let changes_file = matches!(
+            verb_action,
+            Some(PathAction::Touch | PathAction::Write | PathAction::Delete)
+        );
+        if changes_file && !runs && !c.contains(char::is_whitespace) {
+            if let Some(g) = path_glob(c) {
+                path_mention(&g, verb_action, lex, &mut info);
+                continue;
+            }
+        }
         if c.starts_with("mcp__")
             && c.matches("__").count() >= 2
             && !c.contains(char::is_whitespace)
@@ -432,6 +445,24 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
                 lex,
                 &mut info,
             );
+        }
+    }
+    // "Run `unit/grids`", "Run `tests/test_api.py::test_login`": a test
+    // target the clause runs, named by its path (no program given): a
+    // command that names it.
+    if runs && info.actions.is_empty() {
+        for c in &code {
+            let t = c.trim().trim_end_matches('/');
+            let target = (t.contains('/') || t.contains("::"))
+                && !t.contains(char::is_whitespace)
+                && !t.starts_with(['-', '/', '.', '~', '$'])
+                && !t.contains("://")
+                && t.chars()
+                    .all(|ch| ch.is_alphanumeric() || matches!(ch, '/' | '_' | '-' | '.' | ':'));
+            if target {
+                let p = Predicate::Command(format!("*{}*", globset::escape(t)));
+                info.actions.push((p, true));
+            }
         }
     }
     for l in &links {
