@@ -4157,3 +4157,34 @@ fn editing_a_script_is_a_change_to_a_file_and_running_a_target_names_it() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn a_list_under_a_forbidding_lead_forbids_each_item() {
+    let cs = fixture("forbidden-list");
+    // "**Forbidden actions:**" had made no rule of its items; a command
+    // followed by "or any command that …" still forbids the command.
+    let c = at(&cs, 16).expect("tool item");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    assert_eq!(c.forbid, Some(p(r#"{read: "keys/prod.pem"}"#)), "{c:#?}");
+    // Reading a key file is access to a secret.
+    assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
+    let c = at(&cs, 17).expect("command item");
+    assert!(json(&c.forbid).contains("cat keys/prod.pem"), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
+    let c = at(&cs, 21).expect("prohibited item");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    assert!(json(&c.forbid).contains("CLAUDE.md"), "{c:#?}");
+}
+
+#[test]
+fn using_this_skill_is_no_condition() {
+    let cs = fixture("forbidden-list");
+    // "When using this skill:" / "While this skill is active, …" had made
+    // the rules when-only: the condition holds for the whole session.
+    let c = at(&cs, 10).expect("item under the lead");
+    assert_eq!(c.when, None, "{c:#?}");
+    assert!(json(&c.forbid).contains("keys/*.pem"), "{c:#?}");
+    let c = at(&cs, 13).expect("sentence");
+    assert_eq!(c.when, None, "{c:#?}");
+    assert_eq!(c.forbid, Some(p("{git: push, args: [--force]}")), "{c:#?}");
+}

@@ -2417,6 +2417,14 @@ pub(super) fn own_modal(w: &[Word]) -> Option<Modality> {
     None
 }
 
+/// A lead-in that only names what is barred: "Forbidden actions",
+/// "Prohibited commands", "Not allowed", "Banned".
+fn forbidding_lead(t: &[&str]) -> bool {
+    let barred = |x: &str| matches!(x, "forbidden" | "prohibited" | "banned" | "disallowed");
+    (t.len() <= 3 && t.iter().any(|x| barred(x)))
+        || matches!(t, ["not", "allowed"] | ["never", "allowed"])
+}
+
 /// "Every commit message follows:", "Branch names follow this pattern",
 /// "PR titles use the imperative": a name or message said to follow a
 /// form is a norm on what the agent writes.
@@ -2477,6 +2485,11 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
     if t.iter().any(|x| matches!(*x, "avoid")) {
         lead.modality = Some(Modality::ShouldNot);
     }
+    // "**Forbidden actions:**", "Prohibited:", "Not allowed:": the items
+    // are acts never to take.
+    if lead.modality.is_none() && forbidding_lead(&t) {
+        lead.modality = Some(Modality::MustNot);
+    }
     if t.iter().any(|x| matches!(*x, "stop")) && lead.modality.is_none() {
         lead.modality = Some(Modality::Must);
     }
@@ -2501,7 +2514,8 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
                 | "ensure"
                 | "mandatory"
         )
-    }) || text.to_lowercase().contains("done when");
+    }) || text.to_lowercase().contains("done when")
+        || forbidding_lead(&t);
     // "ALWAYS before:" / "STOP executing immediately when:": the items are conditions.
     if let Some(last) = t.last() {
         let order = match *last {

@@ -502,8 +502,11 @@ pub(super) fn object_qualified(main: &str) -> bool {
                     "you" | "you're" | "you've" | "we" | "we're" | "they" | "they're"
                 )
                 && matches!(w[i - 2].as_str(), "the" | "a" | "an" | "any"))
+            // ("`cat .env` or any command that prints it": the clause
+            // widens an alternative, the named act stays.)
             || (matches!(t.as_str(), "that" | "which")
                 && i >= 2
+                && !alternative_widened(&w[..i])
                 && w.get(i + 1).is_some_and(|n| {
                     n.ends_with('s')
                         || matches!(
@@ -522,6 +525,19 @@ pub(super) fn object_qualified(main: &str) -> bool {
                                 | "was"
                         )
                 }))
+    })
+}
+
+/// "… or any command", "… or anything", "… or any other tool": the words
+/// before a relative clause end with an alternative that widens the act
+/// named before it.
+fn alternative_widened(before: &[String]) -> bool {
+    let tail: Vec<&str> = before.iter().rev().take(4).map(String::as_str).collect();
+    let or = tail.iter().position(|x| *x == "or");
+    or.is_some_and(|o| {
+        tail[..o]
+            .iter()
+            .any(|x| matches!(*x, "any" | "anything" | "other" | "similar"))
     })
 }
 
@@ -788,6 +804,21 @@ pub(super) fn analyse(
                 && command_predicate(cmd.trim_matches('`'), lex).is_some() =>
         {
             run_led = format!("Run {cmd}");
+            run_led.as_str()
+        }
+        // "`cat .env` or any command that prints it": the command, and
+        // what widens it.
+        None if ctx.in_list
+            && ctx.lead.is_some_and(|l| l.normative)
+            && alternative_after_command(s).is_some_and(|cmd| {
+                let cmd = cmd.trim_matches('`');
+                command_predicate(cmd, lex).is_some()
+                    || ["Read ", "Edit ", "Write "]
+                        .iter()
+                        .any(|t| cmd.starts_with(t))
+            }) =>
+        {
+            run_led = format!("Run {}", s.trim());
             run_led.as_str()
         }
         _ => s,
@@ -1198,6 +1229,9 @@ pub(super) fn analyse(
             item_is_condition = true;
         }
     }
+    // "When using this skill:", "While this skill is active, …": the
+    // whole session the skill steers, no condition.
+    conditions.retain(|(c, _)| !this_skill_in_use(c));
     let (masked_main, _, _) = mask(&rest);
     let mw = words(&masked_main);
     // "Run it (it should fail in the right way)": an instruction whose
@@ -2812,6 +2846,45 @@ fn only_paths(p: &Predicate) -> bool {
         _ => only = false,
     });
     only
+}
+
+/// "using this skill", "while this skill is active", "when you follow
+/// this skill": a condition that holds for as long as the skill steers.
+fn this_skill_in_use(c: &str) -> bool {
+    let w = plain_words(c);
+    let rest: Vec<&str> = w
+        .iter()
+        .map(String::as_str)
+        .skip_while(|x| is_condition_word(x) || matches!(*x, "you" | "we"))
+        .collect();
+    rest.len() <= 5
+        && rest.windows(2).any(|p| p == ["this", "skill"])
+        && rest.iter().any(|x| {
+            matches!(
+                *x,
+                "using"
+                    | "use"
+                    | "used"
+                    | "invoked"
+                    | "running"
+                    | "active"
+                    | "loaded"
+                    | "following"
+                    | "follow"
+                    | "executing"
+                    | "applying"
+            )
+        })
+}
+
+/// The command an item opens with where an alternative follows it
+/// ("`cat .env` or any command that prints it", "`a` or `b`").
+fn alternative_after_command(s: &str) -> Option<&str> {
+    let bare = s.trim();
+    let inner = bare.strip_prefix('`')?;
+    let end = inner.find('`')?;
+    let rest = bare[end + 2..].trim_start();
+    (end > 0 && rest.starts_with("or ")).then_some(&bare[..end + 2])
 }
 
 /// The command an item names before any note on it: "`cmd`", "`cmd` (why)",

@@ -358,6 +358,19 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
                 .push((Predicate::Skill(name.to_string()), true));
             continue;
         }
+        // "`Read .env.prod`": a harness file tool written with its path.
+        if let Some((tool, arg)) = c.split_once(' ') {
+            let act = match tool {
+                "Read" => Some(PathAction::Read),
+                "Edit" | "MultiEdit" => Some(PathAction::Edit),
+                "Write" => Some(PathAction::Write),
+                _ => None,
+            };
+            if let Some((a, g)) = act.zip(path_glob(arg.trim())) {
+                info.actions.push((a.predicate(g), true));
+                continue;
+            }
+        }
         // "Never edit `lib/parser.py`", "If you change `tools/gen.sh`": a
         // script the clause changes, creates or deletes is a file, not a
         // command it runs.

@@ -437,8 +437,49 @@ pub(super) fn predicate_scopes(p: &Predicate, lex: &Lexicon) -> BTreeSet<ScopeTa
     let mut cmds = Vec::new();
     let mut paths = Vec::new();
     samples(p, &mut cmds, &mut paths);
+    // Reading a secret is access to it; reading a settings file changes
+    // nothing: reads count for sensitive memory only.
+    let mut reads = Vec::new();
+    let negated = p.any_node(&|n| matches!(n, Predicate::Not(_)));
+    p.for_each_node(&mut |q| match q {
+        Predicate::Read(g) if !negated => reads.push(g.replace("**", "x").replace('*', "x")),
+        // `cat keys/prod.pem`, `less .env`: a program that prints or
+        // copies the file it is given reads it.
+        Predicate::Command(g) if !negated => {
+            let mut toks = g.split_whitespace();
+            let reader = toks.next().is_some_and(|t| {
+                matches!(
+                    t,
+                    "cat"
+                        | "less"
+                        | "more"
+                        | "head"
+                        | "tail"
+                        | "bat"
+                        | "cp"
+                        | "scp"
+                        | "xxd"
+                        | "strings"
+                        | "base64"
+                        | "source"
+                )
+            });
+            if reader {
+                reads.extend(
+                    toks.filter(|t| !t.starts_with('-'))
+                        .map(|t| t.trim_end_matches('*'))
+                        .filter(|t| !t.is_empty())
+                        .map(|t| t.replace("**", "x").replace('*', "x")),
+                );
+            }
+        }
+        _ => {}
+    });
     for s in &lex.scopes {
-        if cmds.iter().any(|c| s.commands.is_match(c)) || paths.iter().any(|x| s.paths.is_match(x))
+        let read = s.tag == ScopeTag::SensitiveMemory && reads.iter().any(|x| s.paths.is_match(x));
+        if read
+            || cmds.iter().any(|c| s.commands.is_match(c))
+            || paths.iter().any(|x| s.paths.is_match(x))
         {
             out.insert(s.tag);
         }
