@@ -4188,3 +4188,18 @@ fn using_this_skill_is_no_condition() {
     assert_eq!(c.when, None, "{c:#?}");
     assert_eq!(c.forbid, Some(p("{git: push, args: [--force]}")), "{c:#?}");
 }
+
+#[test]
+fn a_secret_s_name_is_no_secret() {
+    let cs = fixture("secret-names");
+    // "Read the secret prefix": how a secret is found, not its value (it
+    // had required reading `.env` files and tagged the rule).
+    let c = at(&cs, 8).expect("prefix rule");
+    assert!(c.scope.is_empty(), "{c:#?}");
+    assert!(!json(&c.require).contains(".env"), "{c:#?}");
+    // Listing a store's secret names reads no value; reading one does.
+    let c = at(&cs, 10).expect("list rule");
+    assert!(c.scope.is_empty(), "{c:#?}");
+    let c = at(&cs, 12).expect("value rule");
+    assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
+}
