@@ -4203,3 +4203,24 @@ fn a_secret_s_name_is_no_secret() {
     let c = at(&cs, 12).expect("value rule");
     assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
 }
+
+#[test]
+fn a_numbered_step_heading_runs_its_block() {
+    let cs = fixture("step-headings");
+    // "### Step 2: Upload the bundle" over alternative commands: one of
+    // them is run (the step made no rule: its block changes no shared
+    // state).
+    let c = at(&cs, 16).expect("upload step");
+    let r = json(&c.require);
+    assert!(
+        r.contains("--env prod") && r.contains("--env staging"),
+        "{c:#?}"
+    );
+    // A bare number over an optional setup stays no rule: which
+    // sessions set up is not visible.
+    assert!(
+        at(&cs, 28).is_none_or(|c| c.require.is_none()),
+        "{:#?}",
+        at(&cs, 28)
+    );
+}

@@ -894,9 +894,16 @@ impl Extractor<'_> {
         let shell = is_shell(lang);
         // "**1. Get git SHAs:**": the step's number is no verb.
         let w = words(&mask(&text).0);
+        let numbered = heading_number(&w) > 1 && w[0].text == "step";
         let w = &w[heading_number(&w)..];
         let verb = main_verb(w);
-        let steps = verb.as_deref().is_some_and(is_step_verb);
+        // ("### Step 2: Upload the bundle" over its commands: a numbered
+        // step's own verb runs its block.)
+        let steps = verb.as_deref().is_some_and(is_step_verb)
+            || (numbered
+                && w.first().is_some_and(|f| {
+                    verb.as_deref() == Some(f.text.as_str()) && self.lex.is_imperative(&f.text)
+                }));
         let case = w.first().is_some_and(|x| is_condition_word(&x.text));
         if shell && case && !section.conditional() {
             self.case_over_commands(text, at, lang, lines);
