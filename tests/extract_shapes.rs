@@ -4224,3 +4224,21 @@ fn a_numbered_step_heading_runs_its_block() {
         at(&cs, 28)
     );
 }
+
+#[test]
+fn a_limit_without_a_verb_is_a_rule_on_what_is_written() {
+    let cs = fixture("pr-body-limits");
+    // "65 characters max.", "One checkbox per … step", "Max 3 …": norms on
+    // the text (no rule before), with no act to check ("test step" runs no
+    // test).
+    for line in [9, 13, 14] {
+        let c = at(&cs, line).expect("limit rule");
+        assert_eq!(c.modality, Modality::Must, "line {line}: {c:#?}");
+        assert_eq!(
+            (&c.require, &c.forbid),
+            (&None, &None),
+            "line {line}: {c:#?}"
+        );
+        assert!(c.scope.is_empty(), "line {line}: {c:#?}");
+    }
+}

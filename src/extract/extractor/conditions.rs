@@ -1264,6 +1264,7 @@ pub(super) fn analyse(
         || labelled_command
         || check_question
         || caps
+        || (ctx.in_list && limit_norm(&mw))
         || (imperative && (first || ctx.in_list || !conditions.is_empty() || question.is_some()))
         || (ctx.in_list && (lead_rule.is_some() || heading_rule.is_some() || ctx.checkbox))
         || (imperative && !first);
@@ -1274,7 +1275,7 @@ pub(super) fn analyse(
     if mw.iter().all(|w| w.barrier) && label_text.is_empty() && conditions.is_empty() {
         return None;
     }
-    if !ctx.in_list && own.is_none() && !imperative && !caps {
+    if !ctx.in_list && own.is_none() && !imperative && !caps && !limit_norm(&mw) {
         return None;
     }
     let modality = own
@@ -1417,7 +1418,10 @@ pub(super) fn analyse(
             .any(|(p, _)| matches!(p, Predicate::Subagent(_) | Predicate::Skill(_)));
     let speech = (verb.as_deref().is_some_and(|v| lex.is_speech(v)) && !by_command && !delegates
         || quoted_only
-        || asks_after)
+        || asks_after
+        // ("One checkbox per verification step": a limit on what is
+        // written, as wording is.)
+        || (own.is_none() && !imperative && !rest.contains(';') && limit_norm(&mw)))
         && !item_is_condition;
     // Trailing clauses of the main part.
     let mut main = if item_is_condition {
@@ -2846,6 +2850,29 @@ fn only_paths(p: &Predicate) -> bool {
         _ => only = false,
     });
     only
+}
+
+/// A limit stated without a verb: "One logical change per commit", "70
+/// characters max.", "Max 2 review rounds", "At most 3 retries": a norm on
+/// what the agent makes.
+fn limit_norm(w: &[Word]) -> bool {
+    let t: Vec<&str> = w
+        .iter()
+        .filter(|x| !x.barrier)
+        .map(|x| x.text.as_str())
+        .collect();
+    let number = |x: &str| x.chars().all(|c| c.is_ascii_digit()) && !x.is_empty();
+    let per = t.len() <= 10
+        && matches!(t.first(), Some(&"one" | &"single"))
+        && t.iter().skip(2).take(5).any(|x| *x == "per");
+    let max = match t.as_slice() {
+        [n, _unit, "max" | "maximum", ..] => number(n),
+        [n, _unit, "or", "fewer" | "less", ..] => number(n),
+        ["max" | "maximum", n, ..] => number(n),
+        ["at", "most", n, ..] | ["no", "more", "than", n, ..] => number(n),
+        _ => false,
+    };
+    per || max
 }
 
 /// "using this skill", "while this skill is active", "when you follow
