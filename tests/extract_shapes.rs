@@ -4242,3 +4242,11 @@ fn a_limit_without_a_verb_is_a_rule_on_what_is_written() {
         assert!(c.scope.is_empty(), "line {line}: {c:#?}");
     }
 }
+
+#[test]
+fn leading_with_something_is_an_instruction() {
+    let cs = fixture("pr-body-limits");
+    // "Lead with what changed": an imperative (no rule before).
+    let c = at(&cs, 17).expect("lead rule");
+    assert_eq!(c.modality, Modality::Must, "{c:#?}");
+}
