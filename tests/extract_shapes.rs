@@ -4250,3 +4250,17 @@ fn leading_with_something_is_an_instruction() {
     let c = at(&cs, 17).expect("lead rule");
     assert_eq!(c.modality, Modality::Must, "{c:#?}");
 }
+
+#[test]
+fn an_act_no_rule_forbids_still_waits_on_the_user_s_word() {
+    let cs = fixture("consent-unless");
+    // "Do not run the test suite during the review unless explicitly
+    // asked": a consent gate on test runs (it had been when-only: a test
+    // run is never forbidden outright, and "during" hid the exception).
+    let c = at(&cs, 10).expect("test rule");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert!(json(&c.when).contains("pytest"), "{c:#?}");
+    assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
+    let c = at(&cs, 12).expect("bench rule");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+}

@@ -496,7 +496,15 @@ pub(super) fn split_trailing(s: &str) -> Option<(String, String, String)> {
                         .as_str(),
                     "possible" | "feasible" | "practical" | "practicable" | "you can"
                 );
-                if !head.is_empty() && !tail.is_empty() && !hedge {
+                // ("… during this review unless explicitly asked": the span
+                // of time is context; the exception after it is the
+                // clause that counts.)
+                let tail_lower = tail.to_lowercase();
+                let framed = matches!(kw, "during" | "while")
+                    && [" unless ", " without "]
+                        .iter()
+                        .any(|k| tail_lower.contains(k));
+                if !head.is_empty() && !tail.is_empty() && !hedge && !framed {
                     return Some((head.to_string(), kw.to_string(), tail.to_string()));
                 }
             }

@@ -2342,7 +2342,13 @@ impl Analysis {
                         None
                     }
                 })
-                .filter(|_| self.forbid_ok || self.without.is_some());
+                // ("Do not run tests unless explicitly asked": an act no
+                // rule may forbid outright still waits on the user's word.)
+                .filter(|_| {
+                    self.forbid_ok
+                        || self.without.is_some()
+                        || self.negative_before.as_deref().is_some_and(user_consent)
+                });
             if let Some(y) = &self.without {
                 let req = clause_info(y, lex).behavior(true);
                 let consent = user_consent(y);
