@@ -4264,3 +4264,23 @@ fn an_act_no_rule_forbids_still_waits_on_the_user_s_word() {
     let c = at(&cs, 12).expect("bench rule");
     assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
 }
+
+#[test]
+fn a_form_to_report_in_is_a_rule_on_what_is_said() {
+    let cs = fixture("report-forms");
+    // "Each finding follows this format:" and "Report back:" over a
+    // template: what is written takes that form (no rule before); no act
+    // to check.
+    for line in [8, 14] {
+        let c = at(&cs, line).expect("form rule");
+        assert_eq!(c.modality, Modality::Must, "line {line}: {c:#?}");
+        assert_eq!(
+            (&c.require, &c.forbid),
+            (&None, &None),
+            "line {line}: {c:#?}"
+        );
+        assert!(c.scope.is_empty(), "line {line}: {c:#?}");
+    }
+    // "Jump to …": an imperative.
+    assert!(at(&cs, 20).is_some());
+}

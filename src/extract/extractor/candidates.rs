@@ -724,6 +724,17 @@ impl Extractor<'_> {
                     if lang.is_empty() {
                         self.fence(lines, &section);
                     }
+                    // "Report back:" over a template: what to say, in that
+                    // form (a speech rule, no act to check).
+                    if let Some((text, at)) = bare_before
+                        .as_ref()
+                        .filter(|_| fence_commands(lines, lang, self.lex).is_empty())
+                    {
+                        if reports_in_form(text, self.lex) {
+                            self.drafts
+                                .push(Draft::new(text.clone(), *at, Modality::Must));
+                        }
+                    }
                     if let Some(at) = colon_before {
                         self.commands_under(at, lang, lines, &section);
                     } else if let Some((text, at)) = bare_before {
@@ -2432,11 +2443,36 @@ fn forbidding_lead(t: &[&str]) -> bool {
         || matches!(t, ["not", "allowed"] | ["never", "allowed"])
 }
 
+/// "Report back:", "Reply with:", "Output:": a bare lead-in whose verb
+/// says what the agent tells (over the template it is to fill).
+fn reports_in_form(text: &str, lex: &Lexicon) -> bool {
+    let w = words(&mask(text).0);
+    let w = &w[heading_number(&w)..];
+    w.len() <= 3
+        && w.first().is_some_and(|v| {
+            lex.is_speech(&v.text)
+                || matches!(
+                    v.text.as_str(),
+                    "report" | "reply" | "respond" | "output" | "return"
+                )
+        })
+}
+
 /// "Every commit message follows:", "Branch names follow this pattern",
 /// "PR titles use the imperative": a name or message said to follow a
 /// form is a norm on what the agent writes.
 fn names_a_format(t: &[&str]) -> bool {
-    t.windows(2).any(|p| {
+    // "Each finding follows this format:", "Entries use the following
+    // template:": what is written takes that form.
+    let form = t.windows(3).any(|p| {
+        matches!(p[0], "follows" | "follow" | "uses" | "matches")
+            && matches!(p[1], "this" | "the" | "that")
+            && matches!(
+                p[2],
+                "format" | "template" | "structure" | "layout" | "shape" | "following"
+            )
+    });
+    form || t.windows(2).any(|p| {
         matches!(
             p[0],
             "message" | "messages" | "name" | "names" | "title" | "titles" | "subject" | "subjects"
