@@ -4284,3 +4284,19 @@ fn a_form_to_report_in_is_a_rule_on_what_is_said() {
     // "Jump to …": an imperative.
     assert!(at(&cs, 20).is_some());
 }
+
+#[test]
+fn a_state_in_the_passive_is_the_act_that_makes_it() {
+    let cs = fixture("passive-states");
+    // "only after its worktree is removed": the removal is due before the
+    // deletion (the rule had been when-only).
+    let c = at(&cs, 8).expect("delete rule");
+    assert!(json(&c.when).contains("--delete"), "{c:#?}");
+    assert!(json(&c.require).contains("git worktree remove"), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    // "only after the tests have passed": a passing test run first.
+    let c = at(&cs, 12).expect("push rule");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+    assert!(json(&c.require).contains("pytest"), "{c:#?}");
+    assert!(json(&c.require).contains("failed"), "{c:#?}");
+}

@@ -1232,6 +1232,7 @@ pub(super) fn analyse(
     // "When using this skill:", "While this skill is active, …": the
     // whole session the skill steers, no condition.
     conditions.retain(|(c, _)| !this_skill_in_use(c));
+
     let (masked_main, _, _) = mask(&rest);
     let mw = words(&masked_main);
     // "Run it (it should fail in the right way)": an instruction whose
@@ -1566,6 +1567,15 @@ pub(super) fn analyse(
     // Likewise an act that follows a finished one ("When the fixes are
     // merged, delete the workspace") constrains what follows, not the
     // merge: a completed trigger lends the rule no scope.
+    // "after the worktree is removed": the act that makes that state.
+    for (c, _) in conditions.iter_mut() {
+        if clause_info(c, lex).actions.is_empty() {
+            if let Some(a) = active_form(c, lex).filter(|a| !clause_info(a, lex).actions.is_empty())
+            {
+                *c = a;
+            }
+        }
+    }
     let mut scope_text: Vec<String> = conditions
         .iter()
         .filter(|(c, _)| !user_wants(c))
@@ -2383,7 +2393,9 @@ impl Analysis {
                     _ => d.when = when_actions,
                 }
             } else if let Some(y) = &self.negative_before {
-                let req = clause_info(y, lex).behavior(true);
+                let req = clause_info(y, lex).behavior(true).or_else(|| {
+                    active_form(y, lex).and_then(|a| clause_info(&a, lex).behavior(true))
+                });
                 let consent = user_consent(y);
                 match (main_pred, req) {
                     // "Never force-push unless the user explicitly requested
@@ -2879,6 +2891,49 @@ fn limit_norm(w: &[Word]) -> bool {
         _ => false,
     };
     per || max
+}
+
+/// "the worktree is removed", "the branch has been pushed": a state
+/// said in the passive → the act that makes it ("remove the worktree").
+/// `None` where the words are not that shape or the verb is unknown.
+fn active_form(c: &str, lex: &Lexicon) -> Option<String> {
+    let w = plain_words(c);
+    let t: Vec<&str> = w
+        .iter()
+        .map(String::as_str)
+        .skip_while(|x| is_condition_word(x) || *x == "only")
+        .collect();
+    let be = t
+        .iter()
+        .position(|x| matches!(*x, "is" | "are" | "was" | "were" | "has" | "have"))?;
+    let mut at = be + 1;
+    if matches!(t[be], "has" | "have") {
+        if t.get(at) != Some(&"been") {
+            return None;
+        }
+        at += 1;
+    }
+    let participle = *t.get(at)?;
+    // The whole condition: a subject of one to three words, the verb.
+    if !(1..=4).contains(&be) || at + 1 != t.len() || !participle.ends_with("ed") {
+        return None;
+    }
+    let stem = &participle[..participle.len() - 2];
+    let doubled =
+        stem.len() > 2 && stem.as_bytes()[stem.len() - 1] == stem.as_bytes()[stem.len() - 2];
+    let base = [
+        format!("{stem}e"),
+        stem.to_string(),
+        if doubled {
+            stem[..stem.len() - 1].to_string()
+        } else {
+            String::new()
+        },
+    ]
+    .into_iter()
+    .find(|b| !b.is_empty() && lex.is_imperative(b))?;
+    let subject = t[..be].join(" ");
+    Some(format!("{base} {subject}"))
 }
 
 /// "using this skill", "while this skill is active", "when you follow
