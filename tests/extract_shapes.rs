@@ -4300,3 +4300,15 @@ fn a_state_in_the_passive_is_the_act_that_makes_it() {
     assert!(json(&c.require).contains("pytest"), "{c:#?}");
     assert!(json(&c.require).contains("failed"), "{c:#?}");
 }
+
+#[test]
+fn a_file_tool_s_purpose_is_the_act() {
+    let cs = fixture("file-tool-purpose");
+    // "Use the Edit tool to update `CONVENTIONS.md`": the update is the
+    // act (the means had made it require nothing).
+    let c = at(&cs, 8).expect("update rule");
+    assert!(json(&c.require).contains("CONVENTIONS.md"), "{c:#?}");
+    // "Use `rg` to find …" still only chooses a means.
+    let c = at(&cs, 10).expect("search rule");
+    assert_eq!(c.require, None, "{c:#?}");
+}

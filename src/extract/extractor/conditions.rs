@@ -1435,7 +1435,7 @@ pub(super) fn analyse(
     let mut without = None;
     let mut negative_before = None;
     let mut avoided = None;
-    let chooses = verb
+    let mut chooses = verb
         .as_deref()
         .is_some_and(|v| matches!(v, "prefer" | "use" | "choose" | "favor" | "favour"));
     // "(if configured)", "(when continuing)", "(optional)": a parenthetical
@@ -1506,6 +1506,14 @@ pub(super) fn analyse(
             if let Some((head, tail)) = split_alternative(&main) {
                 avoided = Some(tail);
                 main = head;
+            }
+        }
+        // "Use the Write tool to update CLAUDE.md": a file tool is how the
+        // file changes; the change is the act.
+        if chooses && !negative {
+            if let Some(purpose) = file_tool_purpose(&main, lex) {
+                main = purpose;
+                chooses = false;
             }
         }
         // "… so it can triage which must be fixed before merge": a purpose
@@ -2891,6 +2899,21 @@ fn limit_norm(w: &[Word]) -> bool {
         _ => false,
     };
     per || max
+}
+
+/// "Use the Write tool to update CLAUDE.md", "Use `Edit` to fix the
+/// frontmatter": the act after a harness file tool's " to ".
+fn file_tool_purpose(main: &str, lex: &Lexicon) -> Option<String> {
+    let i = find_outside_code(main, " to ")?;
+    let head = &main[..i];
+    let tool = head
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|t| matches!(t, "Write" | "Edit" | "MultiEdit" | "NotebookEdit"));
+    let tail = main[i + " to ".len()..].trim();
+    let opens = words(&mask(tail).0)
+        .first()
+        .is_some_and(|w| lex.is_imperative(&w.text));
+    (tool && opens).then(|| tail.to_string())
 }
 
 /// "the worktree is removed", "the branch has been pushed": a state
