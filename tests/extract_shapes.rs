@@ -4312,3 +4312,31 @@ fn a_file_tool_s_purpose_is_the_act() {
     let c = at(&cs, 10).expect("search rule");
     assert_eq!(c.require, None, "{c:#?}");
 }
+
+#[test]
+fn a_forbidden_order_is_the_order_required() {
+    let cs = fixture("order-and-remedy");
+    // "Do not commit first and update the changelog after" had forbidden
+    // every commit: the changelog is due before the commit.
+    let c = at(&cs, 8).expect("order rule");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
+    assert!(json(&c.require).contains("CHANGELOG"), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+}
+
+#[test]
+fn a_conditional_lead_in_governs_its_list_before_the_heading() {
+    let cs = fixture("order-and-remedy");
+    // Files under the "never commit" heading stay out of commits …
+    let c = at(&cs, 14).expect("file item");
+    let f = json(&c.forbid);
+    assert!(
+        f.contains("git (add|commit)") && f.contains("local"),
+        "{c:#?}"
+    );
+    // … but a remedy under "If a key was committed by mistake:" is a step
+    // to take (it had forbidden `git filter-repo`).
+    let c = at(&cs, 19).expect("remedy step");
+    assert_eq!(c.forbid, None, "{c:#?}");
+}

@@ -6,7 +6,7 @@
 use super::readings::{
     act_then_so, acts_before_the_dash, agent_narration, command_then_verdict, consent_phrasing,
     explicit_staging, first_lower, flag_with_command, git_subcommand_list, never_with_failing,
-    only_first, quoted_motto, reason_then_rule, sentence_adverbial, state_checked_by,
+    only_first, quoted_motto, reason_then_rule, sentence_adverbial, state_checked_by, wrong_order,
 };
 use super::*;
 
@@ -662,9 +662,16 @@ impl Extractor<'_> {
                     };
                     let lead = match items.last() {
                         Some((_, parent)) => parent.clone(),
+                        // (A lead-in with a condition of its own, "If you
+                        // commit a secret:", governs the list before the
+                        // heading does.)
                         None => para_lead
                             .clone()
-                            .filter(|l| l.stage_verb.is_some() || l.path_verb.is_some())
+                            .filter(|l| {
+                                l.stage_verb.is_some()
+                                    || l.path_verb.is_some()
+                                    || l.condition.is_some()
+                            })
                             .or_else(heading_lead)
                             .or_else(|| para_lead.clone()),
                     };
@@ -1392,6 +1399,7 @@ impl Extractor<'_> {
             .or_else(|| reason_then_rule(s, self.lex))
             .or_else(|| consent_phrasing(s))
             .or_else(|| only_first(s))
+            .or_else(|| wrong_order(s))
             .or_else(|| never_with_failing(s))
             .or_else(|| agent_narration(s, self.lex));
         let s = reasoned.as_deref().unwrap_or(s);

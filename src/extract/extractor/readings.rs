@@ -676,6 +676,38 @@ pub(super) fn only_first(s: &str) -> Option<String> {
     Some(format!("{act} only{kw}{cond}"))
 }
 
+/// "Do not commit first and update the changelog after": the order
+/// forbidden, read as the order required ("Update the changelog before
+/// you commit") — never a ban on either act.
+pub(super) fn wrong_order(s: &str) -> Option<String> {
+    let t = s.trim().trim_end_matches(['.', '!']);
+    let lower = t.to_lowercase();
+    if lower.len() != t.len() {
+        return None;
+    }
+    let from = ["do not ", "don't ", "never "]
+        .iter()
+        .find(|p| lower.starts_with(*p))?
+        .len();
+    let (mid, sep) = [
+        " first and ",
+        " first, then ",
+        " first, and ",
+        " first then ",
+    ]
+    .iter()
+    .find_map(|k| lower.find(k).map(|i| (i, k.len())))?;
+    let tail = ["after", "afterwards", "later", "after that", "afterward"]
+        .iter()
+        .find(|e| lower.ends_with(&format!(" {e}")))?;
+    let x = t[from..mid].trim();
+    let y = t[mid + sep..t.len() - tail.len()].trim();
+    if x.is_empty() || y.is_empty() || x.contains(',') {
+        return None;
+    }
+    Some(format!("{} before you {}.", first_upper(y), x))
+}
+
 /// "By default, run the quick checks", "As a rule, commit small": an
 /// adverbial that restricts nothing opens the sentence; the instruction
 /// after its comma is the rule. (A phrase that names a context — "In
