@@ -4340,3 +4340,21 @@ fn a_conditional_lead_in_governs_its_list_before_the_heading() {
     let c = at(&cs, 19).expect("remedy step");
     assert_eq!(c.forbid, None, "{c:#?}");
 }
+
+#[test]
+fn what_a_change_puts_in_qualifies_the_file_act() {
+    let cs = fixture("content-qualifiers");
+    // "… with secrets", "… to add packages": whether the edit held them is
+    // not in the act; no ban on every edit of the file (one had been).
+    for line in [8, 12] {
+        let c = at(&cs, line).expect("qualified rule");
+        assert_eq!(c.forbid, None, "line {line}: {c:#?}");
+    }
+    // A file named alone still is.
+    let c = at(&cs, 14).expect("plain rule");
+    assert_eq!(
+        c.forbid,
+        Some(p(r#"{touch: "generated/schema.ts"}"#)),
+        "{c:#?}"
+    );
+}

@@ -419,6 +419,28 @@ pub(super) fn object_qualified(main: &str) -> bool {
     {
         return true;
     }
+    // "Never edit `.env` directly with secrets", "Editing pyproject.toml
+    // to add deps": what the change puts in, which the act does not show.
+    if w.windows(2).skip(1).any(|p| {
+        (p[0] == "with"
+            && matches!(
+                p[1].as_str(),
+                "secrets"
+                    | "secret"
+                    | "credentials"
+                    | "tokens"
+                    | "passwords"
+                    | "keys"
+                    | "plaintext"
+            ))
+            || (p[0] == "to"
+                && matches!(
+                    p[1].as_str(),
+                    "add" | "insert" | "include" | "store" | "paste"
+                ))
+    }) {
+        return true;
+    }
     // "a worktree with uncommitted changes", "branches with unpushed
     // commits": a state of the object, which the act does not show.
     if w.windows(2).skip(1).any(|p| {
