@@ -4358,3 +4358,14 @@ fn what_a_change_puts_in_qualifies_the_file_act() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn a_count_over_the_work_qualifies_the_act() {
+    let cs = fixture("content-qualifiers");
+    // "Implement the demo in 4+ languages", "more than 3 variants": a count,
+    // not one act (the first had forbidden writing any code).
+    for line in [17, 18] {
+        let c = at(&cs, line).expect("counted rule");
+        assert_eq!(c.forbid, None, "line {line}: {c:#?}");
+    }
+}

@@ -419,6 +419,21 @@ pub(super) fn object_qualified(main: &str) -> bool {
     {
         return true;
     }
+    // "Implement in 5+ languages", "more than 3 files": how many is a
+    // count over the work, not one act.
+    let count = |t: &str| {
+        t.strip_suffix('+')
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+    };
+    if main.split_whitespace().any(count)
+        || w.windows(3).any(|p| {
+            matches!(p[0].as_str(), "more" | "fewer" | "less")
+                && p[1] == "than"
+                && p[2].chars().all(|c| c.is_ascii_digit())
+        })
+    {
+        return true;
+    }
     // "Never edit `.env` directly with secrets", "Editing pyproject.toml
     // to add deps": what the change puts in, which the act does not show.
     if w.windows(2).skip(1).any(|p| {
