@@ -4369,3 +4369,21 @@ fn a_count_over_the_work_qualifies_the_act() {
         assert_eq!(c.forbid, None, "line {line}: {c:#?}");
     }
 }
+
+#[test]
+fn a_table_from_goal_to_tool_or_place_gives_a_rule_per_row() {
+    let cs = fixture("goal-tables");
+    // "Goal | Tool", "Test type | Location": which tool, which file, per
+    // situation (no rule before); none of it is visible as a trigger.
+    for line in [10, 11, 15] {
+        let c = at(&cs, line).expect("row rule");
+        assert_eq!(c.modality, Modality::Must, "line {line}: {c:#?}");
+        assert_eq!(
+            (&c.require, &c.forbid),
+            (&None, &None),
+            "line {line}: {c:#?}"
+        );
+    }
+    // "Tool | Purpose" only explains.
+    assert!(at(&cs, 19).is_none(), "{:#?}", at(&cs, 19));
+}

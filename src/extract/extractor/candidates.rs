@@ -2979,7 +2979,9 @@ impl TableRoles {
         let mut verb = None;
         // Or, after a situation column, a column headed by what to do
         // ("If you change… | Update", "Symptom | Cause | Investigate via").
-        let situation = norm.iter().position(|h| is(h, COND));
+        let situation = norm
+            .iter()
+            .position(|h| is(h, COND) || is(h, &["goal", "need", "type"]));
         let action = norm
             .iter()
             .position(|h| is(h, ACTION))
@@ -2987,6 +2989,16 @@ impl TableRoles {
                 norm.iter()
                     .position(|h| is(h, &["command", "commands"]))
                     .filter(|i| *i > 0)
+            })
+            .or_else(|| {
+                // "Goal | Tool", "Test type | Location": after a situation
+                // column, the tool to use or the place to write.
+                let first = situation?;
+                norm.iter()
+                    .enumerate()
+                    .skip(first + 1)
+                    .find(|(_, h)| is(h, &["tool", "tools", "location", "file", "skill"]))
+                    .map(|(i, _)| i)
             })
             .or_else(|| {
                 let first = situation?;
