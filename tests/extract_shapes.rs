@@ -4387,3 +4387,22 @@ fn a_table_from_goal_to_tool_or_place_gives_a_rule_per_row() {
     // "Tool | Purpose" only explains.
     assert!(at(&cs, 19).is_none(), "{:#?}", at(&cs, 19));
 }
+
+#[test]
+fn only_limits_an_act_and_never_demands_it() {
+    let cs = fixture("only-limits");
+    // "Only amend your own commits", "Only push to feature branches": had
+    // required an amend or a push after any write.
+    for line in [8, 10] {
+        let c = at(&cs, line).expect("only rule");
+        assert_eq!(c.require, None, "line {line}: {c:#?}");
+        assert!(c.when.is_some(), "line {line}: {c:#?}");
+    }
+    // A pipeline is no one command (it had forbidden every `gh secret
+    // set`), and what the program does "silently" gates nothing (it had
+    // been a consent gate).
+    let c = at(&cs, 12).expect("pipe rule");
+    assert_eq!((&c.require, &c.forbid), (&None, &None), "{c:#?}");
+    // A plain ban stays one.
+    assert!(at(&cs, 14).expect("push rule").forbid.is_some());
+}

@@ -167,6 +167,9 @@ pub(super) struct Analysis {
     /// "X only after Y" / "X only when Y": X is the trigger, Y is due
     /// before it.
     pub(super) only_after: bool,
+    /// "Only amend your own commits", "Only push to feature branches": a
+    /// limit on the act wherever it happens, never a demand that it does.
+    pub(super) only_limits: bool,
     /// Paths a negative rule names in code spans (`.env`, `*.pem`).
     pub(super) named_paths: Vec<String>,
     /// "To invoke an agent, use …": the rule serves a situation.
@@ -416,6 +419,13 @@ pub(super) fn object_qualified(main: &str) -> bool {
     // before, not every file.
     if w.windows(2)
         .any(|p| matches!(p[0].as_str(), "to" | "of") && matches!(p[1].as_str(), "it" | "them"))
+    {
+        return true;
+    }
+    // "Never pipe `op` into `gh secret set`": a pipeline, which no one
+    // simple command shows.
+    if w.iter()
+        .any(|t| matches!(t.as_str(), "pipe" | "piping" | "piped"))
     {
         return true;
     }
@@ -1679,6 +1689,14 @@ pub(super) fn analyse(
                 .find(|x| !x.barrier)
                 .is_some_and(|x| x.text == "only"))
         && conditions.iter().all(|(c, _)| mentions_consent(c));
+    let only_limits = !negative
+        && !only_on_consent
+        && !only_after
+        && conditions.is_empty()
+        && mw
+            .iter()
+            .find(|x| !x.barrier)
+            .is_some_and(|x| x.text == "only");
     let each = words(s)
         .iter()
         .any(|x| matches!(x.text.as_str(), "each" | "every"));
@@ -1772,6 +1790,7 @@ pub(super) fn analyse(
         purpose,
         named_paths,
         only_after,
+        only_limits,
         qualified,
         each,
         proceeds,
@@ -2633,6 +2652,9 @@ impl Analysis {
                     d.order = Some(Order::After);
                     after_started = true;
                 }
+            } else if self.only_limits {
+                // (What is limited is the trigger, judged by people.)
+                d.when = req;
             } else if !ctx.section.conditional() && !self.user_condition(lex) && !unseen {
                 d.require = req;
             }

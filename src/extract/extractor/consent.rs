@@ -7,7 +7,11 @@ use super::*;
 /// "automatically", "silently", "on your own": the act done without the
 /// user asking, which a negative rule forbids (a consent gate).
 pub(super) fn acts_unasked(main: &str) -> bool {
-    let w: Vec<String> = words(&mask(main).0).into_iter().map(|x| x.text).collect();
+    // (Only the act's own words: "…: it accepts empty input silently"
+    // explains what a program does.)
+    let masked = mask(main).0;
+    let own = masked.split(':').next().unwrap_or("");
+    let w: Vec<String> = words(own).into_iter().map(|x| x.text).collect();
     w.iter().any(|t| {
         matches!(
             t.as_str(),
