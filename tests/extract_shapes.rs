@@ -4406,3 +4406,15 @@ fn only_limits_an_act_and_never_demands_it() {
     // A plain ban stays one.
     assert!(at(&cs, 14).expect("push rule").forbid.is_some());
 }
+
+#[test]
+fn a_verb_of_effect_after_the_first_word_makes_a_statement() {
+    let cs = fixture("only-limits");
+    // "Squash keeps `git log` … readable" says what squashing does; it had
+    // required a `git log` after any write.
+    assert!(
+        at(&cs, 16).is_none_or(|c| c.require.is_none()),
+        "{:#?}",
+        at(&cs, 16)
+    );
+}

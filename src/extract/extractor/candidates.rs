@@ -2795,10 +2795,33 @@ pub(super) fn starts_with_third_person(w: &[Word]) -> bool {
         && !w[1].text.ends_with("ss")
         && w[0].text != "use"
         && w[0].text != "run"
-        && matches!(
+        && (matches!(
             w[0].text.as_str(),
             "test" | "plan" | "code" | "output" | "build"
         )
+            // "Squash keeps history clean", "Rebase rewrites commits": a
+            // verb of effect after the first word makes it the subject.
+            || matches!(
+                w[1].text.as_str(),
+                "keeps"
+                    | "makes"
+                    | "ensures"
+                    | "means"
+                    | "gives"
+                    | "lets"
+                    | "helps"
+                    | "prevents"
+                    | "avoids"
+                    | "causes"
+                    | "creates"
+                    | "leaves"
+                    | "produces"
+                    | "rewrites"
+                    | "preserves"
+                    | "guarantees"
+                    | "breaks"
+                    | "loses"
+            ))
 }
 
 /// An all-caps rule line ("NO PRODUCTION CODE WITHOUT A FAILING TEST FIRST").
