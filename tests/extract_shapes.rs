@@ -567,7 +567,8 @@ fn a_branch_in_code_and_an_unseen_without_narrow_the_forbid() {
 fn paths_and_programs_in_code_are_the_objects() {
     let cs = structure();
     let c = at(&cs, 112).expect("append rule");
-    assert_eq!(c.require, Some(p("{write: '**/MEMORY.md'}")), "{c:#?}");
+    // (Appending to a file changes it, by a write or an edit.)
+    assert_eq!(c.require, Some(p("{touch: '**/MEMORY.md'}")), "{c:#?}");
     // The path named, not every agent-configuration file.
     let c = at(&cs, 113).expect("settings rule");
     assert_eq!(
@@ -4417,4 +4418,27 @@ fn a_verb_of_effect_after_the_first_word_makes_a_statement() {
         "{:#?}",
         at(&cs, 16)
     );
+}
+
+#[test]
+fn the_file_things_go_into_or_come_out_of_is_the_one_changed() {
+    let cs = fixture("file-containers");
+    // "delete it from PLANS.md" edits the file (it had required deleting
+    // it); "Add `dist/` and `*.log` to `.gitignore`" changes `.gitignore`
+    // (it had required writing `dist/` and `*.log`).
+    let c = at(&cs, 8).expect("delete-from rule");
+    assert_eq!(c.require, Some(p(r#"{touch: "**/PLANS.md"}"#)), "{c:#?}");
+    let c = at(&cs, 10).expect("add-to rule");
+    assert_eq!(c.require, Some(p(r#"{touch: "**/.gitignore"}"#)), "{c:#?}");
+    // Writing to a file still writes it.
+    let c = at(&cs, 12).expect("write rule");
+    assert_eq!(
+        c.require,
+        Some(p(r#"{write: "notes/summary.md"}"#)),
+        "{c:#?}"
+    );
+    // "every time you touch `TODO.md`" is the rule's trigger.
+    let c = at(&cs, 14).expect("every-time rule");
+    assert_eq!(c.when, Some(p(r#"{touch: "**/TODO.md"}"#)), "{c:#?}");
+    assert_eq!(c.require, None, "{c:#?}");
 }

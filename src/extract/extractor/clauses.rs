@@ -482,8 +482,20 @@ pub(super) fn split_trailing(s: &str) -> Option<(String, String, String)> {
             continue;
         }
         for kw in [
-            "without", "before", "until", "unless", "after", "when", "whenever", "once", "if",
-            "while", "during",
+            "without",
+            "before",
+            "until",
+            "unless",
+            "after",
+            "when",
+            "whenever",
+            "once",
+            "if",
+            "while",
+            "during",
+            "every time",
+            "each time",
+            "any time",
         ] {
             let l = &lower[i + 1..];
             if l.starts_with(kw) && l[kw.len()..].starts_with([' ', ',']) {

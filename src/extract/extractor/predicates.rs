@@ -318,6 +318,39 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
         main_verb(&w).is_some_and(|v| matches!(v.as_str(), "use" | "follow" | "consult" | "apply"));
     // Code spans: commands, tool names, paths.
     let verb_action = nearest_path_verb(&w, lex);
+    // "Delete it from `ROADMAP.md`": the file holds what is removed, it is
+    // edited; "Add `.env.prod` to `.gitignore`": the last file is the one
+    // changed, the others are what goes in it.
+    let lower_masked = masked.to_lowercase();
+    let removes_from = verb_action == Some(PathAction::Delete) && lower_masked.contains(" from ");
+    let adding = w.iter().any(|x| {
+        matches!(
+            x.text.as_str(),
+            "add" | "adding" | "append" | "appending" | "insert"
+        )
+    });
+    let into_file = code
+        .last()
+        .is_some_and(|c| !c.trim().contains(' ') && path_glob(c).is_some());
+    let adds_to = verb_action == Some(PathAction::Write)
+        && adding
+        && into_file
+        && (lower_masked
+            .trim_end_matches(['.', ' '])
+            .ends_with(" to \u{1}")
+            || lower_masked
+                .trim_end_matches(['.', ' '])
+                .ends_with(" into \u{1}"));
+    let last_code = code.len().saturating_sub(1);
+    let span_verb = |i: usize| -> Option<PathAction> {
+        if removes_from {
+            Some(PathAction::Touch)
+        } else if adds_to {
+            (i == last_code).then_some(PathAction::Touch)
+        } else {
+            verb_action
+        }
+    };
     let names_skill = w.iter().any(|x| x.text == "skill" || x.text == "skills");
     let runs_with = w.iter().any(|x| {
         matches!(
@@ -334,7 +367,7 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
                 | "with"
         )
     }) && !w.iter().any(|x| matches!(x.text.as_str(), "vs" | "versus"));
-    for c in &code {
+    for (ci, c) in code.iter().enumerate() {
         let c = c.trim().trim_start_matches("$ ").trim();
         if c.is_empty() {
             continue;
@@ -380,7 +413,7 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
         );
         if changes_file && !runs && !c.contains(char::is_whitespace) {
             if let Some(g) = path_glob(c) {
-                path_mention(&g, verb_action, lex, &mut info);
+                path_mention(&g, span_verb(ci), lex, &mut info);
                 continue;
             }
         }
@@ -454,7 +487,7 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             let doc = g.ends_with(".md") && uses_a_document;
             path_mention(
                 &g,
-                verb_action.or(doc.then_some(PathAction::Read)),
+                span_verb(ci).or(doc.then_some(PathAction::Read)),
                 lex,
                 &mut info,
             );
@@ -515,7 +548,14 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             if let Some(c) = script_command(tok, named_alone).filter(|_| runs || named_alone) {
                 info.actions.push((c, true));
             } else if let Some(g) = path_glob(tok) {
-                path_mention(&g, verb_action, lex, &mut info);
+                let container = match prev_word.to_lowercase().as_str() {
+                    "from" if removes_from => Some(PathAction::Touch),
+                    "to" | "into" if verb_action == Some(PathAction::Write) && adding => {
+                        Some(PathAction::Touch)
+                    }
+                    _ => verb_action,
+                };
+                path_mention(&g, container, lex, &mut info);
             }
         }
     }
