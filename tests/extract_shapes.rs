@@ -4442,3 +4442,16 @@ fn the_file_things_go_into_or_come_out_of_is_the_one_changed() {
     assert_eq!(c.when, Some(p(r#"{touch: "**/TODO.md"}"#)), "{c:#?}");
     assert_eq!(c.require, None, "{c:#?}");
 }
+
+#[test]
+fn an_act_named_as_a_noun_that_needs_approval_is_a_consent_gate() {
+    let cs = fixture("consent-unless");
+    // "Force pushes need explicit user confirmation": a consent gate on
+    // each force push (no rule before).
+    let c = at(&cs, 16).expect("force-push rule");
+    assert_eq!(c.when, Some(p("{git: push, args: [--force]}")), "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    let c = at(&cs, 14).expect("merge rule");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+}

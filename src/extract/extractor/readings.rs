@@ -676,6 +676,63 @@ pub(super) fn only_first(s: &str) -> Option<String> {
     Some(format!("{act} only{kw}{cond}"))
 }
 
+/// "Commits require explicit request", "Force pushes need the user's
+/// approval": acts named as a noun, then what they wait on — read as
+/// "Never commit without explicit request" (a consent gate).
+pub(super) fn act_needs_consent(s: &str) -> Option<String> {
+    let t = s.trim().trim_end_matches(['.', '!']);
+    let lower = t.to_lowercase();
+    if lower.len() != t.len() {
+        return None;
+    }
+    let (at, kw) = [" require ", " requires ", " need ", " needs "]
+        .iter()
+        .find_map(|k| lower.find(k).map(|i| (i, *k)))?;
+    let subject: Vec<&str> = lower[..at].split_whitespace().collect();
+    let rest = &lower[at + kw.len()..];
+    let consent = [
+        "request",
+        "approval",
+        "confirmation",
+        "permission",
+        "consent",
+        "go-ahead",
+        "sign-off",
+    ]
+    .iter()
+    .any(|w| {
+        rest.split(|c: char| !c.is_alphanumeric() && c != '-')
+            .any(|x| x == *w)
+    });
+    if !consent || rest.split_whitespace().count() > 6 || subject.is_empty() || subject.len() > 3 {
+        return None;
+    }
+    let subject: Vec<&str> = subject
+        .into_iter()
+        .skip_while(|w| matches!(*w, "all" | "any" | "every" | "the"))
+        .collect();
+    let (noun, lead) = subject.split_last()?;
+    let verb = match *noun {
+        "commits" | "commit" => "commit",
+        "pushes" | "push" => "push",
+        "force-pushes" => "force-push",
+        "merges" | "merge" => "merge",
+        "deletions" | "deletes" => "delete anything",
+        "releases" | "release" => "publish a release",
+        "deploys" | "deployments" => "deploy",
+        "tags" => "create a tag",
+        "rebases" => "rebase",
+        _ => return None,
+    };
+    let lead = lead.join(" ");
+    let act = if lead.is_empty() {
+        verb.to_string()
+    } else {
+        format!("{lead} {verb}")
+    };
+    Some(format!("Never {act} without {}.", rest.trim()))
+}
+
 /// "Do not commit first and update the changelog after": the order
 /// forbidden, read as the order required ("Update the changelog before
 /// you commit") — never a ban on either act.
