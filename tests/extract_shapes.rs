@@ -4455,3 +4455,21 @@ fn an_act_named_as_a_noun_that_needs_approval_is_a_consent_gate() {
     let c = at(&cs, 14).expect("merge rule");
     assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
 }
+
+#[test]
+fn returning_to_main_is_a_checkout_of_it() {
+    let cs = fixture("back-to-main");
+    // "return to `main` after merging": a checkout of main after the merge
+    // (no requirement before; the branch named is the checkout's target,
+    // not the branch the session must be on).
+    let c = at(&cs, 8).expect("return rule");
+    let r = json(&c.require);
+    assert!(
+        r.contains("checkout|switch") && r.contains("main"),
+        "{c:#?}"
+    );
+    assert!(!r.contains("\"branch\""), "{c:#?}");
+    // "Run validation": the project's checks.
+    let c = at(&cs, 10).expect("validation rule");
+    assert!(json(&c.require).contains("lint"), "{c:#?}");
+}

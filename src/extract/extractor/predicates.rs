@@ -81,8 +81,25 @@ impl ClauseInfo {
             .filter(|(_, req)| *req || !for_require)
             .map(|(p, _)| p.clone())
             .collect();
+        // ("Switch to `main`", "return to main": the branch named is where
+        // the checkout goes, not the branch the session is on.)
+        let checkout = |p: &Predicate| match p {
+            Predicate::Git { subcommand, .. } => {
+                matches!(subcommand.as_str(), "checkout" | "switch")
+            }
+            Predicate::CommandRe(r) => r.starts_with("^git (checkout|switch)"),
+            _ => false,
+        };
+        let only_checkouts = !acts.is_empty()
+            && acts
+                .iter()
+                .all(|a| checkout(a) || matches!(a, Predicate::Any(v) if v.iter().all(checkout)));
         let base = any_of(acts)?;
-        let mods = mods.to_vec();
+        let mods: Vec<Predicate> = mods
+            .iter()
+            .filter(|m| !(only_checkouts && matches!(m, Predicate::Branch(_))))
+            .cloned()
+            .collect();
         Some(match (any_of(mods), base) {
             (Some(m), Predicate::All(mut v)) => {
                 v.push(m);
