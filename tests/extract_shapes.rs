@@ -4473,3 +4473,13 @@ fn returning_to_main_is_a_checkout_of_it() {
     let c = at(&cs, 10).expect("validation rule");
     assert!(json(&c.require).contains("lint"), "{c:#?}");
 }
+
+#[test]
+fn a_branch_named_in_code_before_branch_reads_as_a_word() {
+    let cs = fixture("back-to-main");
+    // "Check out the `release` branch": the code span had cut the phrase,
+    // leaving no predicate and no scope.
+    let c = at(&cs, 14).expect("checkout rule");
+    assert!(json(&c.require).contains("checkout"), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+}

@@ -353,8 +353,17 @@ pub(super) fn mask(s: &str) -> (String, Vec<String>, Vec<String>) {
                 // A capitalised file name in code (`CHANGELOG`, `README`)
                 // is still a word of the sentence: the file it names.
                 // So is the default branch (`main`, `master`): "on `main`".
+                // So is a branch's name before "branch" ("the `develop`
+                // branch"): the phrase reads through it.
+                let after: String = chars[i + j + 2..].iter().take(9).collect();
+                let names_branch = after.starts_with(" branch")
+                    && !span.is_empty()
+                    && span
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '/' | '.'));
                 if (span.len() > 2 && span.chars().all(|c| c.is_ascii_uppercase()))
                     || matches!(span.as_str(), "main" | "master")
+                    || names_branch
                 {
                     out.push_str(&span);
                 } else {
