@@ -4483,3 +4483,17 @@ fn a_branch_named_in_code_before_branch_reads_as_a_word() {
     assert!(json(&c.require).contains("checkout"), "{c:#?}");
     assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
 }
+
+#[test]
+fn a_trouble_with_an_act_is_no_trigger_for_its_remedy() {
+    let cs = fixture("trouble-table");
+    // "Rebase going wrong | `git rebase --abort`" had required an abort
+    // after every rebase: whether it went wrong is not in the act.
+    for line in [10, 11] {
+        let c = at(&cs, line).expect("remedy row");
+        assert_eq!(c.require, None, "line {line}: {c:#?}");
+    }
+    // A plain situation that an act shows still triggers its row.
+    let c = at(&cs, 12).expect("merge row");
+    assert!(json(&c.require).contains("npm test"), "{c:#?}");
+}

@@ -1652,6 +1652,26 @@ impl Extractor<'_> {
                     cond = changed;
                 }
             }
+            // "Rebase going wrong | `git rebase --abort`", "Already pushed
+            // bad rebase | …": a trouble with the act, which the act alone
+            // does not show — never a remedy due after every rebase.
+            let trouble = plain_words(&get(roles.condition)).iter().any(|t| {
+                matches!(
+                    t.as_str(),
+                    "wrong"
+                        | "bad"
+                        | "broken"
+                        | "stuck"
+                        | "messed"
+                        | "mess"
+                        | "accidentally"
+                        | "mistake"
+                        | "mistakenly"
+                )
+            });
+            if trouble && !names_a_failure(&cond) {
+                cond = ClauseInfo::default();
+            }
             let mut action_text = get(roles.action);
             // "Update" over "`site/content/api.md`": the header's verb on
             // the cell's object.
