@@ -4497,3 +4497,20 @@ fn a_trouble_with_an_act_is_no_trigger_for_its_remedy() {
     let c = at(&cs, 12).expect("merge row");
     assert!(json(&c.require).contains("npm test"), "{c:#?}");
 }
+
+#[test]
+fn what_a_lead_in_mocks_is_never_done() {
+    let cs = fixture("mock-lead");
+    // "Mock the outside world …:" / "- HTTP requests": the items are what
+    // is mocked (the first had required a web fetch, the second a push).
+    for line in [9, 10] {
+        let c = at(&cs, line).expect("mocked item");
+        assert_eq!(
+            (&c.when, &c.require, &c.forbid),
+            (&None, &None, &None),
+            "line {line}: {c:#?}"
+        );
+        assert!(c.scope.is_empty(), "line {line}: {c:#?}");
+    }
+    assert!(json(&at(&cs, 12).expect("run rule").require).contains("pytest -q"));
+}

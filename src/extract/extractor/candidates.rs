@@ -57,6 +57,9 @@ pub(super) struct Lead {
     /// "Never commit:", "Do NOT commit files that are:": the items are what
     /// is not to be staged; the lead-in's verb.
     pub(super) stage_verb: Option<String>,
+    /// "Mock external factors:", "Stub these in unit tests:": the items
+    /// are what the lead-in's verb acts on, not acts of the session.
+    pub(super) topic_items: bool,
 }
 
 /// The heading context of a block.
@@ -1274,6 +1277,7 @@ impl Extractor<'_> {
             }
         }
         let groups = sentence_groups(body, self.lex);
+        let drafts_before = self.drafts.len();
         let shared = groups.first().and_then(|g| opening_condition(&g.full_text));
         let text = strip_emphasis(&body.text);
         let own = text
@@ -1300,6 +1304,17 @@ impl Extractor<'_> {
                     started: step.started.clone(),
                 };
                 self.group(g, &ctx);
+            }
+        }
+        // ("- HTTP requests (use MSW or similar)" under "Mock external
+        // factors:": what is mocked is never done.)
+        if lead.is_some_and(|l| l.topic_items) {
+            for d in &mut self.drafts[drafts_before..] {
+                d.when = None;
+                d.require = None;
+                d.forbid = None;
+                d.order = None;
+                d.scope.clear();
             }
         }
         own
@@ -2642,6 +2657,12 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
         && (matches!(t[t.len() - 2], "when" | "if" | "whenever")
             || (t[t.len() - 2] == "the" && matches!(t[t.len() - 3], "when" | "if" | "whenever")));
     lead.use_conditions = says_when_to_use(&t) || describes_effects(&t) || user_cases;
+    lead.topic_items = main_verb(&w).is_some_and(|v| {
+        matches!(
+            v.as_str(),
+            "mock" | "stub" | "fake" | "simulate" | "emulate" | "document" | "cover"
+        )
+    });
     lead.describes_items = !last.is_empty() && describes_effects(&last);
     lead.speech_items = main_verb(&w).is_some_and(|v| lex.is_speech(&v))
         && t.iter()
