@@ -4514,3 +4514,12 @@ fn what_a_lead_in_mocks_is_never_done() {
     }
     assert!(json(&at(&cs, 12).expect("run rule").require).contains("pytest -q"));
 }
+
+#[test]
+fn what_is_skipped_is_not_required() {
+    let cs = fixture("trouble-table");
+    // "Skip immediately - one flaky test undermines the entire suite" had
+    // required a run of the suite it names.
+    let c = at(&cs, 15).expect("skip rule");
+    assert_eq!(c.require, None, "{c:#?}");
+}

@@ -170,6 +170,8 @@ pub(super) struct Analysis {
     /// "Only amend your own commits", "Only push to feature branches": a
     /// limit on the act wherever it happens, never a demand that it does.
     pub(super) only_limits: bool,
+    /// "Skip immediately", "Skip to step 2": what is skipped is not done.
+    pub(super) skips: bool,
     /// Paths a negative rule names in code spans (`.env`, `*.pem`).
     pub(super) named_paths: Vec<String>,
     /// "To invoke an agent, use …": the rule serves a situation.
@@ -1689,6 +1691,7 @@ pub(super) fn analyse(
                 .find(|x| !x.barrier)
                 .is_some_and(|x| x.text == "only"))
         && conditions.iter().all(|(c, _)| mentions_consent(c));
+    let skips = !negative && !skipped && verb.as_deref() == Some("skip");
     let only_limits = !negative
         && !only_on_consent
         && !only_after
@@ -1791,6 +1794,7 @@ pub(super) fn analyse(
         named_paths,
         only_after,
         only_limits,
+        skips,
         qualified,
         each,
         proceeds,
@@ -2655,6 +2659,9 @@ impl Analysis {
             } else if self.only_limits {
                 // (What is limited is the trigger, judged by people.)
                 d.when = req;
+            } else if self.skips {
+                // ("Skip immediately — one flaky test undermines the entire
+                // suite": the suite named is not run.)
             } else if !ctx.section.conditional() && !self.user_condition(lex) && !unseen {
                 d.require = req;
             }
