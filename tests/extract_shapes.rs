@@ -4523,3 +4523,22 @@ fn what_is_skipped_is_not_required() {
     let c = at(&cs, 15).expect("skip rule");
     assert_eq!(c.require, None, "{c:#?}");
 }
+
+#[test]
+fn some_deletion_or_download_of_nothing_named_is_no_requirement() {
+    let cs = fixture("generic-acts");
+    // "Remove files explicitly and safely", "… with elevated network
+    // access" had required some deletion or some download from the skill
+    // load: how the act is done is the rule, the act its trigger.
+    for line in [8, 10] {
+        let c = at(&cs, line).expect("generic rule");
+        assert_eq!(c.require, None, "line {line}: {c:#?}");
+    }
+    // A named file is still due.
+    let c = at(&cs, 12).expect("named rule");
+    assert_eq!(
+        c.require,
+        Some(p(r#"{delete: "tmp/migration.lock"}"#)),
+        "{c:#?}"
+    );
+}

@@ -2662,6 +2662,15 @@ impl Analysis {
             } else if self.skips {
                 // ("Skip immediately — one flaky test undermines the entire
                 // suite": the suite named is not run.)
+            } else if self.conditions.is_empty()
+                && req.as_ref().is_some_and(
+                    |r| matches!(r, Predicate::Delete(g) | Predicate::Fetch(g) if g == "**"),
+                )
+            {
+                // "Remove files explicitly and safely", "Download its
+                // artifact": some deletion or download, of nothing named —
+                // how it is done is the rule; the act is the trigger.
+                d.when = req;
             } else if !ctx.section.conditional() && !self.user_condition(lex) && !unseen {
                 d.require = req;
             }
