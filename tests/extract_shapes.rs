@@ -4542,3 +4542,13 @@ fn some_deletion_or_download_of_nothing_named_is_no_requirement() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn a_kind_of_change_that_requires_a_step_is_its_condition() {
+    let cs = fixture("generic-acts");
+    // "Schema changes require `make migrate-check`" had required the check
+    // of every session: only sessions with schema changes owe it, which
+    // no act shows.
+    let c = at(&cs, 15).expect("change rule");
+    assert_eq!(c.require, None, "{c:#?}");
+}

@@ -4,10 +4,10 @@
 //! candidate to the condition stage. Modality words live here too.
 
 use super::readings::{
-    act_needs_consent, act_then_so, acts_before_the_dash, agent_narration, command_then_verdict,
-    consent_phrasing, explicit_staging, first_lower, flag_with_command, git_subcommand_list,
-    never_with_failing, only_first, quoted_motto, reason_then_rule, sentence_adverbial,
-    state_checked_by, wrong_order,
+    act_needs_consent, act_then_so, acts_before_the_dash, agent_narration, change_kind_requires,
+    command_then_verdict, consent_phrasing, explicit_staging, first_lower, flag_with_command,
+    git_subcommand_list, never_with_failing, only_first, quoted_motto, reason_then_rule,
+    sentence_adverbial, state_checked_by, wrong_order,
 };
 use super::*;
 
@@ -1417,6 +1417,7 @@ impl Extractor<'_> {
             .or_else(|| only_first(s))
             .or_else(|| wrong_order(s))
             .or_else(|| act_needs_consent(s))
+            .or_else(|| change_kind_requires(s))
             .or_else(|| never_with_failing(s))
             .or_else(|| agent_narration(s, self.lex));
         let s = reasoned.as_deref().unwrap_or(s);

@@ -733,6 +733,40 @@ pub(super) fn act_needs_consent(s: &str) -> Option<String> {
     Some(format!("Never {act} without {}.", rest.trim()))
 }
 
+/// "C++ changes require `npm run rebuild-run`", "Database changes need
+/// schema verification": the kind of change is the rule's condition —
+/// read as "After C++ changes, run …", never a requirement of every
+/// session.
+pub(super) fn change_kind_requires(s: &str) -> Option<String> {
+    let t = s.trim().trim_end_matches(['.', '!']);
+    let lower = t.to_lowercase();
+    if lower.len() != t.len() {
+        return None;
+    }
+    let (at, kw) = [" require ", " requires ", " need ", " needs "]
+        .iter()
+        .find_map(|k| lower.find(k).map(|i| (i, *k)))?;
+    let subject: Vec<&str> = lower[..at].split_whitespace().collect();
+    let last = *subject.last()?;
+    let changes = matches!(
+        last,
+        "changes" | "change" | "edits" | "modifications" | "updates" | "migrations" | "additions"
+    );
+    let first = subject.first().copied().unwrap_or("");
+    if !changes
+        || subject.len() < 2
+        || subject.len() > 4
+        || matches!(
+            first,
+            "you" | "we" | "this" | "these" | "those" | "all" | "any" | "the"
+        )
+    {
+        return None;
+    }
+    let rest = t[at + kw.len()..].trim();
+    (!rest.is_empty()).then(|| format!("After {}, run {rest}.", &t[..at]))
+}
+
 /// "Do not commit first and update the changelog after": the order
 /// forbidden, read as the order required ("Update the changelog before
 /// you commit") — never a ban on either act.
