@@ -4552,3 +4552,12 @@ fn a_kind_of_change_that_requires_a_step_is_its_condition() {
     let c = at(&cs, 15).expect("change rule");
     assert_eq!(c.require, None, "{c:#?}");
 }
+
+#[test]
+fn a_kind_of_change_leading_a_rule_is_its_condition() {
+    let cs = fixture("generic-acts");
+    // "For pure docs changes, run …" had required the run of every
+    // session: "For <kind> changes" was dropped as a mere context.
+    let c = at(&cs, 17).expect("docs rule");
+    assert_eq!(c.require, None, "{c:#?}");
+}

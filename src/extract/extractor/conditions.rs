@@ -1257,7 +1257,23 @@ pub(super) fn analyse(
             let starts_rule =
                 main_verb(&mw).is_some_and(|v| lex.is_imperative(&v)) || own_modal(&mw).is_some();
             if starts_rule && ctx_text.split_whitespace().count() <= 10 {
-                if rw[0].text == "during" {
+                // ("For pure tooling changes, skip …": which changes is
+                // a condition of the rule, which no act shows.)
+                let kind_of_change = rw[0].text == "for"
+                    && plain_words(&ctx_text).iter().any(|x| {
+                        matches!(
+                            x.as_str(),
+                            "changes"
+                                | "change"
+                                | "edits"
+                                | "modifications"
+                                | "updates"
+                                | "migrations"
+                                | "fixes"
+                                | "refactors"
+                        )
+                    });
+                if rw[0].text == "during" || kind_of_change {
                     conditions.push((ctx_text, Order::After));
                 }
                 rest = main;
