@@ -4561,3 +4561,12 @@ fn a_kind_of_change_leading_a_rule_is_its_condition() {
     let c = at(&cs, 17).expect("docs rule");
     assert_eq!(c.require, None, "{c:#?}");
 }
+
+#[test]
+fn what_a_lead_in_permits_is_never_required() {
+    let cs = fixture("mock-lead");
+    // "You may do these without asking:" / "- Restart … (`make restart`)"
+    // had required the restart of every session.
+    let c = at(&cs, 15).expect("permitted item");
+    assert_eq!(c.require, None, "{c:#?}");
+}

@@ -2658,12 +2658,18 @@ pub(super) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
         && (matches!(t[t.len() - 2], "when" | "if" | "whenever")
             || (t[t.len() - 2] == "the" && matches!(t[t.len() - 3], "when" | "if" | "whenever")));
     lead.use_conditions = says_when_to_use(&t) || describes_effects(&t) || user_cases;
-    lead.topic_items = main_verb(&w).is_some_and(|v| {
-        matches!(
-            v.as_str(),
-            "mock" | "stub" | "fake" | "simulate" | "emulate" | "document" | "cover"
-        )
-    });
+    // ("You may apply these fixes without asking:": the items are
+    // permitted, never required.)
+    let permits = lead.modality.is_none()
+        && t.iter()
+            .any(|x| matches!(*x, "may" | "can" | "allowed" | "permitted"));
+    lead.topic_items = permits
+        || main_verb(&w).is_some_and(|v| {
+            matches!(
+                v.as_str(),
+                "mock" | "stub" | "fake" | "simulate" | "emulate" | "document" | "cover"
+            )
+        });
     lead.describes_items = !last.is_empty() && describes_effects(&last);
     lead.speech_items = main_verb(&w).is_some_and(|v| lex.is_speech(&v))
         && t.iter()
