@@ -676,10 +676,10 @@ pub(super) fn only_first(s: &str) -> Option<String> {
     Some(format!("{act} only{kw}{cond}"))
 }
 
-/// "Commits require explicit request", "Force pushes need the user's
-/// approval": acts named as a noun, then what they wait on — read as
-/// "Never commit without explicit request" (a consent gate).
-pub(super) fn act_needs_consent(s: &str) -> Option<String> {
+/// "<subject> require(s)/need(s) <rest>": the sentence without its end
+/// mark, its lower case, where the verb starts and where what follows it
+/// starts.
+fn subject_needs(s: &str) -> Option<(&str, String, usize, usize)> {
     let t = s.trim().trim_end_matches(['.', '!']);
     let lower = t.to_lowercase();
     if lower.len() != t.len() {
@@ -688,8 +688,16 @@ pub(super) fn act_needs_consent(s: &str) -> Option<String> {
     let (at, kw) = [" require ", " requires ", " need ", " needs "]
         .iter()
         .find_map(|k| lower.find(k).map(|i| (i, *k)))?;
+    Some((t, lower, at, at + kw.len()))
+}
+
+/// "Commits require explicit request", "Force pushes need the user's
+/// approval": acts named as a noun, then what they wait on — read as
+/// "Never commit without explicit request" (a consent gate).
+pub(super) fn act_needs_consent(s: &str) -> Option<String> {
+    let (_, lower, at, from) = subject_needs(s)?;
     let subject: Vec<&str> = lower[..at].split_whitespace().collect();
-    let rest = &lower[at + kw.len()..];
+    let rest = &lower[from..];
     let consent = [
         "request",
         "approval",
@@ -738,14 +746,7 @@ pub(super) fn act_needs_consent(s: &str) -> Option<String> {
 /// read as "After C++ changes, run …", never a requirement of every
 /// session.
 pub(super) fn change_kind_requires(s: &str) -> Option<String> {
-    let t = s.trim().trim_end_matches(['.', '!']);
-    let lower = t.to_lowercase();
-    if lower.len() != t.len() {
-        return None;
-    }
-    let (at, kw) = [" require ", " requires ", " need ", " needs "]
-        .iter()
-        .find_map(|k| lower.find(k).map(|i| (i, *k)))?;
+    let (t, lower, at, from) = subject_needs(s)?;
     let subject: Vec<&str> = lower[..at].split_whitespace().collect();
     let last = *subject.last()?;
     let changes = matches!(
@@ -763,7 +764,7 @@ pub(super) fn change_kind_requires(s: &str) -> Option<String> {
     {
         return None;
     }
-    let rest = t[at + kw.len()..].trim();
+    let rest = t[from..].trim();
     (!rest.is_empty()).then(|| format!("After {}, run {rest}.", &t[..at]))
 }
 
