@@ -2999,7 +2999,7 @@ fn file_tool_purpose(main: &str, lex: &Lexicon) -> Option<String> {
     let head = &main[..i];
     let tool = head
         .split(|c: char| !c.is_alphanumeric())
-        .any(|t| matches!(t, "Write" | "Edit" | "MultiEdit" | "NotebookEdit"));
+        .any(|t| file_tool(t).is_some_and(|a| a != PathAction::Read));
     let tail = main[i + " to ".len()..].trim();
     let opens = words(&mask(tail).0)
         .first()

@@ -410,13 +410,7 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
         }
         // "`Read .env.prod`": a harness file tool written with its path.
         if let Some((tool, arg)) = c.split_once(' ') {
-            let act = match tool {
-                "Read" => Some(PathAction::Read),
-                "Edit" | "MultiEdit" => Some(PathAction::Edit),
-                "Write" => Some(PathAction::Write),
-                _ => None,
-            };
-            if let Some((a, g)) = act.zip(path_glob(arg.trim())) {
+            if let Some((a, g)) = file_tool(tool).zip(path_glob(arg.trim())) {
                 info.actions.push((a.predicate(g), true));
                 continue;
             }
@@ -878,6 +872,17 @@ pub(super) fn path_mention(
     match verb {
         Some(a) => info.actions.push((a.predicate(glob.to_string()), true)),
         None => info.bare_paths.push(Predicate::Touch(glob.to_string())),
+    }
+}
+
+/// What a harness's file tool does to the file it is given (`Read`,
+/// `Edit`, `Write`, …); `None` for any other name.
+pub(super) fn file_tool(name: &str) -> Option<PathAction> {
+    match name {
+        "Read" => Some(PathAction::Read),
+        "Edit" | "MultiEdit" | "NotebookEdit" => Some(PathAction::Edit),
+        "Write" => Some(PathAction::Write),
+        _ => None,
     }
 }
 
