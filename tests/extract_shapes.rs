@@ -4570,3 +4570,83 @@ fn what_a_lead_in_permits_is_never_required() {
     let c = at(&cs, 15).expect("permitted item");
     assert_eq!(c.require, None, "{c:#?}");
 }
+
+#[test]
+fn a_look_up_step_runs_its_block() {
+    let cs = fixture("port-picks");
+    // "Locate the fix's commits:" over `gh pr view …` had no predicate:
+    // locating is a step whose block is what it runs.
+    let c = at(&cs, 8).expect("locate step");
+    assert!(json(&c.require).contains("gh pr view"), "{c:#?}");
+}
+
+#[test]
+fn a_command_after_a_sequence_word_is_a_step() {
+    let cs = fixture("port-picks");
+    // "Otherwise `git cherry-pick …`" and "Then `git push origin HEAD`"
+    // were not rules at all: a sequence word and a command is a step.
+    let c = cs
+        .iter()
+        .find(|c| c.lines[0] == 12 && c.text.starts_with("Otherwise"))
+        .expect("otherwise step");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    let c = at(&cs, 13).expect("then step");
+    assert!(json(&c.require).contains("git push"), "{c:#?}");
+}
+
+#[test]
+fn making_commits_is_committing() {
+    let cs = fixture("port-picks");
+    // "Do not create any commits" had no predicate and no scope.
+    let c = at(&cs, 14).expect("commit rule");
+    assert_eq!(c.forbid, Some(p("{git: commit}")), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+}
+
+#[test]
+fn a_co_author_trailer_belongs_to_a_commit() {
+    let cs = fixture("port-picks");
+    // "Never add `Co-Authored-By: Claude` lines" names no commit; the
+    // trailer only exists in one.
+    let c = at(&cs, 15).expect("trailer rule");
+    assert!(json(&c.forbid).contains("git commit"), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+}
+
+#[test]
+fn a_name_the_text_calls_a_file_is_a_path() {
+    let cs = fixture("port-picks");
+    // "Delete the `port.scratch` file" had no predicate: the extension is
+    // unknown, but the text says it is a file.
+    let c = at(&cs, 16).expect("delete rule");
+    assert_eq!(
+        c.require,
+        Some(p(r#"{delete: "**/port.scratch"}"#)),
+        "{c:#?}"
+    );
+}
+
+#[test]
+fn a_kind_of_file_or_a_manner_forbids_no_write() {
+    let cs = fixture("file-kinds");
+    // "Do not write files manually" and "Never edit lock files" had
+    // forbidden every write: the manner and the kind are not in the act.
+    for line in [8, 9] {
+        let c = at(&cs, line).expect("file rule");
+        assert_eq!(c.forbid, None, "line {line}: {c:#?}");
+        assert!(c.when.is_some(), "line {line}: {c:#?}");
+    }
+    // A commit of a kind of file is still a commit.
+    let c = at(&cs, 11).expect("commit rule");
+    assert_eq!(c.forbid, Some(p("{git: commit}")), "{c:#?}");
+}
+
+#[test]
+fn pasting_a_secret_is_not_reading_one() {
+    let cs = fixture("file-kinds");
+    // "Never paste a token into a file" had forbidden reading `.env` and
+    // every key file: what a file gets is in its content.
+    let c = at(&cs, 10).expect("paste rule");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SensitiveMemory], "{c:#?}");
+}

@@ -5,9 +5,9 @@
 
 use super::readings::{
     act_needs_consent, act_then_so, acts_before_the_dash, agent_narration, change_kind_requires,
-    command_then_verdict, consent_phrasing, explicit_staging, first_lower, flag_with_command,
-    git_subcommand_list, never_with_failing, only_first, quoted_motto, reason_then_rule,
-    sentence_adverbial, state_checked_by, wrong_order,
+    command_then_verdict, connective_command, consent_phrasing, explicit_staging, first_lower,
+    flag_with_command, git_subcommand_list, never_with_failing, only_first, quoted_motto,
+    reason_then_rule, sentence_adverbial, state_checked_by, wrong_order,
 };
 use super::*;
 
@@ -1401,6 +1401,8 @@ impl Extractor<'_> {
         let s = flagged.as_deref().unwrap_or(s);
         let adverbial = sentence_adverbial(s);
         let s = adverbial.as_deref().unwrap_or(s);
+        let stepped = connective_command(s, self.lex);
+        let s = stepped.as_deref().unwrap_or(s);
         let tests_named = self.test_anaphora(s);
         let s = tests_named.as_deref().unwrap_or(s);
         let staging = explicit_staging(s);
@@ -1868,6 +1870,15 @@ fn is_step_verb(v: &str) -> bool {
             | "confirm"
             | "get"
             | "find"
+            | "locate"
+            | "detect"
+            | "discover"
+            | "examine"
+            | "compare"
+            | "query"
+            | "search"
+            | "retrieve"
+            | "obtain"
             | "list"
             | "collect"
             | "gather"

@@ -357,6 +357,9 @@ fn for_that_reason_alone(text: &str) -> bool {
                 | "haphazardly"
                 | "recklessly"
                 | "casually"
+                // ("Do not create these files manually": use the tool
+                // that does — the act itself is no breach.)
+                | "manually"
         )
     })
     // "Never use the prep commit as a substitute": what the thing is used
@@ -412,6 +415,101 @@ fn for_that_reason_alone(text: &str) -> bool {
             .windows(2)
             .take(6)
             .any(|p| p[0] == "as" && matches!(p[1].as_str(), "a" | "an" | "the"))
+    })
+}
+
+/// "Do not create changeset files manually", "Never edit lock files": a
+/// kind of file named by a noun of its own, which a write's path does not
+/// show (the kinds the lexicon knows — test, env, skill, settings, memory
+/// files — have paths of their own and are not this).
+pub(super) fn kind_of_files(main: &str, lex: &Lexicon) -> bool {
+    let w = plain_words(main);
+    // (The files are the object of a write: "create changeset files", not
+    // "commit the plan files" nor "outputs file contents".)
+    let writes = |v: &str| {
+        [
+            "creat", "writ", "edit", "modif", "chang", "updat", "touch", "delet", "remov",
+        ]
+        .iter()
+        .any(|s| v.starts_with(s))
+    };
+    w.windows(3).any(|p| {
+        let k = p[1].as_str();
+        writes(&p[0])
+            && matches!(p[2].as_str(), "file" | "files")
+            && k.len() > 2
+            && k.chars().all(|c| c.is_ascii_alphabetic())
+            && !lex.is_imperative(k)
+            && !k.ends_with("ed")
+            && !matches!(
+                k,
+                "the"
+                    | "any"
+                    | "all"
+                    | "these"
+                    | "those"
+                    | "this"
+                    | "that"
+                    | "your"
+                    | "our"
+                    | "their"
+                    | "its"
+                    | "other"
+                    | "new"
+                    | "existing"
+                    | "multiple"
+                    | "several"
+                    | "many"
+                    | "some"
+                    | "more"
+                    | "extra"
+                    | "individual"
+                    | "single"
+                    | "each"
+                    | "every"
+                    | "and"
+                    | "for"
+                    | "with"
+                    | "into"
+                    | "from"
+                    | "relevant"
+                    | "project"
+                    | "repo"
+                    | "repository"
+                    | "source"
+                    | "code"
+                    | "same"
+                    | "test"
+                    | "tests"
+                    | "env"
+                    | "environment"
+                    | "memory"
+                    | "skill"
+                    | "skills"
+                    | "settings"
+                    | "report"
+                    | "output"
+                    | "markdown"
+                    | "guidance"
+                    | "instruction"
+                    | "instructions"
+                    | "hook"
+                    | "hooks"
+                    | "secret"
+                    | "secrets"
+                    | "credential"
+                    | "credentials"
+                    | "key"
+                    | "keys"
+                    | "ssh"
+                    | "private"
+                    | "api"
+                    | "agent"
+                    | "dotenv"
+                    | "variable"
+                    | "config"
+                    | "configuration"
+            )
     })
 }
 
@@ -1784,8 +1882,11 @@ pub(super) fn analyse(
             }));
     // "Never push untested code", "… code that fails to build": the act is
     // forbidden only for some objects, which actions do not show.
-    let qualified =
-        qualified || (negative && (object_qualified(&main) || for_that_reason_alone(whole)));
+    let qualified = qualified
+        || (negative
+            && (object_qualified(&main)
+                || for_that_reason_alone(whole)
+                || kind_of_files(&main, lex)));
     let named_paths = if negative {
         code_paths(whole)
     } else {

@@ -423,7 +423,7 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             Some(PathAction::Touch | PathAction::Write | PathAction::Delete)
         );
         if changes_file && !runs && !c.contains(char::is_whitespace) {
-            if let Some(g) = path_glob(c) {
+            if let Some(g) = path_glob(c).or_else(|| named_file(text, c)) {
                 path_mention(&g, span_verb(ci), lex, &mut info);
                 continue;
             }
@@ -1493,6 +1493,22 @@ pub(super) fn looks_like_file(tok: &str) -> bool {
                 | "pl"
                 | "env"
         )
+}
+
+/// "Delete the `flaky.test` binary": a name the text itself calls a file
+/// (`file`, `binary`, `script`, `log` after the code span) is a path even
+/// where its extension is not a known one.
+fn named_file(text: &str, c: &str) -> Option<String> {
+    let simple = !c.is_empty()
+        && c.chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '.' | '_' | '-'));
+    let after = text.split(&format!("`{c}` ")).nth(1)?;
+    let noun = after
+        .split(|ch: char| !ch.is_alphanumeric())
+        .next()?
+        .to_lowercase();
+    (simple && matches!(noun.as_str(), "file" | "binary" | "script" | "log"))
+        .then(|| format!("**/{c}"))
 }
 
 /// A code span or link target that names a path → a glob: `dir/` →

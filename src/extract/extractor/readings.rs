@@ -839,6 +839,41 @@ pub(super) fn sentence_adverbial(s: &str) -> Option<String> {
     (!rest.is_empty()).then(|| first_upper(rest))
 }
 
+/// "Otherwise `git cherry-pick -x <sha>`.", "Then `git push`.": a step that
+/// names its command after a sequence word and no verb, read as "Run …".
+/// Only a known command counts (a path or a name in backticks is not a
+/// step), and nothing but a parenthetical may follow it.
+pub(super) fn connective_command(s: &str, lex: &Lexicon) -> Option<String> {
+    let t = s.trim();
+    let lower = t.to_lowercase();
+    const OPENERS: &[&str] = &[
+        "otherwise",
+        "else",
+        "then",
+        "and then",
+        "next",
+        "finally",
+        "afterwards",
+        "after that",
+    ];
+    let opener = OPENERS.iter().find(|o| {
+        lower
+            .strip_prefix(**o)
+            .is_some_and(|r| r.starts_with(" `") || r.starts_with(", `"))
+    })?;
+    let rest = t[opener.len()..].trim_start_matches([',', ' ']);
+    let inner = rest.strip_prefix('`')?;
+    let end = inner.find('`')?;
+    let cmd = &inner[..end];
+    let first = cmd.split_whitespace().next()?.to_lowercase();
+    if !lex.is_command_word(&first) {
+        return None;
+    }
+    let after = inner[end + 1..].trim().trim_end_matches(['.', ';']).trim();
+    let parenthetical = after.is_empty() || (after.starts_with('(') && after.ends_with(')'));
+    parenthetical.then(|| format!("Run `{cmd}` {after}").trim_end().to_string() + ".")
+}
+
 /// "Claude runs `envsec sync`", "The agent never commits the build": a
 /// procedure told as what the agent does, read as the imperative ("Run
 /// `envsec sync`", "Never commit the build").
