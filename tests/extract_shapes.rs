@@ -4650,3 +4650,27 @@ fn pasting_a_secret_is_not_reading_one() {
     assert_eq!(c.forbid, None, "{c:#?}");
     assert_eq!(c.scope, vec![ScopeTag::SensitiveMemory], "{c:#?}");
 }
+
+#[test]
+fn the_unit_and_target_of_a_pull_request_are_shared_state() {
+    let cs = fixture("pr-units");
+    // "Keep each guide PR focused", "one chapter per PR", "the PR must
+    // target `develop`" had no scope: they shape what is proposed to the
+    // shared history (no one action shows it: no predicate).
+    for line in [8, 9, 10] {
+        let c = at(&cs, line).expect("pr rule");
+        assert_eq!(
+            c.scope,
+            vec![ScopeTag::SharedRepoState],
+            "line {line}: {c:#?}"
+        );
+        assert_eq!(
+            (&c.require, &c.forbid),
+            (&None, &None),
+            "line {line}: {c:#?}"
+        );
+    }
+    // Handing the link over is speech.
+    let c = at(&cs, 11).expect("link rule");
+    assert!(c.scope.is_empty(), "{c:#?}");
+}
