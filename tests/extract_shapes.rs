@@ -4674,3 +4674,37 @@ fn the_unit_and_target_of_a_pull_request_are_shared_state() {
     let c = at(&cs, 11).expect("link rule");
     assert!(c.scope.is_empty(), "{c:#?}");
 }
+
+#[test]
+fn a_consent_aside_gates_its_act_or_its_flag() {
+    let cs = fixture("consent-asides");
+    // "(use `--force` only with approval)" had joined the step's require;
+    // "(only with the user's approval)" and "(ask first)" left no
+    // predicate, and made every later step wait on the user.
+    let flag = cs
+        .iter()
+        .find(|c| c.text.starts_with("use `--force`"))
+        .expect("flag gate");
+    assert_eq!(flag.require, Some(Predicate::UserTurn), "{flag:#?}");
+    assert!(json(&flag.when).contains("force"), "{flag:#?}");
+    assert_eq!(flag.order, Some(Order::BeforeEach), "{flag:#?}");
+    let step = at(&cs, 8).expect("remove step");
+    assert!(!json(&step.require).contains("force"), "{step:#?}");
+    for (line, act) in [(9, "git branch -D"), (10, "push")] {
+        let c = at(&cs, line).expect("gated step");
+        assert_eq!(c.require, Some(Predicate::UserTurn), "line {line}: {c:#?}");
+        assert!(json(&c.when).contains(act), "line {line}: {c:#?}");
+    }
+    // The step after them is due as usual.
+    assert!(at(&cs, 11).expect("lint step").require.is_some());
+}
+
+#[test]
+fn on_approval_over_a_block_gates_its_commands() {
+    let cs = fixture("consent-asides");
+    // "On approval:" over `git commit` / `git push` had made no rule.
+    let c = at(&cs, 15).expect("approval lead");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert!(json(&c.when).contains("push"), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+}

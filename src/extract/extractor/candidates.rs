@@ -627,7 +627,11 @@ impl Extractor<'_> {
                             }
                         }
                     }
-                    if *ordered && waits_on_user(&body.text, self.lex) {
+                    // ("Push it (ask first)": the aside gates that act
+                    // alone, not the steps after it.)
+                    let own =
+                        consent_aside(&body.text).map_or_else(|| body.text.clone(), |(m, _, _)| m);
+                    if *ordered && waits_on_user(&own, self.lex) {
                         let approval = planning_milestone(&body.text);
                         user_gate = match user_gate {
                             None => Some((*indent, approval)),
@@ -756,7 +760,11 @@ impl Extractor<'_> {
                             .as_ref()
                             .and_then(|l| l.condition.as_ref())
                             .is_some_and(|(c, _)| user_consent(c))
-                            || section.consented();
+                            || section.consented()
+                            // ("On approval:" over the block: a lead-in
+                            // that is the user's word alone.)
+                            || (words(&text).len() <= 4
+                                && user_consent(text.trim_end().trim_end_matches(':')));
                         if on_success(&text) {
                             self.next_on_success(text, at, &last_shell, lang, lines);
                         } else if after_consent {
@@ -1322,12 +1330,41 @@ impl Extractor<'_> {
 
     pub(super) fn group(&mut self, g: &Group, ctx: &Ctx) {
         let mut parts: Vec<Draft> = Vec::new();
+        let mut asides: Vec<Draft> = Vec::new();
         for (k, s) in g.sentences.iter().enumerate() {
             let cond = if k == 0 { g.question.as_deref() } else { None };
+            // "Push the branch (ask first).": the act waits on the user's
+            // word; "… (use `--force` only with approval)": the flag does.
+            if let Some((main, aside, flag)) = consent_aside(s) {
+                if let Some(mut d) = self.sentence(&main, cond, ctx, k == 0) {
+                    let act = d.require.clone().filter(|_| d.forbid.is_none());
+                    match (act, flag) {
+                        (Some(act), Some(flag)) => {
+                            let mut a = Draft::new(aside, g.lines, Modality::Must);
+                            a.scope = d.scope.clone();
+                            consent_gate(&mut a, with_flag(act, &flag), true);
+                            asides.push(a);
+                        }
+                        (Some(act), None) => consent_gate(&mut d, act, true),
+                        (None, _) => {}
+                    }
+                    parts.push(d);
+                }
+                continue;
+            }
             if let Some(d) = self.sentence(s, cond, ctx, k == 0) {
                 parts.push(d);
             }
         }
+        if parts.is_empty() {
+            return;
+        }
+        self.merge_group(g, ctx, parts);
+        self.drafts.extend(asides);
+    }
+
+    /// One rule per group from its sentences' parts.
+    fn merge_group(&mut self, g: &Group, ctx: &Ctx, parts: Vec<Draft>) {
         if parts.is_empty() {
             return;
         }

@@ -94,6 +94,10 @@ pub(super) fn user_consent(text: &str) -> bool {
         "authorized",
         "authorised",
         "directed",
+        // ("On approval:", "After confirmation:": the word as a noun.)
+        "approval",
+        "confirmation",
+        "consent",
     ];
     let passive = w.iter().any(|x| GIVEN.contains(&x.text.as_str()))
         && w.iter().all(|x| {
@@ -115,6 +119,15 @@ pub(super) fn user_consent(text: &str) -> bool {
                         | "been"
                         | "by"
                         | "the"
+                        | "on"
+                        | "upon"
+                        | "after"
+                        | "once"
+                        | "if"
+                        | "when"
+                        | "with"
+                        | "explicit"
+                        | "their"
                 )
         });
     passive
@@ -176,4 +189,53 @@ fn possessed(w: &str) -> &str {
     w.strip_suffix("'s")
         .or_else(|| w.strip_suffix('\''))
         .unwrap_or(w)
+}
+
+/// "Push the branch (ask first).", "`git worktree remove <path>` (use
+/// `--force` only with approval)": a closing parenthetical that puts the
+/// act — or one flag of it — behind the user's word. The sentence without
+/// it, the aside's text, and the flag it names (`--force`, or "force" as a
+/// word), if any.
+pub(super) fn consent_aside(s: &str) -> Option<(String, String, Option<String>)> {
+    let t = s.trim_end();
+    let body = t.trim_end_matches(['.', ';']).trim_end();
+    let inner_end = body.strip_suffix(')')?;
+    let open = inner_end.rfind('(')?;
+    let inner = &inner_end[open + 1..];
+    let main = inner_end[..open].trim_end();
+    if main.is_empty() || inner.contains('(') {
+        return None;
+    }
+    let w = plain_words(inner);
+    let consent = w.iter().any(|x| {
+        x.starts_with("approv")
+            || x.starts_with("confirm")
+            || x.starts_with("consent")
+            || x.starts_with("permission")
+    }) && w
+        .iter()
+        .any(|x| x == "only" || x == "with" || x == "after" || x == "needs" || x == "requires");
+    let ask_first = w.len() <= 4
+        && w.first().is_some_and(|x| x == "ask" || x == "confirm")
+        && w.iter().any(|x| x == "first" || x == "before");
+    if !(consent || ask_first) {
+        return None;
+    }
+    let flag = mask(inner)
+        .1
+        .into_iter()
+        .find(|c| c.starts_with('-') && !c.contains(char::is_whitespace))
+        .or_else(|| w.iter().any(|x| x == "force").then(|| "force".to_string()));
+    Some((format!("{main}."), inner.trim().to_string(), flag))
+}
+
+/// A command carrying a flag: `--force` itself, or "force" as a word
+/// (`--force` or `-f`).
+pub(super) fn with_flag(act: Predicate, flag: &str) -> Predicate {
+    let re = if flag == "force" {
+        r"\s(--force|-f)\b".to_string()
+    } else {
+        format!(r"\s{}(=|\s|$)", regex::escape(flag))
+    };
+    Predicate::All(vec![act, Predicate::CommandRe(re)])
 }
