@@ -4708,3 +4708,18 @@ fn on_approval_over_a_block_gates_its_commands() {
     assert!(json(&c.when).contains("push"), "{c:#?}");
     assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
 }
+
+#[test]
+fn the_states_under_a_verification_heading_are_rules() {
+    let cs = fixture("verification-states");
+    // The items of "## Verification" were no rules at all: each is a state
+    // the work must leave, judged by people (no act shows it).
+    for line in [13, 14, 15] {
+        let c = at(&cs, line).expect("verification state");
+        assert_eq!(
+            (&c.when, &c.require, &c.forbid),
+            (&None, &None, &None),
+            "line {line}: {c:#?}"
+        );
+    }
+}

@@ -117,6 +117,9 @@ impl Section {
             || phrase("definition of done")
             || has("postcondition")
             || has("postconditions")
+            // "## Verification" / "- Pods are running and serving": the
+            // states the work must leave, each one to confirm.
+            || has("verification")
             || has("principles")
             || has("guardrails")
             || has("constraints")
