@@ -1,0 +1,581 @@
+//! Part of stage 2 (rule candidates): fenced blocks — the commands a shell
+//! block runs and the step, consent, case or success lead-in over it.
+
+use super::*;
+
+/// `git tag` / `git branch` with no flags also list (`git tag -l`): the
+/// gate is on the ones that change something.
+/// "**Action:** …", "**Correct action:** …": a paragraph labelled as the
+/// act to take.
+pub(super) fn labelled_action(text: &str) -> bool {
+    let t = strip_emphasis(text);
+    let Some((label, rest)) = t.split_once(':') else {
+        return false;
+    };
+    let label = label.trim().to_lowercase();
+    matches!(
+        label.as_str(),
+        "action" | "correct action" | "right action" | "what to do" | "do instead"
+    ) && !rest.trim().is_empty()
+}
+
+/// A fence whose lines are shell commands (or of no stated language):
+/// POSIX shells and PowerShell alike.
+pub(crate) fn is_shell(lang: &str) -> bool {
+    matches!(
+        lang.to_lowercase().as_str(),
+        "" | "bash"
+            | "sh"
+            | "shell"
+            | "console"
+            | "zsh"
+            | "shell-session"
+            | "powershell"
+            | "pwsh"
+            | "ps1"
+    )
+}
+
+/// A step's verb that, over a shell block, means running it: "Check the
+/// status:", "Get the remote URL:", "Verify the checkout exists:".
+pub(super) fn is_step_verb(v: &str) -> bool {
+    matches!(
+        v,
+        "run"
+            | "execute"
+            | "check"
+            | "verify"
+            | "inspect"
+            | "review"
+            | "look"
+            | "view"
+            | "see"
+            | "confirm"
+            | "get"
+            | "find"
+            | "locate"
+            | "detect"
+            | "discover"
+            | "examine"
+            | "compare"
+            | "query"
+            | "search"
+            | "retrieve"
+            | "obtain"
+            | "list"
+            | "collect"
+            | "gather"
+            | "determine"
+            | "identify"
+            | "note"
+            | "record"
+            | "update"
+            | "pull"
+            | "fetch"
+            | "sync"
+            | "lint"
+            | "test"
+            | "build"
+            | "format"
+            | "triage"
+            | "diagnose"
+            | "debug"
+    )
+}
+
+/// A lead-in that only says the step before worked ("If successful:", "On
+/// success:", "If it succeeds:", "If the rebase passes cleanly:").
+pub(super) fn on_success(text: &str) -> bool {
+    let w = words(&mask(text).0);
+    let opens = w
+        .first()
+        .is_some_and(|f| matches!(f.text.as_str(), "if" | "on" | "once" | "when"));
+    opens
+        && w.len() <= 6
+        && text.trim_end().ends_with(':')
+        && w.iter().any(|x| {
+            matches!(
+                x.text.as_str(),
+                "success"
+                    | "successful"
+                    | "successfully"
+                    | "succeeds"
+                    | "succeeded"
+                    | "passes"
+                    | "passed"
+                    | "clean"
+                    | "cleanly"
+            )
+        })
+        && !w
+            .iter()
+            .any(|x| matches!(x.text.as_str(), "not" | "no" | "fails" | "failed"))
+}
+
+pub(super) fn not_a_listing(p: Predicate) -> Predicate {
+    match &p {
+        Predicate::Git { subcommand, args }
+            if args.is_empty() && matches!(subcommand.as_str(), "tag" | "branch") =>
+        {
+            Predicate::All(vec![
+                p.clone(),
+                Predicate::Not(Box::new(Predicate::Git {
+                    subcommand: subcommand.clone(),
+                    args: vec!["--list".into()],
+                })),
+            ])
+        }
+        _ => p,
+    }
+}
+
+/// A push, plain or with flags.
+pub(super) fn is_push(p: &Predicate) -> bool {
+    match p {
+        Predicate::Git { subcommand, .. } => subcommand == "push",
+        Predicate::Any(v) => !v.is_empty() && v.iter().all(is_push),
+        _ => false,
+    }
+}
+
+/// An item that is one command and nothing else: `git push`, or a bare
+/// `git tag *` starting with a known command word.
+pub(super) fn bare_command(text: &str, lex: &Lexicon) -> Option<Predicate> {
+    let t = strip_emphasis(text);
+    let t = t.trim().trim_end_matches(['.', ',', ';']).trim();
+    let inner = t
+        .strip_prefix('`')
+        .and_then(|x| x.strip_suffix('`'))
+        .unwrap_or(t);
+    if inner.contains('`') || inner.contains(['(', ':']) {
+        return None;
+    }
+    let first = inner.split_whitespace().next()?.to_lowercase();
+    if !lex.is_command_word(&first) {
+        return None;
+    }
+    // A lone `*` stands for any arguments ("git push *").
+    let cmd: Vec<&str> = inner.split_whitespace().filter(|t| *t != "*").collect();
+    command_predicate(&cmd.join(" "), lex)
+}
+
+/// The commands of a shell block, one predicate per simple command
+/// (prompts, comments and blank lines left out). In a block marked as
+/// shell, a program the lexicon does not know is a command too.
+pub(crate) fn fence_commands(lines: &[(u32, String)], lang: &str, lex: &Lexicon) -> Vec<Predicate> {
+    let marked = !lang.is_empty() && is_shell(lang);
+    let mut cmds = Vec::new();
+    for (_, l) in lines {
+        let l = l.trim().trim_start_matches("$ ").trim();
+        let l = l.split(" # ").next().unwrap_or(l).trim();
+        if l.is_empty() || l.starts_with('#') {
+            continue;
+        }
+        cmds.extend(
+            simple_commands(l)
+                .iter()
+                .map(|c| substituted(c))
+                .filter_map(|c| {
+                    if marked {
+                        program_command(c, lex)
+                    } else {
+                        command_predicate(c, lex)
+                    }
+                }),
+        );
+    }
+    cmds
+}
+
+/// `BASE=$(git rev-parse HEAD~1)`: the command an assignment runs.
+pub(super) fn substituted(c: &str) -> &str {
+    let Some((name, value)) = c.split_once('=') else {
+        return c;
+    };
+    let assigns = !name.is_empty()
+        && name
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ch == '_');
+    let inner = value
+        .trim()
+        .strip_prefix("$(")
+        .and_then(|v| v.strip_suffix(')'))
+        .or_else(|| {
+            value
+                .trim()
+                .strip_prefix('`')
+                .and_then(|v| v.strip_suffix('`'))
+        });
+    match inner {
+        Some(inner) if assigns => inner.trim(),
+        _ => c,
+    }
+}
+
+/// A normative fenced block (no language): prose, not code, that states a
+/// rule — an all-caps line, an RFC word in capitals, or a heading that names
+/// a rule or law.
+pub(crate) fn normative_fence(content: &[&(u32, String)], section: &Section) -> bool {
+    let all = content
+        .iter()
+        .map(|(_, l)| l.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let assignment = |l: &str| {
+        l.split_once('=').is_some_and(|(head, _)| {
+            let h = head.trim();
+            !h.is_empty()
+                && !h.contains(' ')
+                && h.chars()
+                    .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '-'))
+        })
+    };
+    if all.chars().any(|c| {
+        matches!(
+            c,
+            '│' | '├' | '└' | '┌' | '✅' | '❌' | '✓' | '✗' | '{' | '}' | ';' | '$'
+        )
+    }) || content.iter().any(|(_, l)| assignment(l))
+        || content.len() > 40
+    {
+        return false;
+    }
+    let caps_line = content.iter().any(|(_, l)| {
+        let ws: Vec<&str> = l
+            .split_whitespace()
+            .filter(|w| w.chars().any(|c| c.is_alphabetic()))
+            .collect();
+        ws.len() >= 3 && ws.iter().all(|w| !w.chars().any(|c| c.is_lowercase()))
+    });
+    let caps_word = all.split(|c: char| !c.is_alphanumeric()).any(|w| {
+        matches!(
+            w,
+            "MUST"
+                | "NEVER"
+                | "ALWAYS"
+                | "ONLY"
+                | "REQUIRED"
+                | "SHALL"
+                | "SHOULD"
+                | "NO"
+                | "NOT"
+                | "DO"
+        )
+    });
+    // Pseudo-code steps: "IF any item is unclear:", "WHEN receiving …:",
+    // "STOP - do not …" — a capitalised keyword opens a line of prose.
+    let caps_keyword = content.iter().any(|(_, l)| {
+        let mut ws = l.split_whitespace();
+        let first = ws.next().unwrap_or("").trim_end_matches(':');
+        let next = ws.next().unwrap_or("");
+        matches!(
+            first,
+            "IF" | "WHEN" | "BEFORE" | "AFTER" | "FOR" | "UNLESS" | "WHILE" | "STOP" | "ASK"
+        ) && next.chars().any(|c| c.is_lowercase())
+    });
+    let h = section.nearest().to_lowercase();
+    let rule_heading = ["rule", "law", "gate", "principle"]
+        .iter()
+        .any(|w| h.contains(w));
+    caps_line || caps_word || caps_keyword || rule_heading
+}
+
+impl Extractor<'_> {
+    /// "If successful:" over `git push` right after `git rebase origin/main`:
+    /// the block runs after the one before it succeeded — `when` that
+    /// block's commands did not fail, the new block `after`.
+    pub(super) fn next_on_success(
+        &mut self,
+        text: String,
+        at: [u32; 2],
+        before: &[Predicate],
+        lang: &str,
+        lines: &[(u32, String)],
+    ) {
+        let cmds = fence_commands(lines, lang, self.lex);
+        if !is_shell(lang) || before.is_empty() || cmds.is_empty() {
+            return;
+        }
+        let mut d = Draft::new(text, at, Modality::Must);
+        d.when = Some(Predicate::All(vec![
+            any_of(before.to_vec()).expect("commands"),
+            Predicate::Not(Box::new(Predicate::Failed(true))),
+        ]));
+        d.require = any_of(cmds);
+        d.order = Some(Order::After);
+        add_predicate_scopes(&mut d, self.lex);
+        self.drafts.push(d);
+    }
+
+    /// A step under a lead-in that waits on the user's word, over a shell
+    /// block: each command it runs is due only after the user's answer
+    /// (`when` the command, `require: {user_turn: true}`, `before-each`).
+    pub(super) fn consent_over_commands(
+        &mut self,
+        text: String,
+        at: [u32; 2],
+        lang: &str,
+        lines: &[(u32, String)],
+    ) {
+        let Some(acts) = self.consented_acts(lang, lines) else {
+            return;
+        };
+        let mut d = Draft::new(text, at, Modality::Must);
+        consent_gate(&mut d, acts, true);
+        add_predicate_scopes(&mut d, self.lex);
+        self.drafts.push(d);
+    }
+
+    /// The acts of a shell block that wait on the user's word: those that
+    /// change shared state — the commit and the push — where the block has
+    /// such commands (`cd` and `git add` are only on the way), else all.
+    pub(super) fn consented_acts(&self, lang: &str, lines: &[(u32, String)]) -> Option<Predicate> {
+        let cmds = fence_commands(lines, lang, self.lex);
+        if !is_shell(lang) || cmds.is_empty() {
+            return None;
+        }
+        let scoped: Vec<Predicate> = cmds
+            .iter()
+            .filter(|c| !predicate_scopes(c, self.lex).is_empty())
+            .cloned()
+            .collect();
+        any_of(if scoped.is_empty() { cmds } else { scoped })
+    }
+
+    /// "1. Check the status:" over `git status` / `git diff --staged`: a
+    /// step too short to be a rule of its own whose shell block says what
+    /// it runs — that step requires those commands.
+    pub(super) fn step_over_commands(
+        &mut self,
+        text: String,
+        at: [u32; 2],
+        lang: &str,
+        lines: &[(u32, String)],
+        section: &Section,
+    ) {
+        let shell = is_shell(lang);
+        // "**1. Get git SHAs:**": the step's number is no verb.
+        let w = words(&mask(&text).0);
+        let numbered = heading_number(&w) > 1 && w[0].text == "step";
+        let w = &w[heading_number(&w)..];
+        let verb = main_verb(w);
+        // ("### Step 2: Upload the bundle" over its commands: a numbered
+        // step's own verb runs its block.)
+        let steps = verb.as_deref().is_some_and(is_step_verb)
+            || (numbered
+                && w.first().is_some_and(|f| {
+                    verb.as_deref() == Some(f.text.as_str()) && self.lex.is_imperative(&f.text)
+                }));
+        let case = w.first().is_some_and(|x| is_condition_word(&x.text));
+        if shell && case && !section.conditional() {
+            self.case_over_commands(text, at, lang, lines);
+            return;
+        }
+        let cmds = fence_commands(lines, lang, self.lex);
+        // "## After Resolving" / "Always verify:" over `npm run lint`: a
+        // step in a situation no action shows — a rule, judged by people.
+        if shell
+            && section.conditional()
+            && verb.as_deref().is_some_and(is_step_verb)
+            && opening_condition(&text).is_none()
+            && !cmds.is_empty()
+        {
+            let mut d = Draft::new(text, at, Modality::Must);
+            for c in &cmds {
+                d.scope.extend(predicate_scopes(c, self.lex));
+            }
+            self.drafts.push(d);
+            return;
+        }
+        if !shell || verb.is_none() || section.conditional() || opening_condition(&text).is_some() {
+            return;
+        }
+        // "3. **Create the worktree**:" over `git worktree add …`: a step
+        // whose own verb acts runs its block where the block acts on
+        // shared state too.
+        let scoped = || {
+            cmds.iter()
+                .any(|c| !predicate_scopes(c, self.lex).is_empty())
+        };
+        if cmds.is_empty()
+            || !(steps || verb.as_deref().is_some_and(|v| self.lex.is_imperative(v)) && scoped())
+        {
+            return;
+        }
+        let mut d = Draft::new(text, at, Modality::Must);
+        d.require = any_of(cmds);
+        add_predicate_scopes(&mut d, self.lex);
+        self.drafts.push(d);
+    }
+
+    /// "If yes:" over `git push && git push --tags`: what to run in a case
+    /// no action shows — a rule with no predicate, scoped by what its block
+    /// changes.
+    pub(super) fn case_over_commands(
+        &mut self,
+        text: String,
+        at: [u32; 2],
+        lang: &str,
+        lines: &[(u32, String)],
+    ) {
+        let w = words(&mask(&text).0);
+        if w.len() > 8 {
+            return;
+        }
+        let mut scope = BTreeSet::new();
+        for c in fence_commands(lines, lang, self.lex) {
+            scope.extend(predicate_scopes(&c, self.lex));
+        }
+        if scope.is_empty() {
+            return;
+        }
+        let mut d = Draft::new(text, at, Modality::Must);
+        d.scope = scope;
+        self.drafts.push(d);
+    }
+
+    pub(super) fn commands_under(
+        &mut self,
+        at: usize,
+        lang: &str,
+        lines: &[(u32, String)],
+        section: &Section,
+    ) {
+        // "### If Approved" / "1. Run the git commands:" over its block:
+        // the block's acts wait on the user's word.
+        if section.consented() && is_shell(lang) {
+            let Some(d) = self.drafts.get(at) else { return };
+            if d.behavior_is_set() || d.when.is_some() {
+                return;
+            }
+            if let Some(acts) = self.consented_acts(lang, lines) {
+                let lex = self.lex;
+                if let Some(d) = self.drafts.get_mut(at) {
+                    consent_gate(d, acts, true);
+                    add_predicate_scopes(d, lex);
+                }
+            }
+            return;
+        }
+        if section.conditional() || !is_shell(lang) {
+            return;
+        }
+        let Some(d) = self.drafts.get(at) else { return };
+        // ("Before every commit, run:": the verb of the main clause.)
+        // ("**Port assignment:** Find the next free port:": after its label.)
+        let plain = strip_emphasis(&d.text);
+        let main = opening_condition(&plain)
+            .and(split_leading_condition(&plain))
+            .or_else(|| split_label(&plain))
+            .map_or(plain, |(_, m)| m);
+        let w = words(&mask(&main).0);
+        let verb = main_verb(&w[heading_number(&w)..]);
+        // "Run:", and a step that names no act of its own ("Get the
+        // remote URL:", "Verify the checkout was made:").
+        // (Only the sentence that ends in the colon: "Update both files.
+        // The script handles this:" does not run the block by its first.)
+        let own_colon = {
+            let t = strip_emphasis(&d.text);
+            t.trim_end().ends_with(':') && !mask(&t).0.contains(". ")
+        };
+        let runs = verb.as_deref().is_some_and(|v| {
+            matches!(
+                v,
+                "run" | "execute" | "invoke" | "call" | "launch" | "start"
+            ) || (own_colon && is_step_verb(v))
+        });
+        // A condition kept the rule from binding ("If it fails, run:").
+        let conditioned = opening_condition(&d.text).is_some()
+            || split_trailing(&d.text).is_some()
+            || parenthetical_condition(&d.text).is_some();
+        // "Read the current version from `package.json`:" over a command
+        // that reads it: the read is that command, or a read of the file.
+        let read = match &d.require {
+            Some(Predicate::Read(_)) => d.require.clone(),
+            Some(Predicate::Any(v)) if v.iter().all(|p| matches!(p, Predicate::Read(_))) => {
+                d.require.clone()
+            }
+            _ => None,
+        };
+        if read.is_some() && !conditioned && d.when.is_none() && d.forbid.is_none() {
+            let mut alts = match read {
+                Some(Predicate::Any(v)) => v,
+                Some(p) => vec![p],
+                None => Vec::new(),
+            };
+            let n = alts.len();
+            alts.extend(fence_commands(lines, lang, self.lex));
+            if alts.len() > n {
+                if let Some(d) = self.drafts.get_mut(at) {
+                    d.require = any_of(alts);
+                }
+            }
+            return;
+        }
+        // "Run before every commit:" / "Before each release, run:" over its
+        // block: the condition is an act the session shows (`when`), and
+        // the block's commands are due around it.
+        if runs
+            && conditioned
+            && d.when.is_some()
+            && d.require.is_none()
+            && d.forbid.is_none()
+            && !matches!(d.modality, Modality::MustNot | Modality::ShouldNot)
+        {
+            let order = timed_condition(&d.text);
+            let cmds = fence_commands(lines, lang, self.lex);
+            let lex = self.lex;
+            if let (Some(order), Some(d)) = (order, self.drafts.get_mut(at)) {
+                d.require = any_of(cmds);
+                if d.require.is_some() {
+                    d.order = Some(order);
+                    add_predicate_scopes(d, lex);
+                }
+            }
+            return;
+        }
+        if !runs
+            || conditioned
+            || d.require.is_some()
+            || d.forbid.is_some()
+            || d.when.is_some()
+            || matches!(d.modality, Modality::MustNot | Modality::ShouldNot)
+        {
+            return;
+        }
+        let cmds = fence_commands(lines, lang, self.lex);
+        let lex = self.lex;
+        if let Some(d) = self.drafts.get_mut(at) {
+            d.require = any_of(cmds);
+            add_predicate_scopes(d, lex);
+        }
+    }
+
+    pub(crate) fn fence(&mut self, lines: &[(u32, String)], section: &Section) {
+        let content: Vec<&(u32, String)> =
+            lines.iter().filter(|(_, l)| !l.trim().is_empty()).collect();
+        let (Some(first), Some(last)) = (content.first(), content.last()) else {
+            return;
+        };
+        if !normative_fence(&content, section) {
+            return;
+        }
+        let text = content
+            .iter()
+            .map(|(_, l)| l.trim())
+            .collect::<Vec<_>>()
+            .join("\n");
+        let ctx = Ctx::plain(section);
+        let first_text = first.1.trim();
+        let mut d = match analyse(first_text, None, &ctx, true, self.lex) {
+            Some(a) => a.into_draft(&ctx, self.lex),
+            None => Draft::new(String::new(), [0, 0], Modality::Must),
+        };
+        for (_, l) in content.iter().skip(1) {
+            d.scope.extend(clause_info(l, self.lex).scope);
+        }
+        d.text = text;
+        d.lines = [first.0, last.0];
+        self.drafts.push(d);
+    }
+}
