@@ -1,0 +1,433 @@
+//! Part of stage 3 (conditions): what keeps a negative rule from forbidding
+//! every such act — an object only some acts have, a manner, a reason alone,
+//! a kind of file, a batch.
+
+use super::*;
+
+/// The words of a text outside code spans and quotes, lowercase.
+pub(crate) fn plain_words(text: &str) -> Vec<String> {
+    words(&mask(text).0)
+        .into_iter()
+        .filter(|x| !x.barrier)
+        .map(|x| x.text)
+        .collect()
+}
+
+/// The object of a negative rule's act names a kind of it actions do not
+/// show: an un-participle ("untested", "unreviewed"), a content word
+/// ("secrets", "large", "unrelated"), or a relative clause ("code that fails
+/// to build").
+/// The text without its parenthesised parts.
+pub(super) fn without_parentheses(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth > 0 => depth -= 1,
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A code span holding a command with its arguments (`git add -A`).
+pub(super) fn names_a_full_command(text: &str) -> bool {
+    mask(text)
+        .1
+        .iter()
+        .any(|c| c.trim().contains(' ') && simple_commands(c).len() == 1)
+}
+
+/// "Do NOT merge just because all checks pass": not for that reason alone
+/// — the act itself is no breach, and its reason is not visible.
+pub(super) fn for_that_reason_alone(text: &str) -> bool {
+    let w = plain_words(text);
+    w.windows(2).any(|p| {
+        matches!(p[0].as_str(), "just" | "only" | "simply" | "merely" | "solely")
+            && p[1] == "because"
+    })
+    // "Never commit blind", "Do not merge hastily": how the act is done,
+    // a judgement no action shows — not every such act. (A command given
+    // with its arguments — "never `git add -A` blindly" — is the act
+    // itself, whatever the manner.)
+    || !names_a_full_command(text) && w.iter().skip(1).any(|x| {
+        matches!(
+            x.as_str(),
+            "blind"
+                | "blindly"
+                | "carelessly"
+                | "hastily"
+                | "prematurely"
+                | "speculatively"
+                | "haphazardly"
+                | "recklessly"
+                | "casually"
+                // ("Do not create these files manually": use the tool
+                // that does — the act itself is no breach.)
+                | "manually"
+        )
+    })
+    // "Never use the prep commit as a substitute": what the thing is used
+    // as, not the act the noun names.
+    // "Never run `envsec sync` from shell startup or a scheduled job": where
+    // the act is started from, which no action of the session shows.
+    || w.iter().enumerate().any(|(i, x)| {
+        matches!(x.as_str(), "from" | "in" | "inside")
+            && w[i + 1..].iter().take(3).any(|y| {
+                matches!(
+                    y.as_str(),
+                    "startup" | "cron" | "crontab" | "scheduled" | "bashrc" | "zshrc" | "profile"
+                )
+            })
+    })
+    // "No external HTTP calls — the services are all mocked": what the code
+    // under test does, not what the agent may do.
+    || w.iter().any(|x| {
+        matches!(
+            x.as_str(),
+            "mock" | "mocks" | "mocked" | "mocking" | "stub" | "stubs" | "stubbed" | "faked"
+        )
+    })
+    // "Examples: \"commit my changes\" → NO push": what an example shows,
+    // not a prohibition of every such act.
+    || w.first().is_some_and(|x| matches!(x.as_str(), "example" | "examples" | "e.g"))
+    // "Never commit to these branches:": the items name what; the lead-in
+    // alone forbids no act.
+    || (text.trim_end().ends_with(':')
+        && w.iter().any(|x| matches!(x.as_str(), "these" | "following")))
+    // "Do not mix refactors with features", "No bug fixes in the same
+    // commit": how changes are grouped, not each change.
+    || w.iter().any(|x| matches!(x.as_str(), "mix" | "mixing" | "mixed" | "bundle" | "bundling"))
+    || w.windows(3).any(|p| {
+        p[0] == "the"
+            && p[1] == "same"
+            && matches!(p[2].as_str(), "commit" | "change" | "changeset" | "pr" | "diff" | "branch")
+    })
+    // "Do not include implementation code in the plan": what a document
+    // holds, not an edit of the code.
+    || w.iter().position(|x| matches!(x.as_str(), "include" | "put" | "paste" | "add")).is_some_and(|u| {
+        w[u + 1..].windows(3).any(|p| {
+            matches!(p[0].as_str(), "in" | "into")
+                && matches!(p[1].as_str(), "the" | "a" | "your" | "this")
+                && matches!(
+                    p[2].as_str(),
+                    "plan" | "spec" | "specification" | "report" | "summary" | "proposal" | "outline" | "design"
+                )
+        })
+    })
+    || !text.contains('`') && w.iter().position(|x| x == "use").is_some_and(|u| {
+        w[u + 1..]
+            .windows(2)
+            .take(6)
+            .any(|p| p[0] == "as" && matches!(p[1].as_str(), "a" | "an" | "the"))
+    })
+}
+
+/// "Do not create changeset files manually", "Never edit lock files": a
+/// kind of file named by a noun of its own, which a write's path does not
+/// show (the kinds the lexicon knows — test, env, skill, settings, memory
+/// files — have paths of their own and are not this).
+pub(crate) fn kind_of_files(main: &str, lex: &Lexicon) -> bool {
+    let w = plain_words(main);
+    // (The files are the object of a write: "create changeset files", not
+    // "commit the plan files" nor "outputs file contents".)
+    let writes = |v: &str| {
+        [
+            "creat", "writ", "edit", "modif", "chang", "updat", "touch", "delet", "remov",
+        ]
+        .iter()
+        .any(|s| v.starts_with(s))
+    };
+    w.windows(3).any(|p| {
+        let k = p[1].as_str();
+        writes(&p[0])
+            && matches!(p[2].as_str(), "file" | "files")
+            && k.len() > 2
+            && k.chars().all(|c| c.is_ascii_alphabetic())
+            && !lex.is_imperative(k)
+            && !k.ends_with("ed")
+            && !matches!(
+                k,
+                "the"
+                    | "any"
+                    | "all"
+                    | "these"
+                    | "those"
+                    | "this"
+                    | "that"
+                    | "your"
+                    | "our"
+                    | "their"
+                    | "its"
+                    | "other"
+                    | "new"
+                    | "existing"
+                    | "multiple"
+                    | "several"
+                    | "many"
+                    | "some"
+                    | "more"
+                    | "extra"
+                    | "individual"
+                    | "single"
+                    | "each"
+                    | "every"
+                    | "and"
+                    | "for"
+                    | "with"
+                    | "into"
+                    | "from"
+                    | "relevant"
+                    | "project"
+                    | "repo"
+                    | "repository"
+                    | "source"
+                    | "code"
+                    | "same"
+                    | "test"
+                    | "tests"
+                    | "env"
+                    | "environment"
+                    | "memory"
+                    | "skill"
+                    | "skills"
+                    | "settings"
+                    | "report"
+                    | "output"
+                    | "markdown"
+                    | "guidance"
+                    | "instruction"
+                    | "instructions"
+                    | "hook"
+                    | "hooks"
+                    | "secret"
+                    | "secrets"
+                    | "credential"
+                    | "credentials"
+                    | "key"
+                    | "keys"
+                    | "ssh"
+                    | "private"
+                    | "api"
+                    | "agent"
+                    | "dotenv"
+                    | "variable"
+                    | "config"
+                    | "configuration"
+            )
+    })
+}
+
+pub(crate) fn object_qualified(main: &str) -> bool {
+    let w = plain_words(main);
+    // "Do not make any modifications to it": the object is the thing named
+    // before, not every file.
+    if w.windows(2)
+        .any(|p| matches!(p[0].as_str(), "to" | "of") && matches!(p[1].as_str(), "it" | "them"))
+    {
+        return true;
+    }
+    // "Never pipe `op` into `gh secret set`": a pipeline, which no one
+    // simple command shows.
+    if w.iter()
+        .any(|t| matches!(t.as_str(), "pipe" | "piping" | "piped"))
+    {
+        return true;
+    }
+    // "Implement in 5+ languages", "more than 3 files": how many is a
+    // count over the work, not one act.
+    let count = |t: &str| {
+        t.strip_suffix('+')
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+    };
+    if main.split_whitespace().any(count)
+        || w.windows(3).any(|p| {
+            matches!(p[0].as_str(), "more" | "fewer" | "less")
+                && p[1] == "than"
+                && p[2].chars().all(|c| c.is_ascii_digit())
+        })
+    {
+        return true;
+    }
+    // "Never edit `.env` directly with secrets", "Editing pyproject.toml
+    // to add deps": what the change puts in, which the act does not show.
+    if w.windows(2).skip(1).any(|p| {
+        (p[0] == "with"
+            && matches!(
+                p[1].as_str(),
+                "secrets"
+                    | "secret"
+                    | "credentials"
+                    | "tokens"
+                    | "passwords"
+                    | "keys"
+                    | "plaintext"
+            ))
+            || (p[0] == "to"
+                && matches!(
+                    p[1].as_str(),
+                    "add" | "insert" | "include" | "store" | "paste"
+                ))
+    }) {
+        return true;
+    }
+    // "a worktree with uncommitted changes", "branches with unpushed
+    // commits": a state of the object, which the act does not show.
+    if w.windows(2).skip(1).any(|p| {
+        matches!(p[0].as_str(), "with" | "that has" | "having")
+            && matches!(
+                p[1].as_str(),
+                "uncommitted"
+                    | "unstaged"
+                    | "untracked"
+                    | "unmerged"
+                    | "unpushed"
+                    | "local"
+                    | "pending"
+            )
+    }) {
+        return true;
+    }
+    w.iter().enumerate().skip(1).any(|(i, t)| {
+        // ("uncommitted", "unstaged", "untracked" name what reset/clean act
+        // on by definition: no qualifier.)
+        (t.starts_with("un")
+            && t.ends_with("ed")
+            && t.len() > 6
+            && !matches!(
+                t.as_str(),
+                "uncommitted" | "unstaged" | "untracked" | "unmerged"
+            ))
+            || matches!(
+                t.as_str(),
+                "broken"
+                    | "failing"
+                    | "incomplete"
+                    | "unfinished"
+                    | "large"
+                    | "huge"
+                    | "generated"
+                    | "temporary"
+                    | "debug"
+                    | "commented"
+                    | "current"
+                    | "active"
+                    | "hidden"
+                    // "a branch others use": which one it is is not in
+                    // the act.
+                    | "others"
+                    | "someone"
+                    | "somebody"
+            )
+            // ("Sensitive data" is what secrets are, not some of them.)
+            || (t == "sensitive"
+                && !w.get(i + 1).is_some_and(|n| {
+                    matches!(
+                        n.as_str(),
+                        "data" | "information" | "info" | "values" | "credentials"
+                    )
+                }))
+            // ("a protected branch" names the branches the act is on: the
+            // default ones.)
+            || (t == "protected"
+                && !w
+                    .get(i + 1)
+                    .is_some_and(|n| matches!(n.as_str(), "branch" | "branches")))
+            // "your own PR": some PRs, which the merge does not show.
+            || (t == "own"
+                && w
+                    .get(i + 1)
+                    .is_some_and(|n| matches!(n.as_str(), "pr" | "prs" | "pull" | "mr" | "mrs")))
+            // "published commits" are some; "published history" is what
+            // was pushed, all of it.
+            || (t == "published" && w.get(i + 1).is_none_or(|n| n != "history"))
+            // "… as part of finishing the task": only some such acts.
+            || (t == "part" && i >= 1 && w[i - 1] == "as" && w.get(i + 1).is_some_and(|n| n == "of"))
+            // "… in propose mode", "… in plan mode": a state of the
+            // session, which no action shows.
+            || (t == "mode" && w[..i].iter().rev().take(3).any(|x| x == "in"))
+            // "the branch you're currently on": a relative clause with no
+            // pronoun of its own.
+            || (i >= 2
+                && matches!(
+                    t.as_str(),
+                    "you" | "you're" | "you've" | "we" | "we're" | "they" | "they're"
+                )
+                && matches!(w[i - 2].as_str(), "the" | "a" | "an" | "any"))
+            // ("`cat .env` or any command that prints it": the clause
+            // widens an alternative, the named act stays.)
+            || (matches!(t.as_str(), "that" | "which")
+                && i >= 2
+                && !alternative_widened(&w[..i])
+                && w.get(i + 1).is_some_and(|n| {
+                    n.ends_with('s')
+                        || matches!(
+                            n.as_str(),
+                            "is" | "are"
+                                | "has"
+                                | "have"
+                                | "contain"
+                                | "break"
+                                | "fail"
+                                | "don't"
+                                | "doesn't"
+                                | "do"
+                                | "does"
+                                | "were"
+                                | "was"
+                        )
+                }))
+    })
+}
+
+/// "… or any command", "… or anything", "… or any other tool": the words
+/// before a relative clause end with an alternative that widens the act
+/// named before it.
+pub(super) fn alternative_widened(before: &[String]) -> bool {
+    let tail: Vec<&str> = before.iter().rev().take(4).map(String::as_str).collect();
+    let or = tail.iter().position(|x| *x == "or");
+    or.is_some_and(|o| {
+        tail[..o]
+            .iter()
+            .any(|x| matches!(*x, "any" | "anything" | "other" | "similar"))
+    })
+}
+
+/// The guarded act takes many things at once ("delete branches", "push the
+/// commit and tag"): one consent covers the batch (`before`), as a user
+/// answers one question for a list; "each" / "every" keep `before-each`.
+pub(crate) fn batch_object(main: &str) -> bool {
+    let w = plain_words(main);
+    if w.iter()
+        .any(|t| matches!(t.as_str(), "each" | "every" | "one" | "single"))
+    {
+        return false;
+    }
+    let things = |t: &str| {
+        matches!(
+            t,
+            "branch" | "tag" | "worktree" | "file" | "commit" | "remote" | "directory" | "folder"
+        )
+    };
+    let plural = |t: &str| {
+        matches!(
+            t,
+            "branches"
+                | "tags"
+                | "worktrees"
+                | "files"
+                | "remotes"
+                | "directories"
+                | "folders"
+                | "commits"
+        )
+    };
+    let det = |t: &str| matches!(t, "the" | "its" | "their" | "a" | "an" | "any" | "all");
+    w.iter().take(8).any(|t| plural(t))
+        || (1..w.len().min(10)).any(|i| {
+            let next = w[i + 1..].iter().find(|t| !det(t));
+            w[i] == "and" && things(&w[i - 1]) && next.is_some_and(|n| things(n) || plural(n))
+        })
+}
