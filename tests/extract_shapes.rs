@@ -4723,3 +4723,16 @@ fn the_states_under_a_verification_heading_are_rules() {
         );
     }
 }
+
+#[test]
+fn steps_before_the_scenarios_are_not_a_scenario() {
+    let cs = fixture("before-scenarios");
+    // Under "Quick Checks Before Full Scenarios" every step was dropped as
+    // an option of a pressure scenario: the scenarios are what the steps
+    // come before.
+    for line in [10, 11] {
+        assert!(at(&cs, line).is_some(), "line {line}: {cs:#?}");
+    }
+    // A scenario's options are still no rules.
+    assert!(at(&cs, 15).is_none(), "{cs:#?}");
+}

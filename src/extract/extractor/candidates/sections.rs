@@ -122,20 +122,14 @@ impl Section {
                     f.text.as_str(),
                     "example" | "examples" | "sample" | "samples"
                 )
-            }) || words(t).iter().any(|x| {
                 // A pressure test or scenario shows options, right and wrong.
-                x.text.starts_with("scenario") || x.text == "pressure"
-            })
+            }) || names_a_scenario(t)
         })
     }
 
     /// A pressure test or scenario: its options are shown, right and wrong.
     pub(crate) fn scenario(&self) -> bool {
-        self.headings.iter().any(|(_, t)| {
-            words(t)
-                .iter()
-                .any(|x| x.text.starts_with("scenario") || x.text == "pressure")
-        })
+        self.headings.iter().any(|(_, t)| names_a_scenario(t))
     }
 
     /// A heading places its steps after a planning milestone ("After the
@@ -228,6 +222,22 @@ impl Section {
                 })
             })
     }
+}
+
+/// A heading about a pressure test or scenario ("Pressure Scenarios",
+/// "Scenario 2: …"). ("Micro-Test Wording Before Full Scenarios": the
+/// scenarios are what the section's steps come before, not its content.)
+fn names_a_scenario(t: &str) -> bool {
+    let w = words(t);
+    w.iter().enumerate().any(|(i, x)| {
+        (x.text.starts_with("scenario") || x.text == "pressure")
+            && !w[..i].iter().any(|y| {
+                matches!(
+                    y.text.as_str(),
+                    "before" | "after" | "until" | "instead" | "than" | "without"
+                )
+            })
+    })
 }
 
 pub(super) fn heading_after_planning(t: &str) -> bool {
