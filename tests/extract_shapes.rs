@@ -4736,3 +4736,17 @@ fn steps_before_the_scenarios_are_not_a_scenario() {
     // A scenario's options are still no rules.
     assert!(at(&cs, 15).is_none(), "{cs:#?}");
 }
+
+#[test]
+fn a_remark_is_no_rule_unless_it_notes_one() {
+    let cs = fixture("remarks");
+    // "Note: the cache is flushed …", "Note that reruns are cheap" were
+    // rules (the verb "note" read as an act).
+    for line in [8, 10] {
+        assert!(at(&cs, line).is_none(), "line {line}: {cs:#?}");
+    }
+    // A rule after the remark, or a remark that is a rule, stays.
+    for line in [12, 14] {
+        assert!(at(&cs, line).is_some(), "line {line}: {cs:#?}");
+    }
+}

@@ -307,6 +307,16 @@ pub(super) fn before(each: bool) -> Order {
     }
 }
 
+/// What "Note: …", "NB: …", "Tip: …" or "Note that …" opens: the remark.
+fn noted_remark(s: &str) -> Option<&str> {
+    let t = s.trim_start_matches(['*', '_', ' ']);
+    let lower = t.to_lowercase();
+    ["note:", "nb:", "n.b.:", "tip:", "note that "]
+        .iter()
+        .find(|p| lower.starts_with(**p))
+        .map(|p| t[p.len()..].trim_start_matches(['*', '_', ' ']))
+}
+
 pub(super) fn analyse(
     s: &str,
     question: Option<&str>,
@@ -605,6 +615,28 @@ pub(super) fn analyse(
             check_question = true;
         }
     }
+    // "Note: the cache is flushed nightly", "Note that reruns are cheap": a
+    // remark, whose verb is no act — unless what it notes is a rule.
+    // ("Note that X is generated; resolve conflicts there by …": a rule
+    // after the remark.)
+    if let Some(noted) = noted_remark(s) {
+        let rules = noted.split([';', '\u{2014}']).any(|part| {
+            let nw = words(&mask(part).0);
+            own_modal(&nw).is_some()
+                || nw
+                    .iter()
+                    .find(|x| !x.barrier)
+                    .is_some_and(|x| lex.is_imperative(&x.text))
+        });
+        if !rules {
+            return None;
+        }
+    }
+    // ("Note: never skip the smoke tests": the rule is what follows the
+    // label, its modality too.)
+    let s = noted_remark(s)
+        .filter(|n| !s.to_lowercase().starts_with("note that") && !n.is_empty())
+        .unwrap_or(s);
     // A label before a colon: "Core principle: …", "If NOT ignored: …".
     let mut rest = s.to_string();
     let mut label_text = String::new();
