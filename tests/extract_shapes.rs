@@ -4750,3 +4750,12 @@ fn a_remark_is_no_rule_unless_it_notes_one() {
         assert!(at(&cs, line).is_some(), "line {line}: {cs:#?}");
     }
 }
+
+#[test]
+fn a_criteria_label_heads_a_rule() {
+    let cs = fixture("remarks");
+    // "**Success criteria:** the nightly build stays green …" was no rule:
+    // the label says what follows is one (a state, judged by people).
+    let c = at(&cs, 16).expect("criterion");
+    assert_eq!(c.modality, Modality::Must, "{c:#?}");
+}

@@ -854,10 +854,10 @@ pub(super) fn analyse(
     let own = own_modal(&modal_words)
         .or_else(|| own_modal(&words(&mask(&label_text).0)))
         .or_else(|| {
-            // "Done when: the PR is merged": a completion criterion.
-            label_text
-                .to_lowercase()
-                .contains("done when")
+            // "Done when: the PR is merged", "**Success criteria:** the
+            // agent complies under pressure": a label that heads rules
+            // (the positive kinds: a criterion, a requirement, a rule).
+            (!label_text.is_empty() && normative_heading(&label_text) == Some(None))
                 .then_some(Modality::Must)
         });
     let verb = main_verb(&mw);

@@ -20,63 +20,7 @@ impl Section {
     }
     /// Items under this heading are rules ("Red Flags", "Checklist", "Done when").
     pub(crate) fn normative(&self) -> Option<Option<Modality>> {
-        let h = self.nearest().to_lowercase();
-        let w = words(&h);
-        let has = |x: &str| w.iter().any(|t| t.text == x);
-        let phrase = |x: &str| h.contains(x);
-        if phrase("red flag")
-            || phrase("failure signal")
-            || phrase("warning sign")
-            || has("violations")
-            || has("never")
-            || phrase("don't")
-            || phrase("do not")
-            || has("avoid")
-            || phrase("anti-pattern")
-            || phrase("non-goal")
-            || phrase("non goal")
-            || phrase("out of scope")
-        {
-            return Some(Some(if has("avoid") {
-                Modality::ShouldNot
-            } else {
-                Modality::MustNot
-            }));
-        }
-        if has("rules")
-            || has("rule")
-            || has("law")
-            || has("requirements")
-            || has("checklist")
-            || has("remember")
-            || phrase("done when")
-            || phrase("success signal")
-            || phrase("finished when")
-            || phrase("complete when")
-            || phrase("success criteria")
-            || phrase("acceptance criteria")
-            || phrase("exit criteria")
-            || phrase("definition of done")
-            || has("postcondition")
-            || has("postconditions")
-            // "## Verification" / "- Pods are running and serving": the
-            // states the work must leave, each one to confirm.
-            || has("verification")
-            || has("principles")
-            || has("guardrails")
-            || has("constraints")
-            || has("must")
-            || has("always")
-            // A template's sections of what the work delivers and how it
-            // is checked ("## Outputs", "## Acceptance checks").
-            || matches!(
-                h.trim(),
-                "outputs" | "deliverables" | "expected outputs" | "checks" | "acceptance checks" | "quality checks"
-            )
-        {
-            return Some(None);
-        }
-        None
+        normative_heading(self.nearest())
     }
     /// The condition the nearest heading states ("Before You Start", "When
     /// Tests Fail", "0) If the server is not connected"), for the rules under
@@ -222,6 +166,68 @@ impl Section {
                 })
             })
     }
+}
+
+/// Whether a heading (or a label: "**Success criteria:** …") makes what it
+/// heads rules, and with which modality where it says one.
+pub(crate) fn normative_heading(heading: &str) -> Option<Option<Modality>> {
+    let h = heading.to_lowercase();
+    let w = words(&h);
+    let has = |x: &str| w.iter().any(|t| t.text == x);
+    let phrase = |x: &str| h.contains(x);
+    if phrase("red flag")
+        || phrase("failure signal")
+        || phrase("warning sign")
+        || has("violations")
+        || has("never")
+        || phrase("don't")
+        || phrase("do not")
+        || has("avoid")
+        || phrase("anti-pattern")
+        || phrase("non-goal")
+        || phrase("non goal")
+        || phrase("out of scope")
+    {
+        return Some(Some(if has("avoid") {
+            Modality::ShouldNot
+        } else {
+            Modality::MustNot
+        }));
+    }
+    if has("rules")
+        || has("rule")
+        || has("law")
+        || has("requirements")
+        || has("checklist")
+        || has("remember")
+        || phrase("done when")
+        || phrase("success signal")
+        || phrase("finished when")
+        || phrase("complete when")
+        || phrase("success criteria")
+        || phrase("acceptance criteria")
+        || phrase("exit criteria")
+        || phrase("definition of done")
+        || has("postcondition")
+        || has("postconditions")
+        // "## Verification" / "- Pods are running and serving": the
+        // states the work must leave, each one to confirm.
+        || has("verification")
+        || has("principles")
+        || has("guardrails")
+        || has("constraints")
+        || has("must")
+        || has("always")
+        // A template's sections of what the work delivers and how it
+        // is checked ("## Outputs", "## Acceptance checks").
+        || matches!(
+            h.trim(),
+            "outputs" | "deliverables" | "expected outputs" | "checks" | "acceptance checks" | "quality checks"
+        )
+    {
+        return Some(None);
+    }
+    None
 }
 
 /// A heading about a pressure test or scenario ("Pressure Scenarios",
