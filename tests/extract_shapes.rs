@@ -4759,3 +4759,14 @@ fn a_criteria_label_heads_a_rule() {
     let c = at(&cs, 16).expect("criterion");
     assert_eq!(c.modality, Modality::Must, "{c:#?}");
 }
+
+#[test]
+fn an_instruction_over_a_block_that_shows_how_is_a_rule() {
+    let cs = fixture("shown-forms");
+    // "**Use shared anchors:**" over a markdown example was dropped: a
+    // lead-in with no list, whose block is its example.
+    let c = at(&cs, 8).expect("shown rule");
+    assert_eq!((&c.require, &c.forbid), (&None, &None), "{c:#?}");
+    // A one-word label over a block names it, no rule.
+    assert!(at(&cs, 13).is_none(), "{cs:#?}");
+}

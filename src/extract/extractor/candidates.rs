@@ -389,7 +389,7 @@ impl Extractor<'_> {
                         .as_ref()
                         .filter(|_| fence_commands(lines, lang, self.lex).is_empty())
                     {
-                        if reports_in_form(text, self.lex) {
+                        if reports_in_form(text, self.lex) || self.shows_how(text, &section) {
                             self.drafts
                                 .push(Draft::new(text.clone(), *at, Modality::Must));
                         }
@@ -816,6 +816,24 @@ impl Extractor<'_> {
             d.scope.clone_from(&self.topic);
         }
         Some(d)
+    }
+
+    /// "**Use cross-references:**" / "**Compress examples:**" over a
+    /// block that shows how (no command in it): a short instruction, its
+    /// verb first, whose block is its example — a rule judged by people.
+    fn shows_how(&self, text: &str, section: &Section) -> bool {
+        let w = words(&mask(&strip_emphasis(text)).0);
+        let Some(first) = w.iter().find(|x| !x.barrier) else {
+            return false;
+        };
+        (2..=6).contains(&w.len())
+            && !section.example()
+            && self.lex.is_imperative(&first.text)
+            && !self.lex.is_speech(&first.text)
+            && !matches!(
+                first.text.as_str(),
+                "see" | "example" | "note" | "run" | "execute"
+            )
     }
 
     /// An item that says what to do: a modal word of its own (not a bare
