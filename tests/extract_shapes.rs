@@ -4770,3 +4770,15 @@ fn an_instruction_over_a_block_that_shows_how_is_a_rule() {
     // A one-word label over a block names it, no rule.
     assert!(at(&cs, 13).is_none(), "{cs:#?}");
 }
+
+#[test]
+fn a_verification_step_checks_the_step_before_it() {
+    let cs = fixture("release-verify");
+    // "2. Verify the release page with `gh release view …`" after "1.
+    // Create the release" had been due before the next step's push: a
+    // verification checks what the step before it did.
+    let c = at(&cs, 9).expect("verify step");
+    assert!(json(&c.when).contains("gh release create"), "{c:#?}");
+    assert_eq!(c.order, Some(Order::After), "{c:#?}");
+    assert!(json(&c.require).contains("gh release view"), "{c:#?}");
+}

@@ -127,6 +127,26 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
             continue;
         }
         let fits = |act: &Predicate| !history_only || commits_or_opens_a_pr(act);
+        // "2. Verify publication with `gh release view`" after "1. Create
+        // the release": a verification checks what the step before it did
+        // — `when` that act, `after` — where no heading lies between.
+        if verifies(&d.text) {
+            let since = headings
+                .iter()
+                .rev()
+                .find(|(l, _, _)| *l <= d.lines[0])
+                .map_or(0, |(l, _, _)| *l);
+            if let Some((_, act)) = later_acts
+                .iter()
+                .rev()
+                .find(|(l, _)| since < *l && *l < d.lines[0])
+            {
+                // (It gates nothing: the act's scope is not its own.)
+                d.when = Some(act.clone());
+                d.order = Some(Order::After);
+                continue;
+            }
+        }
         if let Some(act) = next_step_act(blocks, d.lines[0], &scoped_act, lex).filter(fits) {
             d.scope.extend(predicate_scopes(&act, lex));
             d.when = Some(act);
@@ -164,6 +184,20 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
             d.order = Some(Order::Before);
         }
     }
+}
+
+/// A step that confirms a result ("Verify publication with …", "Confirm
+/// the tag is on the remote"): its verb first, after any numbering.
+fn verifies(text: &str) -> bool {
+    let w = words(&mask(&strip_emphasis(text)).0);
+    w.iter()
+        .find(|x| !x.barrier && !x.text.chars().all(|c| c.is_ascii_digit()))
+        .is_some_and(|x| {
+            matches!(
+                x.text.as_str(),
+                "verify" | "confirm" | "validate" | "double-check"
+            )
+        })
 }
 
 /// "### Step 3: Execute Update" over "#### Option A: Rebase" / `git rebase
