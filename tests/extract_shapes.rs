@@ -4782,3 +4782,13 @@ fn a_verification_step_checks_the_step_before_it() {
     assert_eq!(c.order, Some(Order::After), "{c:#?}");
     assert!(json(&c.require).contains("gh release view"), "{c:#?}");
 }
+
+#[test]
+fn confirming_with_a_command_is_a_check_not_speech() {
+    let cs = fixture("release-verify");
+    // "Confirm the tag reached the remote: `git ls-remote …`" was speech
+    // ("confirm" as in telling the user): the command makes the check.
+    let c = at(&cs, 11).expect("confirm step");
+    assert!(json(&c.require).contains("git ls-remote"), "{c:#?}");
+    assert!(json(&c.when).contains("git push"), "{c:#?}");
+}

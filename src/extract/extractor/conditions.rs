@@ -996,11 +996,19 @@ pub(super) fn analyse(
     };
     // "Reply in the thread (`gh api …/replies`)": a message sent by a
     // command is an act.
+    // ("Confirm the tag is on the remote: `git ls-remote …`": a check the
+    // command makes, where no person is asked.)
+    let asks_a_person = plain_words(&rest).iter().any(|x| {
+        matches!(
+            x.as_str(),
+            "user" | "user's" | "users" | "partner" | "human" | "them" | "you" | "ask" | "approval"
+        )
+    });
     let by_command = verb.as_deref().is_some_and(|v| {
         matches!(
             v,
             "reply" | "respond" | "answer" | "report" | "notify" | "post" | "pass" | "share"
-        )
+        ) || (v == "confirm" && !asks_a_person)
     }) && mask(&rest)
         .1
         .iter()
