@@ -806,10 +806,6 @@ pub(super) fn wrong_order(s: &str) -> Option<String> {
 /// production, …", "For new files, …" — is a condition, kept.)
 pub(super) fn sentence_adverbial(s: &str) -> Option<String> {
     let t = s.trim_start();
-    let lower = t.to_lowercase();
-    if lower.len() != t.len() {
-        return None;
-    }
     const OPENERS: &[&str] = &[
         "by default",
         "as a default",
@@ -828,15 +824,25 @@ pub(super) fn sentence_adverbial(s: &str) -> Option<String> {
         "for now",
         "of course",
     ];
-    let opener = OPENERS.iter().find(|o| {
-        lower
-            .strip_prefix(**o)
-            .is_some_and(|r| r.starts_with(", ") || r.starts_with(" — "))
-    })?;
-    let rest = t[opener.len()..]
+    let rest = after_opener(t, OPENERS, &[", ", " — "])?
         .trim_start_matches([',', ' ', '—'])
         .trim_start();
     (!rest.is_empty()).then(|| first_upper(rest))
+}
+
+/// The text after the first of `openers` it opens with (in any case) where
+/// one of `then` follows the opener.
+fn after_opener<'t>(t: &'t str, openers: &[&str], then: &[&str]) -> Option<&'t str> {
+    let lower = t.to_lowercase();
+    if lower.len() != t.len() {
+        return None;
+    }
+    let opener = openers.iter().find(|o| {
+        lower
+            .strip_prefix(**o)
+            .is_some_and(|r| then.iter().any(|s| r.starts_with(s)))
+    })?;
+    Some(&t[opener.len()..])
 }
 
 /// "Otherwise `git cherry-pick -x <sha>`.", "Then `git push`.": a step that
@@ -845,7 +851,6 @@ pub(super) fn sentence_adverbial(s: &str) -> Option<String> {
 /// step), and nothing but a parenthetical may follow it.
 pub(super) fn connective_command(s: &str, lex: &Lexicon) -> Option<String> {
     let t = s.trim();
-    let lower = t.to_lowercase();
     const OPENERS: &[&str] = &[
         "otherwise",
         "else",
@@ -856,12 +861,7 @@ pub(super) fn connective_command(s: &str, lex: &Lexicon) -> Option<String> {
         "afterwards",
         "after that",
     ];
-    let opener = OPENERS.iter().find(|o| {
-        lower
-            .strip_prefix(**o)
-            .is_some_and(|r| r.starts_with(" `") || r.starts_with(", `"))
-    })?;
-    let rest = t[opener.len()..].trim_start_matches([',', ' ']);
+    let rest = after_opener(t, OPENERS, &[" `", ", `"])?.trim_start_matches([',', ' ']);
     let inner = rest.strip_prefix('`')?;
     let end = inner.find('`')?;
     let cmd = &inner[..end];
