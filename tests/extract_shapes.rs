@@ -4792,3 +4792,12 @@ fn confirming_with_a_command_is_a_check_not_speech() {
     assert!(json(&c.require).contains("git ls-remote"), "{c:#?}");
     assert!(json(&c.when).contains("git push"), "{c:#?}");
 }
+
+#[test]
+fn less_common_imperatives_open_rules() {
+    let cs = fixture("port-picks");
+    // "Mirror the original fix's title." was no rule: "mirror" was not
+    // known as a verb (nor glance, mask, retire, chase, drain, sweep,
+    // redeploy, cherry-pick).
+    assert!(at(&cs, 17).is_some(), "{cs:#?}");
+}
