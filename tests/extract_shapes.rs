@@ -4801,3 +4801,14 @@ fn less_common_imperatives_open_rules() {
     // redeploy, cherry-pick).
     assert!(at(&cs, 17).is_some(), "{cs:#?}");
 }
+
+#[test]
+fn a_consent_aside_turns_a_prohibition_into_a_gate() {
+    let cs = fixture("consent-asides");
+    // "Never force-push … (only with the user's approval)" had forbidden
+    // every force-push: the aside allows it once the user agrees.
+    let c = at(&cs, 26).expect("gated prohibition");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert!(json(&c.when).contains("--force"), "{c:#?}");
+}

@@ -666,7 +666,13 @@ impl Extractor<'_> {
             // word; "… (use `--force` only with approval)": the flag does.
             if let Some((main, aside, flag)) = consent_aside(s) {
                 if let Some(mut d) = self.sentence(&main, cond, ctx, k == 0) {
-                    let act = d.require.clone().filter(|_| d.forbid.is_none());
+                    // ("Never force-push (only with the user's approval)":
+                    // the forbidden act is the gated one.)
+                    let act = d
+                        .require
+                        .clone()
+                        .filter(|_| d.forbid.is_none())
+                        .or_else(|| d.forbid.clone());
                     match (act, flag) {
                         (Some(act), Some(flag)) => {
                             let mut a = Draft::new(aside, g.lines, Modality::Must);
