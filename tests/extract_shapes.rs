@@ -4812,3 +4812,15 @@ fn a_consent_aside_turns_a_prohibition_into_a_gate() {
     assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
     assert!(json(&c.when).contains("--force"), "{c:#?}");
 }
+
+#[test]
+fn asking_first_after_a_prohibition_gates_it() {
+    let cs = fixture("consent-asides");
+    // "Never rewrite the shared history; if necessary, ask first." had
+    // forbidden every rebase, amend and force-push: the closing clause
+    // allows them once the user agrees.
+    let c = at(&cs, 27).expect("gated prohibition");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert!(json(&c.when).contains("rebase"), "{c:#?}");
+}

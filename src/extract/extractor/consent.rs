@@ -199,6 +199,9 @@ fn possessed(w: &str) -> &str {
 pub(super) fn consent_aside(s: &str) -> Option<(String, String, Option<String>)> {
     let t = s.trim_end();
     let body = t.trim_end_matches(['.', ';']).trim_end();
+    if let Some(tail) = asks_first_tail(body) {
+        return Some(tail);
+    }
     let inner_end = body.strip_suffix(')')?;
     let open = inner_end.rfind('(')?;
     let inner = &inner_end[open + 1..];
@@ -227,6 +230,33 @@ pub(super) fn consent_aside(s: &str) -> Option<(String, String, Option<String>)>
         .find(|c| c.starts_with('-') && !c.contains(char::is_whitespace))
         .or_else(|| w.iter().any(|x| x == "force").then(|| "force".to_string()));
     Some((format!("{main}."), inner.trim().to_string(), flag))
+}
+
+/// "Never push to main — ask the user first", "Do not rebase; if
+/// necessary, ask first": a closing clause after a dash or a semicolon
+/// that asks before the act (the sentence without it, the clause, no
+/// flag).
+fn asks_first_tail(body: &str) -> Option<(String, String, Option<String>)> {
+    let at = [" \u{2014} ", " -- ", " - ", "; "]
+        .iter()
+        .filter_map(|sep| find_outside_code(body, sep).map(|i| (i, sep.len())))
+        .max()?;
+    let (main, tail) = (body[..at.0].trim_end(), body[at.0 + at.1..].trim());
+    let w = plain_words(tail);
+    let w: Vec<&str> = w
+        .iter()
+        .map(String::as_str)
+        .skip_while(|x| {
+            matches!(
+                *x,
+                "if" | "necessary" | "needed" | "required" | "otherwise" | "and"
+            )
+        })
+        .collect();
+    let asks = w.first() == Some(&"ask")
+        && w.last().is_some_and(|x| matches!(*x, "first" | "before"))
+        && w.len() <= 5;
+    (asks && !main.is_empty()).then(|| (format!("{main}."), tail.to_string(), None))
 }
 
 /// A command carrying a flag: `--force` itself, or "force" as a word
