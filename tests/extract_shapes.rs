@@ -4824,3 +4824,25 @@ fn asking_first_after_a_prohibition_gates_it() {
     assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
     assert!(json(&c.when).contains("rebase"), "{c:#?}");
 }
+
+#[test]
+fn the_users_word_in_other_phrasings_gates_the_act() {
+    let cs = fixture("consent-asides");
+    // "…; check with the user first" had forbidden every rebase; "until
+    // the user has reviewed the notes" had required a `git diff` of the
+    // agent's own before each tag.
+    for line in [28, 29] {
+        let c = at(&cs, line).expect("gated rule");
+        assert_eq!(c.forbid, None, "line {line}: {c:#?}");
+        assert_eq!(c.require, Some(Predicate::UserTurn), "line {line}: {c:#?}");
+    }
+}
+
+#[test]
+fn pushed_commits_are_some_commits() {
+    let cs = fixture("consent-asides");
+    // "Never amend pushed commits" had forbidden every amend.
+    let c = at(&cs, 30).expect("amend rule");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    assert!(json(&c.when).contains("amend"), "{c:#?}");
+}

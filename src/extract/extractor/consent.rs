@@ -134,9 +134,10 @@ pub(super) fn user_consent(text: &str) -> bool {
         || who
             && w.iter().any(|x| {
                 let t = x.text.as_str();
+                // ("until the user has reviewed the diff": their review.)
                 [
                     "ask", "request", "approv", "confirm", "consent", "agree", "instruct", "tell",
-                    "told", "say", "said", "want",
+                    "told", "say", "said", "want", "review",
                 ]
                 .iter()
                 .any(|v| t.starts_with(v))
@@ -253,9 +254,14 @@ fn asks_first_tail(body: &str) -> Option<(String, String, Option<String>)> {
             )
         })
         .collect();
-    let asks = w.first() == Some(&"ask")
+    // ("check with the user first", "confirm with them before")
+    let with_user = w.len() >= 3
+        && matches!(w[0], "check" | "confirm")
+        && w[1] == "with"
+        && matches!(w[2], "the" | "user" | "them" | "your");
+    let asks = (w.first() == Some(&"ask") || with_user)
         && w.last().is_some_and(|x| matches!(*x, "first" | "before"))
-        && w.len() <= 5;
+        && w.len() <= 6;
     (asks && !main.is_empty()).then(|| (format!("{main}."), tail.to_string(), None))
 }
 

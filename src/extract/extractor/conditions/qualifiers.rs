@@ -342,7 +342,8 @@ pub(crate) fn object_qualified(main: &str) -> bool {
                     .is_some_and(|n| matches!(n.as_str(), "pr" | "prs" | "pull" | "mr" | "mrs")))
             // "published commits" are some; "published history" is what
             // was pushed, all of it.
-            || (t == "published" && w.get(i + 1).is_none_or(|n| n != "history"))
+            // (So are "pushed commits": some of them.)
+            || (matches!(t.as_str(), "published" | "pushed") && w.get(i + 1).is_none_or(|n| n != "history"))
             // "… as part of finishing the task": only some such acts.
             || (t == "part" && i >= 1 && w[i - 1] == "as" && w.get(i + 1).is_some_and(|n| n == "of"))
             // "… in propose mode", "… in plan mode": a state of the
