@@ -4846,3 +4846,12 @@ fn pushed_commits_are_some_commits() {
     assert_eq!(c.forbid, None, "{c:#?}");
     assert!(json(&c.when).contains("amend"), "{c:#?}");
 }
+
+#[test]
+fn a_global_install_is_some_installs() {
+    let cs = fixture("file-kinds");
+    // "Never install packages globally" had forbidden every install.
+    let c = at(&cs, 12).expect("install rule");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    assert!(c.when.is_some(), "{c:#?}");
+}

@@ -67,6 +67,9 @@ pub(super) fn for_that_reason_alone(text: &str) -> bool {
                 // ("Do not create these files manually": use the tool
                 // that does — the act itself is no breach.)
                 | "manually"
+                // ("Never install packages globally": some installs.)
+                | "globally"
+                | "system-wide"
         )
     })
     // "Never use the prep commit as a substitute": what the thing is used
