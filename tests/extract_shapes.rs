@@ -4636,9 +4636,11 @@ fn a_kind_of_file_or_a_manner_forbids_no_write() {
         assert_eq!(c.forbid, None, "line {line}: {c:#?}");
         assert!(c.when.is_some(), "line {line}: {c:#?}");
     }
-    // A commit of a kind of file is still a commit.
+    // A commit of the draft files is some commits: the commit is the
+    // trigger (it had forbidden every commit).
     let c = at(&cs, 11).expect("commit rule");
-    assert_eq!(c.forbid, Some(p("{git: commit}")), "{c:#?}");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
 }
 
 #[test]
@@ -4854,4 +4856,26 @@ fn a_global_install_is_some_installs() {
     let c = at(&cs, 12).expect("install rule");
     assert_eq!(c.forbid, None, "{c:#?}");
     assert!(c.when.is_some(), "{c:#?}");
+}
+
+#[test]
+fn a_qualified_object_keeps_the_act_as_its_trigger() {
+    let cs = fixture("qualified-objects");
+    // Each had forbidden every commit, push, PR, write or test run: the
+    // object is some of them (a kind of branch, experimental or draft
+    // work, files outside the workspace, a kind of change), which the act
+    // does not show.
+    for line in [9, 10, 11, 12, 13] {
+        let c = at(&cs, line).expect("qualified rule");
+        assert_eq!(c.forbid, None, "line {line}: {c:#?}");
+        assert!(c.when.is_some(), "line {line}: {c:#?}");
+    }
+    // A directory named by itself is staged by name: only that commit.
+    let c = at(&cs, 8).expect("directory rule");
+    assert!(json(&c.forbid).contains("vendor_cache"), "{c:#?}");
+    // A verb before "branches" and an exception are no kind.
+    for line in [14, 15] {
+        let c = at(&cs, line).expect("plain rule");
+        assert!(c.forbid.is_some(), "line {line}: {c:#?}");
+    }
 }

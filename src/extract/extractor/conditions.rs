@@ -221,7 +221,11 @@ pub(super) fn code_paths(text: &str) -> Vec<String> {
             !t.is_empty()
                 && !t.contains(char::is_whitespace)
                 && !t.starts_with('-')
-                && (t.contains('.') || t.contains('/'))
+                // (`node_modules`, `dist/`: a directory named by itself.)
+                && (t.contains('.')
+                    || t.contains('/')
+                    || (t.contains('_')
+                        && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')))
                 && !t.contains("://")
         })
         .map(String::from)
@@ -264,7 +268,8 @@ pub(super) fn staging_named(act: &Predicate, paths: &[String]) -> Option<Predica
 fn path_arg_re(p: &str) -> String {
     let p = p.trim_start_matches("./");
     let mut re = regex::escape(p).replace(r"\*", r"[^\s]*");
-    if p.ends_with('/') {
+    // (A directory, `dist/` or `node_modules`, with whatever is under it.)
+    if p.ends_with('/') || !p.contains(['.', '/']) {
         re.push_str(r"[^\s]*");
     }
     re

@@ -314,6 +314,12 @@ pub(crate) fn object_qualified(main: &str) -> bool {
                     | "generated"
                     | "temporary"
                     | "debug"
+                    // ("experimental work", "draft work", "WIP commits")
+                    | "experimental"
+                    | "draft"
+                    | "wip"
+                    // ("files outside the repository": some files.)
+                    | "outside"
                     | "commented"
                     | "current"
                     | "active"
@@ -338,6 +344,29 @@ pub(crate) fn object_qualified(main: &str) -> bool {
                 && !w
                     .get(i + 1)
                     .is_some_and(|n| matches!(n.as_str(), "branch" | "branches")))
+            // "release branches", "someone's branch": a kind of branch
+            // no act shows (the default ones — main, protected — are
+            // named by the act's modifier).
+            || (matches!(t.as_str(), "branches")
+                && i >= 1
+                && !matches!(
+                    w[i - 1].as_str(),
+                    "the" | "all" | "any" | "other" | "these" | "those" | "your" | "our" | "their"
+                        | "main" | "master" | "default" | "protected" | "shared" | "remote"
+                        | "local" | "feature" | "topic" | "merged" | "stale" | "old"
+                        | "new" | "two" | "multiple" | "between" | "across"
+                        // (a verb before it: "switch branches")
+                        | "switch" | "create" | "delete" | "merge" | "rebase" | "push"
+                        | "checkout" | "change" | "list" | "prune" | "rename" | "track"
+                        | "clean" | "remove" | "protect"
+                ))
+            // "for doc-only changes": a kind of change no act shows.
+            || (t == "for"
+                && w[i - 1] != "except"
+                && w[i + 1..]
+                    .iter()
+                    .take(4)
+                    .any(|x| matches!(x.as_str(), "change" | "changes" | "edits" | "fixes")))
             // "your own PR": some PRs, which the merge does not show.
             || (t == "own"
                 && w
