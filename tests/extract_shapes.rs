@@ -1626,7 +1626,8 @@ fn an_act_then_so_ask_first_is_a_consent_gate_on_the_act() {
     // maintainer first": the statement names the act, the imperative after
     // ", so" gates it.
     let c = at(&cs, 37).expect("tag removal gate");
-    assert_eq!(c.when, Some(p("{git: tag}")), "{c:#?}");
+    // (Removing a tag is `git tag -d` or a push of the tag ref.)
+    assert!(json(&c.when).contains("git tag -d"), "{c:#?}");
     assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
     assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
 }
@@ -4878,4 +4879,15 @@ fn a_qualified_object_keeps_the_act_as_its_trigger() {
         let c = at(&cs, line).expect("plain rule");
         assert!(c.forbid.is_some(), "line {line}: {c:#?}");
     }
+}
+
+#[test]
+fn deleting_a_tag_is_not_making_one() {
+    let cs = fixture("qualified-objects");
+    // "Never delete release tags" had forbidden every `git tag`, creating
+    // one included.
+    let c = at(&cs, 16).expect("tag rule");
+    let f = json(&c.forbid);
+    assert!(f.contains("git tag -d"), "{c:#?}");
+    assert_ne!(c.forbid, Some(p("{git: tag}")), "{c:#?}");
 }
