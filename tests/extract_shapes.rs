@@ -4891,3 +4891,19 @@ fn deleting_a_tag_is_not_making_one() {
     assert!(f.contains("git tag -d"), "{c:#?}");
     assert_ne!(c.forbid, Some(p("{git: tag}")), "{c:#?}");
 }
+
+#[test]
+fn telling_the_user_is_no_consent_and_a_relative_clause_qualifies() {
+    let cs = fixture("qualified-objects");
+    // "Do not edit `AGENTS.md` without telling the user" had been a consent
+    // gate (a user turn before each edit): the agent speaks, no answer is
+    // asked for.
+    let c = at(&cs, 17).expect("telling rule");
+    assert_eq!(c.require, None, "{c:#?}");
+    assert!(json(&c.when).contains("AGENTS.md"), "{c:#?}");
+    // "Never modify skills you did not create" had forbidden touching every
+    // skill: the relative clause picks some.
+    let c = at(&cs, 18).expect("skills rule");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    assert!(c.when.is_some(), "{c:#?}");
+}

@@ -275,3 +275,21 @@ pub(super) fn with_flag(act: Predicate, flag: &str) -> Predicate {
     };
     Predicate::All(vec![act, Predicate::CommandRe(re)])
 }
+
+/// "telling the user", "informing them", "letting the user know": the
+/// agent speaks to the user; no word of theirs is asked for.
+pub(super) fn informs_the_user(text: &str) -> bool {
+    let w = plain_words(text);
+    w.windows(2).any(|p| {
+        matches!(
+            p[0].as_str(),
+            "telling"
+                | "informing"
+                | "notifying"
+                | "letting"
+                | "warning"
+                | "updating"
+                | "reminding"
+        ) && matches!(p[1].as_str(), "the" | "user" | "them" | "your" | "users")
+    })
+}

@@ -416,7 +416,11 @@ impl Analysis {
             if let Some(y) = &self.without {
                 let req = clause_info(y, lex).behavior(true);
                 let consent = user_consent(y);
+                // ("… without telling the user": what the agent says, no
+                // answer to wait for.)
+                let informs = informs_the_user(y);
                 match (main_pred, req) {
+                    (Some(x), _) if informs => d.when = Some(x),
                     // "… without the user asking for a force push": the
                     // user's words are the consent, not an act.
                     (Some(x), _) if consent => consent_gate(&mut d, x, self.one_each()),

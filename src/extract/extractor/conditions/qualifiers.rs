@@ -381,6 +381,18 @@ pub(crate) fn object_qualified(main: &str) -> bool {
             // "… in propose mode", "… in plan mode": a state of the
             // session, which no action shows.
             || (t == "mode" && w[..i].iter().rev().take(3).any(|x| x == "in"))
+            // "skills you did not create": a relative clause after a
+            // plural object, its pronoun first.
+            || (matches!(t.as_str(), "you" | "we" | "they")
+                && i >= 2
+                && w[i - 1].ends_with('s')
+                && w.get(i + 1).is_some_and(|n| {
+                    matches!(
+                        n.as_str(),
+                        "did" | "didn't" | "do" | "don't" | "have" | "haven't" | "created"
+                            | "wrote" | "own" | "made" | "added"
+                    )
+                }))
             // "the branch you're currently on": a relative clause with no
             // pronoun of its own.
             || (i >= 2
