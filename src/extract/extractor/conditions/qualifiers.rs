@@ -314,6 +314,10 @@ pub(crate) fn object_qualified(main: &str) -> bool {
                     | "generated"
                     | "temporary"
                     | "debug"
+                    // ("the major version", "a detached HEAD": some
+                    // bumps, some commits)
+                    | "major"
+                    | "detached"
                     // ("experimental work", "draft work", "WIP commits")
                     | "experimental"
                     | "draft"
