@@ -4907,3 +4907,34 @@ fn telling_the_user_is_no_consent_and_a_relative_clause_qualifies() {
     assert_eq!(c.forbid, None, "{c:#?}");
     assert!(c.when.is_some(), "{c:#?}");
 }
+
+#[test]
+fn acts_on_pull_request_and_issue_records_are_shared_state() {
+    let cs = fixture("pr-records");
+    // Approving, reopening, closing and commenting had no predicate and
+    // no scope: each is a record on the shared host, its own command.
+    for (line, cmd) in [
+        (8, "gh pr review"),
+        (9, "gh pr reopen"),
+        (10, "gh issue close"),
+        (11, "gh pr comment"),
+    ] {
+        let c = at(&cs, line).expect("record rule");
+        assert!(json(&c.forbid).contains(cmd), "line {line}: {c:#?}");
+        assert_eq!(
+            c.scope,
+            vec![ScopeTag::SharedRepoState],
+            "line {line}: {c:#?}"
+        );
+    }
+    // Reading the comments or closely reviewing posts nothing.
+    for line in [12, 13] {
+        let c = at(&cs, line).expect("reading rule");
+        assert!(!json(&c.require).contains("gh pr"), "line {line}: {c:#?}");
+    }
+    // "with a dirty tree", "from stale bases" pick some checkouts.
+    for line in [14, 15] {
+        let c = at(&cs, line).expect("qualified rule");
+        assert_eq!(c.forbid, None, "line {line}: {c:#?}");
+    }
+}

@@ -318,6 +318,9 @@ pub(crate) fn object_qualified(main: &str) -> bool {
                     // bumps, some commits)
                     | "major"
                     | "detached"
+                    // ("with a dirty tree", "from stale bases")
+                    | "dirty"
+                    | "stale"
                     // ("experimental work", "draft work", "WIP commits")
                     | "experimental"
                     | "draft"
