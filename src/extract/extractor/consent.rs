@@ -268,12 +268,12 @@ fn asks_first_tail(body: &str) -> Option<(String, String, Option<String>)> {
 /// A command carrying a flag: `--force` itself, or "force" as a word
 /// (`--force` or `-f`).
 pub(super) fn with_flag(act: Predicate, flag: &str) -> Predicate {
-    let re = if flag == "force" {
-        r"\s(--force|-f)\b".to_string()
+    let carries = if flag == "force" {
+        Predicate::Any(vec![flag_predicate("--force"), flag_predicate("-f")])
     } else {
-        format!(r"\s{}(=|\s|$)", regex::escape(flag))
+        flag_predicate(flag)
     };
-    Predicate::All(vec![act, Predicate::CommandRe(re)])
+    Predicate::All(vec![act, carries])
 }
 
 /// "telling the user", "informing them", "letting the user know": the

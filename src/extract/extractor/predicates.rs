@@ -439,8 +439,7 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
         // something: a command carrying that flag (not where two options
         // are compared: "`--with` vs `uv add`").
         if let Some(flag) = lone_flag(c).filter(|_| runs_with) {
-            let re = format!(r"(^|\s){}(=|\s|$)", regex::escape(flag));
-            info.actions.push((Predicate::CommandRe(re), true));
+            info.actions.push((flag_predicate(flag), true));
             continue;
         }
         let simple = simple_commands(c);
@@ -1509,6 +1508,12 @@ fn named_file(text: &str, c: &str) -> Option<String> {
         .to_lowercase();
     (simple && matches!(noun.as_str(), "file" | "binary" | "script" | "log"))
         .then(|| format!("**/{c}"))
+}
+
+/// A command carrying a flag anywhere (`--no-verify`, `-f`), in the one
+/// form the scope stage reads back ([`regex_samples`]).
+pub(super) fn flag_predicate(flag: &str) -> Predicate {
+    Predicate::CommandRe(format!(r"(^|\s){}(=|\s|$)", regex::escape(flag)))
 }
 
 /// A code span or link target that names a path → a glob: `dir/` →
