@@ -37,6 +37,13 @@ fn p(s: &str) -> Predicate {
     yaml_serde::from_str(s).unwrap()
 }
 
+/// The rule's act is its trigger, never forbidden outright (a qualified
+/// object, a manner, a kind the act does not show).
+fn trigger_only(c: &Constraint, line: u32) {
+    assert_eq!(c.forbid, None, "line {line}: {c:#?}");
+    assert!(c.when.is_some(), "line {line}: {c:#?}");
+}
+
 /// The rule requires `require` before an act whose predicate names `when`.
 fn due_before(c: &Constraint, require: &str, when: &str) {
     assert_eq!(c.require, Some(p(require)), "{c:#?}");
@@ -4634,8 +4641,7 @@ fn a_kind_of_file_or_a_manner_forbids_no_write() {
     // forbidden every write: the manner and the kind are not in the act.
     for line in [8, 9] {
         let c = at(&cs, line).expect("file rule");
-        assert_eq!(c.forbid, None, "line {line}: {c:#?}");
-        assert!(c.when.is_some(), "line {line}: {c:#?}");
+        trigger_only(c, line);
     }
     // A commit of the draft files is some commits: the commit is the
     // trigger (it had forbidden every commit).
@@ -4855,8 +4861,7 @@ fn a_global_install_is_some_installs() {
     let cs = fixture("file-kinds");
     // "Never install packages globally" had forbidden every install.
     let c = at(&cs, 12).expect("install rule");
-    assert_eq!(c.forbid, None, "{c:#?}");
-    assert!(c.when.is_some(), "{c:#?}");
+    trigger_only(c, c.lines[0]);
 }
 
 #[test]
@@ -4868,8 +4873,7 @@ fn a_qualified_object_keeps_the_act_as_its_trigger() {
     // version, a detached HEAD), which the act does not show.
     for line in [9, 10, 11, 12, 13, 19, 20] {
         let c = at(&cs, line).expect("qualified rule");
-        assert_eq!(c.forbid, None, "line {line}: {c:#?}");
-        assert!(c.when.is_some(), "line {line}: {c:#?}");
+        trigger_only(c, line);
     }
     // A directory named by itself is staged by name: only that commit.
     let c = at(&cs, 8).expect("directory rule");
@@ -4904,8 +4908,7 @@ fn telling_the_user_is_no_consent_and_a_relative_clause_qualifies() {
     // "Never modify skills you did not create" had forbidden touching every
     // skill: the relative clause picks some.
     let c = at(&cs, 18).expect("skills rule");
-    assert_eq!(c.forbid, None, "{c:#?}");
-    assert!(c.when.is_some(), "{c:#?}");
+    trigger_only(c, c.lines[0]);
 }
 
 #[test]
