@@ -4941,3 +4941,18 @@ fn acts_on_pull_request_and_issue_records_are_shared_state() {
         assert_eq!(c.forbid, None, "line {line}: {c:#?}");
     }
 }
+
+#[test]
+fn a_table_from_goal_to_command_looks_up_and_rules_nothing() {
+    let cs = fixture("lookup-tables");
+    // "Goal | Command" and "Task | Command" say what each command is for:
+    // a cheat sheet, not a rule to rebase, force-push or delete branches.
+    for line in [12, 13, 14, 18] {
+        assert!(at(&cs, line).is_none(), "line {line}: {:#?}", at(&cs, line));
+    }
+    // A situation column still makes the row a rule under its condition,
+    // and a numbered stage is a step of the procedure.
+    let c = at(&cs, 24).expect("situation row");
+    assert!(json(&c.require).contains("--abort"), "{c:#?}");
+    assert!(at(&cs, 30).is_some(), "stage row");
+}

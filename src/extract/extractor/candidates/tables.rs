@@ -163,7 +163,9 @@ impl TableRoles {
             });
         }
         // A "Command" column after a condition column (Branch category |
-        // Command) holds the action; a first "Command" column only explains.
+        // Command) holds the action; a first "Command" column only
+        // explains, and so does one keyed by what it achieves ("Goal |
+        // Command", "Task | Command": a cheat sheet of what each is for).
         let mut verb = None;
         // Or, after a situation column, a column headed by what to do
         // ("If you change… | Update", "Symptom | Cause | Investigate via").
@@ -176,7 +178,7 @@ impl TableRoles {
             .or_else(|| {
                 norm.iter()
                     .position(|h| is(h, &["command", "commands"]))
-                    .filter(|i| *i > 0)
+                    .filter(|i| *i > 0 && !is(&norm[0], &["goal", "task", "purpose", "operation"]))
             })
             .or_else(|| {
                 // "Goal | Tool", "Test type | Location": after a situation
