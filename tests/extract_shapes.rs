@@ -4956,3 +4956,45 @@ fn a_table_from_goal_to_command_looks_up_and_rules_nothing() {
     assert!(json(&c.require).contains("--abort"), "{c:#?}");
     assert!(at(&cs, 30).is_some(), "stage row");
 }
+
+#[test]
+fn a_consent_before_continuing_gates_the_acts_the_next_steps_run() {
+    let cs = fixture("proceed-gates");
+    // "Get the maintainer's approval before continuing:" had read "never
+    // continue without approval" (a must-not with no act); "Ask for
+    // confirmation before proceeding." waited before the work's edits.
+    // Both gate the commands of the steps after them, listed inline.
+    let c = at(&cs, 14).expect("approval gate");
+    assert_eq!(c.modality, Modality::Must, "{c:#?}");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert!(json(&c.when).contains("twine upload"), "{c:#?}");
+    assert!(
+        !json(&c.when).contains("git"),
+        "up to the next gate: {c:#?}"
+    );
+    let c = at(&cs, 26).expect("confirmation gate");
+    assert!(json(&c.when).contains("\"push\""), "{c:#?}");
+    assert!(!json(&c.when).contains("write"), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+}
+
+#[test]
+fn a_step_over_an_mcp_tool_call_requires_that_tool() {
+    let cs = fixture("mcp-steps");
+    // A block naming `mcp__server__tool` and its arguments is a call of
+    // that tool, not prose: the step over it requires the call.
+    let c = at(&cs, 8).expect("read step");
+    assert_eq!(
+        c.require,
+        Some(p("{tool: mcp__forge__list_reviews}")),
+        "{c:#?}"
+    );
+    let c = at(&cs, 14).expect("land step");
+    assert!(
+        json(&c.require).contains("mcp__forge__merge_pull_request"),
+        "{c:#?}"
+    );
+    // Merging through a hosting server's tool is an act on shared state
+    // (the lexicon's scope `tools`), as `gh pr merge` is.
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+}

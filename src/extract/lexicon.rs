@@ -101,6 +101,11 @@ pub struct ScopeEntry {
     /// Path globs (`.claude/skills/**`, `**/.env*`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub paths: Vec<String>,
+    /// Globs over a tool call's name, for tools that act without a shell
+    /// (`*merge_pull_request` matches the GitHub MCP server's
+    /// `mcp__github__merge_pull_request`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<String>,
 }
 
 /// What a verb next to a path does to it.
@@ -458,6 +463,7 @@ pub struct Scope {
     pub words: Vec<Pattern>,
     pub commands: globset::GlobSet,
     pub paths: globset::GlobSet,
+    pub tools: globset::GlobSet,
 }
 
 /// The lexicon used by extraction.
@@ -700,6 +706,7 @@ fn compile_scopes(entries: &[ScopeEntry]) -> Result<Vec<Scope>, String> {
             words,
             commands: globs(&e.commands, false).map_err(|m| format!("{at}.commands: {m}"))?,
             paths: globs(&e.paths, true).map_err(|m| format!("{at}.paths: {m}"))?,
+            tools: globs(&e.tools, false).map_err(|m| format!("{at}.tools: {m}"))?,
         });
     }
     Ok(scopes)

@@ -384,6 +384,19 @@ impl CompiledSet {
                         .or(session_cwd),
                 ),
                 Action::File { effects } => (&[], effects, session_cwd),
+                // A tool that acts on its own (`mcp__github__merge_pull_request`).
+                Action::Other => {
+                    let Some(name) = e.tool.as_deref() else {
+                        return Vec::new();
+                    };
+                    let mut out: Vec<ScopeTag> = Vec::new();
+                    for s in &self.scopes {
+                        if !out.contains(&s.tag) && s.tools.is_match(name) {
+                            out.push(s.tag);
+                        }
+                    }
+                    return out;
+                }
                 _ => return Vec::new(),
             };
         let mut out = Vec::new();

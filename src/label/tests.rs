@@ -800,6 +800,27 @@ fn a_scope_tagged_rule_without_predicate_fires_on_an_action_of_its_scope() {
 }
 
 #[test]
+fn a_hosting_tool_that_merges_is_an_action_of_shared_repo_state() {
+    let cs = [constraint("keep-history", "scope: [shared-repo-state]")];
+    let call = |name: &str| {
+        let mut e = Event::new(Location::line(2), Role::Assistant, Action::Other);
+        e.tool = Some(name.into());
+        e
+    };
+    // Listing pull requests through the GitHub MCP server changes nothing.
+    let mut t = traj(vec![load("s")]);
+    t.events.push(call("mcp__github__list_pull_requests"));
+    let got = run(&cs, &t, Some(0));
+    assert!(!got[0].fired, "{got:?}");
+    // Merging one is the same act as `gh pr merge` (lexicon scope `tools`).
+    let mut t = traj(vec![load("s")]);
+    t.events.push(call("mcp__github__merge_pull_request"));
+    let got = run(&cs, &t, Some(0));
+    assert!(got[0].fired, "{got:?}");
+    assert_eq!(got[0].cited[0].why, Cite::ScopeAction);
+}
+
+#[test]
 fn label_many_is_label_trajectory_per_skill() {
     let a = vec![
         constraint(

@@ -1317,9 +1317,11 @@ pub(super) fn analyse(
     let awaits = waits
         && (conditions.is_empty()
             || loops_on_user
-            || conditions
-                .iter()
-                .all(|(c, _)| planning_milestone(c) || presents_work(c)))
+            || conditions.iter().all(|(c, o)| {
+                planning_milestone(c)
+                    || presents_work(c)
+                    || (*o == Order::Before && names_going_on(c))
+            }))
         && !negative
         && (loops_on_user
             || words(&mask(&main).0).iter().any(|x| {

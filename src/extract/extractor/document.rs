@@ -16,27 +16,69 @@ use crate::extract::markdown::Block;
 /// consent covers the batch (`before`). With no scoped command after it,
 /// the gate stays on the work's edits.
 pub(super) fn gate_following_acts(drafts: &mut [Draft], blocks: &[Block], lex: &Lexicon) {
-    let gates: Vec<usize> = (0..drafts.len()).filter(|&i| drafts[i].awaits).collect();
+    // (A gate an earlier pass already pointed at the skill's subject keeps it.)
+    let edits = work_edits(lex);
+    let gates: Vec<usize> = (0..drafts.len())
+        .filter(|&i| drafts[i].awaits && drafts[i].when.as_ref() == Some(&edits))
+        .collect();
     for (k, &i) in gates.iter().enumerate() {
         let from = drafts[i].lines[1];
         let until = gates.get(k + 1).map_or(u32::MAX, |&j| drafts[j].lines[0]);
-        let mut acts: Vec<Predicate> = Vec::new();
-        for b in blocks {
-            match b {
+        // (Up to a section that only holds on a condition.)
+        let until = blocks
+            .iter()
+            .find_map(|b| match b {
                 Block::Heading { line, text, .. } if *line > from && heading_conditional(text) => {
-                    break
+                    Some(*line)
                 }
-                Block::Fence {
-                    start, lang, lines, ..
-                } if *start > from && *start < until => {
-                    for p in fence_commands(lines, lang, lex) {
-                        let p = generic_act(p);
-                        if !predicate_scopes(&p, lex).is_empty() && !acts.contains(&p) {
-                            acts.push(p);
-                        }
-                    }
+                _ => None,
+            })
+            .map_or(until, |l| l.min(until));
+        let mut acts: Vec<Predicate> = Vec::new();
+        let mut add = |p: Predicate| {
+            let p = generic_act(p);
+            if !predicate_scopes(&p, lex).is_empty() && !acts.contains(&p) {
+                acts.push(p);
+            }
+        };
+        for b in blocks {
+            if let Block::Fence {
+                start, lang, lines, ..
+            } = b
+            {
+                if *start > from && *start < until {
+                    fence_commands(lines, lang, lex)
+                        .into_iter()
+                        .for_each(&mut add);
                 }
-                _ => {}
+            }
+        }
+        // "1. Run `git push`" in a list: the commands the steps run (not
+        // the files a rule writes: "Write a new skill for each workflow").
+        let ran = |p: &Predicate| {
+            matches!(
+                p,
+                Predicate::Command(_)
+                    | Predicate::Git { .. }
+                    | Predicate::CommandRe(_)
+                    | Predicate::Tool(_)
+            )
+        };
+        // (In the gate's own section: a list further on is no step of it.)
+        let section_end = blocks
+            .iter()
+            .find_map(|b| match b {
+                Block::Heading { line, .. } if *line > from => Some(*line),
+                _ => None,
+            })
+            .map_or(until, |l| l.min(until));
+        for d in drafts.iter() {
+            if d.lines[0] > from && d.lines[0] < section_end {
+                match step_act(d, lex) {
+                    Some(Predicate::Any(v)) => v.into_iter().filter(ran).for_each(&mut add),
+                    Some(p) if ran(&p) => add(p),
+                    _ => {}
+                }
             }
         }
         if acts.is_empty() {
@@ -53,6 +95,24 @@ pub(super) fn gate_following_acts(drafts: &mut [Draft], blocks: &[Block], lex: &
         };
         consent_gate(d, guarded, false);
     }
+}
+
+/// The act a step of a procedure requires: its `require`, or where a case
+/// kept it unset ("If confirmed: 1. Run `git push`"), the act its own words
+/// run. Steps that forbid, wait on a trigger or speak have none.
+fn step_act(d: &Draft, lex: &Lexicon) -> Option<Predicate> {
+    if d.forbid.is_some() || d.when.is_some() || d.modality != Modality::Must {
+        return None;
+    }
+    if let Some(r) = &d.require {
+        return Some(r.clone());
+    }
+    let w = words(&mask(&d.text).0);
+    let first = w.iter().find(|x| !x.barrier)?;
+    if !matches!(first.text.as_str(), "run" | "execute" | "invoke" | "call") {
+        return None;
+    }
+    clause_info(&d.text, lex).behavior(true)
 }
 
 /// A step of a numbered procedure that only looks at the repository ("Check
@@ -435,6 +495,19 @@ fn generic_act(p: Predicate) -> Predicate {
         },
         [tool @ ("gh" | "glab"), noun, verb, ..] if plain(noun) && plain(verb) => {
             Predicate::Command(format!("{tool} {noun} {verb}*"))
+        }
+        // `twine upload dist/*`, `npm publish --access public`: the
+        // program's subcommand, whatever paths or options it is given
+        // (`npm version minor` keeps its word).
+        [prog, sub, rest @ ..]
+            if plain(prog)
+                && plain(sub)
+                && !sub.starts_with('-')
+                && rest
+                    .iter()
+                    .any(|t| !t.chars().all(|c| c.is_ascii_lowercase() || c == '*')) =>
+        {
+            Predicate::Command(format!("{prog} {sub}*"))
         }
         _ => p,
     }

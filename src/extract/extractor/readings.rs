@@ -640,7 +640,12 @@ fn approval_to(s: &str, lower: &str) -> Option<String> {
             }
         }
     }
-    let act = s.get(at..)?.trim().trim_end_matches(['.', '!']);
+    let act = s.get(at..)?.trim().trim_end_matches(['.', '!', ':']);
+    // "… before continuing": which acts go on, the steps after it say
+    // (a wait on the user's word, not a prohibition of "continuing").
+    if link == "before" && super::conditions::names_going_on(act) {
+        return None;
+    }
     (!act.is_empty()).then(|| format!("Never {act} without the user's approval"))
 }
 

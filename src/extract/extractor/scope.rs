@@ -475,11 +475,20 @@ pub(super) fn predicate_scopes(p: &Predicate, lex: &Lexicon) -> BTreeSet<ScopeTa
         }
         _ => {}
     });
+    let mut tools = Vec::new();
+    p.for_each_node(&mut |q| {
+        if let Predicate::Tool(t) = q {
+            if !negated {
+                tools.push(t.trim_matches('*').to_string());
+            }
+        }
+    });
     for s in &lex.scopes {
         let read = s.tag == ScopeTag::SensitiveMemory && reads.iter().any(|x| s.paths.is_match(x));
         if read
             || cmds.iter().any(|c| s.commands.is_match(c))
             || paths.iter().any(|x| s.paths.is_match(x))
+            || tools.iter().any(|t| s.tools.is_match(t))
         {
             out.insert(s.tag);
         }

@@ -171,6 +171,12 @@ pub(crate) fn fence_commands(lines: &[(u32, String)], lang: &str, lex: &Lexicon)
         if l.is_empty() || l.starts_with('#') {
             continue;
         }
+        // "mcp__github__merge_pull_request with: …": a call of an MCP
+        // server's tool, written by its own name.
+        if let Some(tool) = mcp_tool_call(l) {
+            cmds.push(Predicate::Tool(tool.to_string()));
+            continue;
+        }
         cmds.extend(
             simple_commands(l)
                 .iter()
@@ -185,6 +191,20 @@ pub(crate) fn fence_commands(lines: &[(u32, String)], lang: &str, lex: &Lexicon)
         );
     }
     cmds
+}
+
+/// The MCP tool a block's line calls (`mcp__server__tool`, then its
+/// arguments or a colon), if the line starts with one.
+fn mcp_tool_call(line: &str) -> Option<&str> {
+    let first = line.split_whitespace().next()?;
+    let name = first.trim_end_matches([':', '(']);
+    let name = name.split('(').next().unwrap_or(name);
+    (name.starts_with("mcp__")
+        && name.matches("__").count() >= 2
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-')))
+    .then_some(name)
 }
 
 /// `BASE=$(git rev-parse HEAD~1)`: the command an assignment runs.
@@ -387,7 +407,14 @@ impl Extractor<'_> {
             self.drafts.push(d);
             return;
         }
-        if !shell || verb.is_none() || section.conditional() || opening_condition(&text).is_some() {
+        // "### 2. Land it" over `mcp__forge__land_pull_request: …`: a block
+        // of nothing but tool calls is no example; its step makes them.
+        let calls_tools = !cmds.is_empty() && cmds.iter().all(|c| matches!(c, Predicate::Tool(_)));
+        if !shell
+            || (verb.is_none() && !calls_tools)
+            || section.conditional()
+            || opening_condition(&text).is_some()
+        {
             return;
         }
         // "3. **Create the worktree**:" over `git worktree add …`: a step
@@ -398,7 +425,9 @@ impl Extractor<'_> {
                 .any(|c| !predicate_scopes(c, self.lex).is_empty())
         };
         if cmds.is_empty()
-            || !(steps || verb.as_deref().is_some_and(|v| self.lex.is_imperative(v)) && scoped())
+            || !(steps
+                || calls_tools
+                || verb.as_deref().is_some_and(|v| self.lex.is_imperative(v)) && scoped())
         {
             return;
         }

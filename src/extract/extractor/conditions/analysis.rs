@@ -914,6 +914,14 @@ impl Analysis {
             consent_gate(&mut d, work_edits(lex), false);
             d.awaits = true;
         }
+        // "Ask for confirmation before proceeding": which acts proceed,
+        // the steps after it say.
+        if self.awaits
+            && d.require == Some(Predicate::UserTurn)
+            && d.when.as_ref() == Some(&work_edits(lex))
+        {
+            d.awaits = true;
+        }
         d
     }
 }
