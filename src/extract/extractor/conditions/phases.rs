@@ -125,10 +125,17 @@ pub(crate) fn timed_condition(s: &str) -> Option<Order> {
 /// the rule requires one: a commit cannot be due before the first commit.
 /// The work's edits (source files, not tests or docs): what "proceeding"
 /// after a consent does first.
+/// (A lexicon that replaced the built-in phrases may not name it: any
+/// write or edit, then.)
 pub(crate) fn work_edits(lex: &Lexicon) -> Predicate {
     clause_info("start implementation", lex)
         .behavior(false)
-        .expect("the lexicon names the start of implementation")
+        .unwrap_or_else(|| {
+            Predicate::Any(vec![
+                Predicate::Write("**".into()),
+                Predicate::Edit("**".into()),
+            ])
+        })
 }
 
 pub(crate) fn start_of_work(lex: &Lexicon, required: Option<&Predicate>) -> Predicate {
