@@ -266,3 +266,19 @@ fn keychains_tokens_and_slash_commands_are_scoped() {
     let c = rule(&cs, 71);
     assert_eq!(c.scope, vec![ScopeTag::SelfModification], "{c:#?}");
 }
+
+#[test]
+fn exploring_the_project_is_reading_its_files() {
+    let cs = constraints();
+    // "Explore the project context", "Read the relevant modules": reads of
+    // the project's files, whichever they are.
+    for line in [75, 76] {
+        let c = rule(&cs, line);
+        assert!(
+            serde_json::to_string(&c.require)
+                .unwrap()
+                .contains("{\"read\":\"**\"}"),
+            "line {line}: {c:#?}"
+        );
+    }
+}

@@ -1556,9 +1556,14 @@ fn look_ups_of_the_repository_are_reads_due_before_the_next_scoped_step() {
         );
     }
     // "before proceeding" is the next step, whatever it is: the tests are
-    // required as a step of their own, not dropped for an unseen condition.
+    // required as a step of their own, not dropped for an unseen condition,
+    // and as a step of the procedure they come before its next scoped act
+    // (the commit of step 3), with no scope of their own.
     let c = at(&cs, 12).expect("test step");
-    assert!(c.require.is_some() && c.when.is_none(), "{c:#?}");
+    assert!(c.require.is_some(), "{c:#?}");
+    assert_eq!(c.when.as_ref(), Some(&commit), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    assert!(c.scope.is_empty(), "{c:#?}");
     // A reviewer run by the session is a subagent; "a code review before
     // opening the pull request" gates `gh pr create`.
     assert!(
@@ -4997,4 +5002,22 @@ fn a_step_over_an_mcp_tool_call_requires_that_tool() {
     // Merging through a hosting server's tool is an act on shared state
     // (the lexicon's scope `tools`), as `gh pr merge` is.
     assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+}
+
+#[test]
+fn steps_of_a_procedure_come_before_its_next_scoped_act() {
+    let cs = fixture("steps-before-acts");
+    // "1. Run `make lint`", "2. Run `make test`" had been required from the
+    // skill's load: a session that stopped before merging broke them. As
+    // steps they are due before the merge step 3 names — and only gate it,
+    // with no scope of their own.
+    for line in [8, 9] {
+        let c = at(&cs, line).expect("step");
+        assert!(json(&c.when).contains("gh pr merge"), "line {line}: {c:#?}");
+        assert_eq!(c.order, Some(Order::Before), "line {line}: {c:#?}");
+        assert!(c.scope.is_empty(), "line {line}: {c:#?}");
+    }
+    // A step of a later section that follows the act is no step before it.
+    let c = at(&cs, 14).expect("afterwards");
+    assert_eq!(c.when, None, "{c:#?}");
 }

@@ -183,7 +183,13 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
         // ("`git log --oneline -20` — the repository's conventions"), not
         // the review of a tag's commits or a check after a merge.
         let history_only = !looks_at_the_repository(r, false) && writes_out_a_history_read(r);
-        if !looks_at_the_repository(r, false) && !history_only {
+        let look = looks_at_the_repository(r, false) || history_only;
+        // Any other step of the procedure that acts on nothing shared ("2.
+        // Run the tests" before "3. Merge the PR") is due before the act of
+        // its own or the next step too — not before whatever act the
+        // document names next.
+        let step = !look && predicate_scopes(r, lex).is_empty();
+        if !look && !step {
             continue;
         }
         let fits = |act: &Predicate| !history_only || commits_or_opens_a_pr(act);
@@ -208,7 +214,10 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
             }
         }
         if let Some(act) = next_step_act(blocks, d.lines[0], &scoped_act, lex).filter(fits) {
-            d.scope.extend(predicate_scopes(&act, lex));
+            // (A look guards the act; another step only comes before it.)
+            if look {
+                d.scope.extend(predicate_scopes(&act, lex));
+            }
             d.when = Some(act);
             d.order = Some(Order::Before);
             continue;
@@ -235,11 +244,13 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
         let act = act.or_else(|| {
             later_acts
                 .iter()
-                .find(|(l, _)| *l > d.lines[1])
+                .find(|(l, _)| *l > d.lines[1] && look)
                 .map(|(_, a)| a.clone())
         });
         if let Some(act) = act.filter(fits) {
-            d.scope.extend(predicate_scopes(&act, lex));
+            if look {
+                d.scope.extend(predicate_scopes(&act, lex));
+            }
             d.when = Some(act);
             d.order = Some(Order::Before);
         }
