@@ -4981,6 +4981,11 @@ fn a_consent_before_continuing_gates_the_acts_the_next_steps_run() {
     assert!(json(&c.when).contains("\"push\""), "{c:#?}");
     assert!(!json(&c.when).contains("write"), "{c:#?}");
     assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+    // "Explain what changed and ask before continuing": the question is
+    // the second verb's.
+    let c = at(&cs, 38).expect("explain and ask");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert!(json(&c.when).contains("gh release create"), "{c:#?}");
 }
 
 #[test]

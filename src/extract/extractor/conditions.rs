@@ -1026,7 +1026,10 @@ pub(super) fn analyse(
         w.windows(3).any(|p| {
             matches!(p[0].text.as_str(), "and" | "then")
                 && p[1].text == "ask"
-                && matches!(p[2].text.as_str(), "the" | "user" | "your" | "them" | "for")
+                && matches!(
+                    p[2].text.as_str(),
+                    "the" | "user" | "your" | "them" | "for" | "before"
+                )
         })
     };
     // ("Pass the task to the `x` subagent" delegates: an act.)

@@ -123,10 +123,16 @@ impl Analysis {
         };
         // "Ask the user to review the spec before proceeding": asking
         // before going on waits for the answer.
-        let asks = words(&mask(&self.main).0)
+        // ("Tell the user which branch it targets and ask before
+        // continuing": the second of two joined verbs.)
+        let mw = words(&mask(&self.main).0);
+        let asks = mw
             .iter()
             .find(|w| !w.barrier && !is_filler(&w.text))
-            .is_some_and(|w| w.text == "ask");
+            .is_some_and(|w| w.text == "ask")
+            || mw
+                .windows(2)
+                .any(|p| matches!(p[0].text.as_str(), "and" | "then") && p[1].text == "ask");
         if asks
             && self
                 .conditions
@@ -916,7 +922,14 @@ impl Analysis {
         }
         // "Ask for confirmation before proceeding": which acts proceed,
         // the steps after it say.
-        if self.awaits
+        // (Not where a case of its own comes first: "If access is denied,
+        // request permission before continuing".)
+        let going_on = !self.conditions.is_empty()
+            && self
+                .conditions
+                .iter()
+                .all(|(c, o)| *o == Order::Before && names_going_on(c));
+        if (self.awaits || going_on)
             && d.require == Some(Predicate::UserTurn)
             && d.when.as_ref() == Some(&work_edits(lex))
         {
