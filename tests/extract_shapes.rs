@@ -5026,3 +5026,29 @@ fn steps_of_a_procedure_come_before_its_next_scoped_act() {
     let c = at(&cs, 14).expect("afterwards");
     assert_eq!(c.when, None, "{c:#?}");
 }
+
+#[test]
+fn cases_and_states_of_a_landing_procedure_require_nothing_from_the_load() {
+    let cs = fixture("landing-cases");
+    // "The branch must have an open PR": a state, not the act of opening
+    // one (no `gh pr create` due in every session).
+    let c = at(&cs, 10).expect("state rule");
+    assert!(!json(&c.require).contains("gh pr create"), "{c:#?}");
+    // "### 2. Rebase if stale": a step taken in a case of its own —
+    // scoped, but no rebase is due; nor is it the act step 1 comes before.
+    let c = at(&cs, 18).expect("case step");
+    assert_eq!((&c.require, &c.when), (&None, &None), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+    let c = at(&cs, 16).expect("lint step");
+    assert_eq!(c.when, Some(p("{command: 'gh pr merge*'}")), "{c:#?}");
+    // "Usual causes:" lists why it failed, not what to do; the lead-in's
+    // own sentence stays a rule.
+    assert!(at(&cs, 33).is_none() && at(&cs, 34).is_none(), "{cs:#?}");
+    assert!(at(&cs, 32).is_some(), "lead-in rule");
+    // "Push (only if requested):" over its block: each push waits on the
+    // user's word.
+    let c = at(&cs, 38).expect("consent step");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
+}

@@ -238,6 +238,13 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
                     .take_while(|(_, l, _)| *l >= level)
                     .filter(|(_, l, _)| *l == level),
             )
+            // (Not a step taken only in a case: "### 5. Update Branch if
+            // Behind".)
+            .filter(|(_, _, text)| {
+                !words(text)
+                    .iter()
+                    .any(|w| matches!(w.text.as_str(), "if" | "unless" | "when"))
+            })
             .find_map(|&(line, level, text)| {
                 scoped_act(text).or_else(|| section_opening_acts(blocks, line, level, lex))
             });

@@ -193,6 +193,17 @@ pub(crate) fn fence_commands(lines: &[(u32, String)], lang: &str, lex: &Lexicon)
     cmds
 }
 
+/// A case that is the user's word: "only if requested", "if the user
+/// asks", "when asked to", "on request".
+fn on_request(case: &str) -> bool {
+    plain_words(case).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "requested" | "asked" | "asks" | "request" | "instructed" | "approved" | "told"
+        )
+    })
+}
+
 /// The MCP tool a block's line calls (`mcp__server__tool`, then its
 /// arguments or a colon), if the line starts with one.
 fn mcp_tool_call(line: &str) -> Option<&str> {
@@ -394,9 +405,25 @@ impl Extractor<'_> {
         let cmds = fence_commands(lines, lang, self.lex);
         // "## After Resolving" / "Always verify:" over `npm run lint`: a
         // step in a situation no action shows — a rule, judged by people.
+        // ("### 2. Rebase if stale" over `git rebase …`: a step taken in
+        // a case of its own, the same.)
+        let case = split_trailing(&text)
+            .map(|(_, k, t)| format!("{k} {t}"))
+            .or_else(|| parenthetical_condition(&text).map(|(_, t)| t));
+        let own_case = opening_condition(&text).is_none() && case.is_some();
+        // ("Push (only if requested):" over `git push …`: the case is the
+        // user's word — a consent gate on each of the block's acts.)
+        if shell && own_case && case.as_deref().is_some_and(on_request) && !cmds.is_empty() {
+            let mut d = Draft::new(text, at, Modality::MustNot);
+            if let Some(acts) = any_of(cmds) {
+                consent_gate(&mut d, acts, true);
+                add_predicate_scopes(&mut d, self.lex);
+            }
+            self.drafts.push(d);
+            return;
+        }
         if shell
-            && section.conditional()
-            && verb.as_deref().is_some_and(is_step_verb)
+            && (section.conditional() && verb.as_deref().is_some_and(is_step_verb) || own_case)
             && opening_condition(&text).is_none()
             && !cmds.is_empty()
         {

@@ -315,7 +315,19 @@ pub(crate) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
         && matches!(t[t.len() - 1], "user" | "users" | "they")
         && (matches!(t[t.len() - 2], "when" | "if" | "whenever")
             || (t[t.len() - 2] == "the" && matches!(t[t.len() - 3], "when" | "if" | "whenever")));
-    lead.use_conditions = says_when_to_use(&t) || describes_effects(&t) || user_cases;
+    // ("Read the error message. Common causes:": the items say why
+    // something failed, not what to do.)
+    let names_causes = |t: &[&str]| {
+        t.len() <= 3
+            && t.last().is_some_and(|x| {
+                matches!(
+                    *x,
+                    "causes" | "cause" | "reasons" | "symptoms" | "signs" | "culprits"
+                )
+            })
+    };
+    lead.use_conditions =
+        says_when_to_use(&t) || describes_effects(&t) || user_cases || names_causes(&t);
     // ("You may apply these fixes without asking:": the items are
     // permitted, never required.)
     let permits = lead.modality.is_none()
@@ -328,7 +340,7 @@ pub(crate) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
                 "mock" | "stub" | "fake" | "simulate" | "emulate" | "document" | "cover"
             )
         });
-    lead.describes_items = !last.is_empty() && describes_effects(&last);
+    lead.describes_items = !last.is_empty() && (describes_effects(&last) || names_causes(&last));
     lead.speech_items = main_verb(&w).is_some_and(|v| lex.is_speech(&v))
         && t.iter()
             .any(|x| matches!(*x, "options" | "choices" | "alternatives"))
