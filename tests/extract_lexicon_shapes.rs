@@ -282,3 +282,20 @@ fn exploring_the_project_is_reading_its_files() {
         );
     }
 }
+
+#[test]
+fn a_clean_tree_is_a_look_and_no_changes_no_prohibition() {
+    let cs = constraints();
+    // "Make sure the working tree is clean": the status look-up.
+    let c = rule(&cs, 77);
+    assert!(
+        serde_json::to_string(&c.require)
+            .unwrap()
+            .contains("status"),
+        "{c:#?}"
+    );
+    // "Confirm no uncommitted changes" checks a state: no must-not.
+    let c = rule(&cs, 78);
+    assert_eq!(c.modality, Modality::Must, "{c:#?}");
+    assert!(c.forbid.is_none(), "{c:#?}");
+}

@@ -944,10 +944,20 @@ pub(super) fn analyse(
             .skip_while(|t| *t == "sure" || *t == "that")
             .collect();
         // ("Verify no stale entries remain:" checks a state, and forbids nothing.)
+        // ("Confirm no uncommitted changes": a look at the working tree.)
         let a_state = after.iter().any(|t| {
             matches!(
                 *t,
-                "remain" | "remains" | "left" | "exist" | "exists" | "outstanding" | "pending"
+                "remain"
+                    | "remains"
+                    | "left"
+                    | "exist"
+                    | "exists"
+                    | "outstanding"
+                    | "pending"
+                    | "uncommitted"
+                    | "unstaged"
+                    | "untracked"
             )
         });
         if !a_state
