@@ -5052,3 +5052,23 @@ fn cases_and_states_of_a_landing_procedure_require_nothing_from_the_load() {
     assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
     assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
 }
+
+#[test]
+fn confirming_an_act_is_ok_is_asking_the_user_for_it() {
+    let cs = fixture("ok-cells");
+    // "Confirm force-push is OK first" in a Fix cell, and "Confirm that
+    // deleting the branch is fine": the user's word before each such act.
+    for (line, act) in [(10, "--force"), (12, "--delete")] {
+        let c = at(&cs, line).expect("consent rule");
+        assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+        assert!(json(&c.when).contains(act), "line {line}: {c:#?}");
+        assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
+    }
+    // "Confirm the output is fine" names no act: no gate, no prohibition.
+    let c = at(&cs, 14).expect("check rule");
+    assert_eq!(
+        (&c.when, &c.require, c.modality),
+        (&None, &None, Modality::Must),
+        "{c:#?}"
+    );
+}

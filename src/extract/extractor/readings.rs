@@ -455,6 +455,7 @@ pub(super) fn consent_phrasing(s: &str) -> Option<String> {
         }
     }
     if let Some(gate) = wish_asked(s, &lower)
+        .or_else(|| confirmed_ok(s, &lower))
         .or_else(|| approved_only(s, &lower))
         .or_else(|| approval_to(s, &lower))
     {
@@ -585,6 +586,32 @@ fn approved_only(s: &str, lower: &str) -> Option<String> {
         .or_else(|| act.strip_suffix(" what"))
         .unwrap_or(act);
     Some(format!("Never {act} without the user's approval"))
+}
+
+/// "Confirm force-push is OK first", "Confirm that the deletion is
+/// acceptable": whether an act is all right is the user's word on it.
+fn confirmed_ok(s: &str, lower: &str) -> Option<String> {
+    let rest = lower.strip_prefix("confirm ")?;
+    let rest = rest.strip_prefix("that ").unwrap_or(rest);
+    let at = [
+        " is ok",
+        " is okay",
+        " is fine",
+        " is acceptable",
+        " is allowed",
+    ]
+    .iter()
+    .find_map(|k| rest.find(k))?;
+    let from = lower.len() - rest.len();
+    let act = s[from..from + at].trim();
+    // (Only an act: "Confirm the output is fine" names no act.)
+    let first = act.split_whitespace().next()?.to_lowercase();
+    (act.split_whitespace().count() <= 3
+        && !matches!(
+            first.as_str(),
+            "the" | "a" | "an" | "this" | "that" | "it" | "your" | "its" | "all" | "everything"
+        ))
+    .then(|| format!("Never {act} without the user's approval"))
 }
 
 /// "Confirm user approval to discard local changes", "Get the user's

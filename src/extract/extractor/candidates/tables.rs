@@ -49,6 +49,16 @@ pub(super) fn waits_on_consent(cell: &str) -> bool {
         })
 }
 
+/// A table cell that seeks the user's word for an act it names ("Confirm
+/// force-push is OK first"), read as a sentence of its own: its consent
+/// gate.
+fn consent_cell(cell: &str, section: &Section, lex: &Lexicon) -> Option<Draft> {
+    let reading = consent_phrasing(&strip_emphasis(cell))?;
+    let ctx = Ctx::plain(section);
+    let d = analyse(&reading, None, &ctx, true, lex)?.into_draft(&ctx, lex);
+    (d.require == Some(Predicate::UserTurn) && d.when.is_some()).then_some(d)
+}
+
 /// A table cell holding a rule with its own trailing or leading condition
 /// ("Run `npm test` before every push"), read as a sentence of its own.
 pub(super) fn own_condition_rule(cell: &str, section: &Section, lex: &Lexicon) -> Option<Draft> {
@@ -473,6 +483,15 @@ impl Extractor<'_> {
                 } else {
                     d.when = Some(x);
                 }
+            } else if let Some(sub) = consent_cell(&action_text, section, lex) {
+                // "Rebasing a shared branch | Confirm force-push is OK
+                // first": the cell asks the user's word for an act of its
+                // own, whichever row's situation led there.
+                d.when = sub.when;
+                d.require = sub.require;
+                d.order = sub.order;
+                d.modality = sub.modality;
+                d.scope.extend(sub.scope);
             } else if let Some(sub) = (!speech)
                 .then(|| own_condition_rule(&action_text, section, lex))
                 .flatten()
