@@ -298,4 +298,9 @@ fn a_clean_tree_is_a_look_and_no_changes_no_prohibition() {
     let c = rule(&cs, 78);
     assert_eq!(c.modality, Modality::Must, "{c:#?}");
     assert!(c.forbid.is_none(), "{c:#?}");
+    // "Review `CONTRIBUTING.md` before opening a PR": a read of the file,
+    // due before the pull request.
+    let c = rule(&cs, 79);
+    assert_eq!(c.require, Some(p("{read: '**/CONTRIBUTING.md'}")), "{c:#?}");
+    assert_eq!(c.when, Some(p("{command: 'gh pr create*'}")), "{c:#?}");
 }
