@@ -32,6 +32,9 @@ pub struct Label {
     pub decidable: bool,
     pub scope: BTreeSet<String>,
     pub quote: String,
+    /// The label gives the rule a trigger (`when`): it holds around an
+    /// act, not from the skill's load.
+    pub triggered: bool,
     /// From the notes, not the TSV.
     pub note: bool,
 }
@@ -66,6 +69,9 @@ pub fn load_labels(path: &Path) -> Vec<Label> {
                     .map(String::from)
                     .collect(),
                 quote: f[6].to_string(),
+                triggered: f
+                    .get(7)
+                    .is_some_and(|w| !w.trim().is_empty() && w.trim() != "-"),
                 note: false,
             }
         })
@@ -99,6 +105,7 @@ pub fn fenced(file: &str, first: u32, last: u32, quote: &str) -> Label {
         decidable: false,
         scope: BTreeSet::new(),
         quote: format!("(fenced) {quote}"),
+        triggered: false,
         note: true,
     }
 }
@@ -120,6 +127,10 @@ pub struct Figures {
     pub tag_tp: usize,
     pub tag_fp: usize,
     pub tag_fn: usize,
+    /// Checkable rules given a predicate, by whether the label and the
+    /// extraction give them a trigger: [both, label only, extraction only,
+    /// neither].
+    pub triggers: [usize; 4],
 }
 
 pub fn ratio(a: usize, b: usize) -> f64 {
@@ -143,6 +154,9 @@ impl Figures {
         self.tag_tp += o.tag_tp;
         self.tag_fp += o.tag_fp;
         self.tag_fn += o.tag_fn;
+        for (a, b) in self.triggers.iter_mut().zip(o.triggers) {
+            *a += b;
+        }
     }
     pub fn recall(&self) -> f64 {
         ratio(self.found, self.labelled)
@@ -259,6 +273,16 @@ pub fn measure_labels(
                 f.decidable += 1;
                 if on.iter().any(|c| c.behavior().is_some()) {
                     f.decidable_with_behavior += 1;
+                    let ours = on
+                        .iter()
+                        .any(|c| c.behavior().is_some() && c.when.is_some());
+                    let at = match (l.triggered, ours) {
+                        (true, true) => 0,
+                        (true, false) => 1,
+                        (false, true) => 2,
+                        (false, false) => 3,
+                    };
+                    f.triggers[at] += 1;
                 } else {
                     log(format!(
                         "  no-pred {file}:{}-{} {}",
@@ -396,6 +420,13 @@ pub fn print_table(per: &[(String, Figures)], f: &Figures) {
         f.with_behavior_on_decidable,
         f.with_behavior,
         f.behavior_precision()
+    );
+    let [both, label, ours, neither] = f.triggers;
+    println!(
+        "triggers on checkable rules with a predicate (label / extraction): both {both}, label only {label}, extraction only {ours}, neither {neither}; agree {}/{} = {:.2}",
+        both + neither,
+        both + label + ours + neither,
+        ratio(both + neither, both + label + ours + neither)
     );
 }
 
