@@ -5072,3 +5072,17 @@ fn confirming_an_act_is_ok_is_asking_the_user_for_it() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn the_opening_line_restating_the_description_is_no_step() {
+    let cs = fixture("purpose-line");
+    // "Safely merge a pull request once the required checks pass." under
+    // the title restates what the skill is for: a merge was due from the
+    // load in every session, even one that stopped at a question.
+    let c = at(&cs, 8).expect("purpose line");
+    assert_eq!((&c.when, &c.require), (&None, &None), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+    // The procedure's own merge step still requires the merge.
+    let c = at(&cs, 13).expect("merge step");
+    assert!(json(&c.require).contains("gh pr merge"), "{c:#?}");
+}

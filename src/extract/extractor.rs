@@ -92,6 +92,7 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
         consent_on_the_subject(&mut drafts, &subject, lexicon);
     }
     non_goals_forbid_nothing(&mut drafts, &blocks);
+    purpose_statement(&mut drafts, &blocks, description);
     branch_name_prefixes(&mut drafts, &blocks);
     attribution_in_commits(&mut drafts);
     checks_the_lead_in_names(&mut drafts, &blocks, lexicon);

@@ -913,6 +913,73 @@ pub(super) fn non_goals_forbid_nothing(drafts: &mut [Draft], blocks: &[Block]) {
     }
 }
 
+/// The skill's opening paragraph, under its title or a "Purpose" /
+/// "Goal" / "Overview" heading, restating its description ("Safely merge
+/// a PR with all mandatory checks." under a description "Merge a pull
+/// request safely with all required checks"): what the skill is for, not
+/// a step due in every session that loads it. Its sentences that share most
+/// of their words with the description keep their scope and lose their
+/// predicates (a session that stops before the merge broke no rule).
+pub(super) fn purpose_statement(drafts: &mut [Draft], blocks: &[Block], description: &str) {
+    let content = |t: &str| -> BTreeSet<String> {
+        words(&mask(&strip_emphasis(t)).0)
+            .into_iter()
+            .filter(|w| !w.barrier && w.text.len() > 3 && !is_filler(&w.text))
+            .map(|w| {
+                let t = w.text.trim_end_matches('s');
+                t.strip_suffix("ly").unwrap_or(t).to_string()
+            })
+            .collect()
+    };
+    let described = content(description);
+    if described.is_empty() {
+        return;
+    }
+    // The first paragraph before any section, or the first under a heading
+    // that names the skill's purpose.
+    let mut opening: Option<(u32, u32)> = None;
+    let mut purpose_heading = true;
+    for b in blocks {
+        match b {
+            Block::Heading { level, text, .. } => {
+                let t = text.to_lowercase();
+                purpose_heading = *level <= 1
+                    || ["purpose", "goal", "overview", "summary"]
+                        .iter()
+                        .any(|w| t.trim() == *w || t.trim().ends_with(&format!(" {w}")));
+                if !purpose_heading {
+                    break;
+                }
+            }
+            Block::Para(body) if purpose_heading => {
+                opening = Some((body.first_line(), body.last_line()));
+                break;
+            }
+            Block::Blank => {}
+            _ => break,
+        }
+    }
+    let Some((first, last)) = opening else {
+        return;
+    };
+    for d in drafts.iter_mut() {
+        if d.lines[0] < first || d.lines[1] > last || d.modality != Modality::Must {
+            continue;
+        }
+        let own = content(&d.text);
+        let shared = own.intersection(&described).count();
+        // (Most of its words: "Write tests one at a time" under "Write and
+        // run tests" adds a rule of its own.)
+        if own.is_empty() || shared < 2 || shared * 5 <= own.len() * 3 {
+            continue;
+        }
+        d.when = None;
+        d.require = None;
+        d.forbid = None;
+        d.order = None;
+    }
+}
+
 /// "Do not add `Co-Authored-By` lines to commits", "No AI signature in
 /// commit messages", "Never add `Co-Authored-By: …`": the trailer or signature is text the commit command
 /// carries, so the commit that carries it breaks the rule. (Words inside
