@@ -5051,6 +5051,10 @@ fn cases_and_states_of_a_landing_procedure_require_nothing_from_the_load() {
     assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
     assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
     assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
+    // "If the branch is already merged": a state reached perhaps before
+    // the session, not its merge — no branch deletion due after every merge.
+    let c = at(&cs, 46).expect("cleanup rule");
+    assert_eq!((&c.when, &c.require), (&None, &None), "{c:#?}");
 }
 
 #[test]

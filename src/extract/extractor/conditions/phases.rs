@@ -81,7 +81,10 @@ pub(crate) fn state_condition(c: &str) -> bool {
     });
     let rest: Vec<&String> = w.iter().skip_while(|t| is_condition_word(t)).collect();
     let participle = (1..=2).contains(&rest.len()) && rest[0].ends_with("ed") && rest[0].len() > 4;
-    negated || participle
+    // "If already merged", "if the branch was already pushed": a state the
+    // work may have reached before the session, not its act.
+    let already = w.iter().any(|t| t == "already");
+    negated || participle || already
 }
 
 /// A condition on an act already done: "after X", or a perfect or passive
