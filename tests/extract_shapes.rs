@@ -5090,3 +5090,21 @@ fn the_opening_line_restating_the_description_is_no_step() {
     let c = at(&cs, 13).expect("merge step");
     assert!(json(&c.require).contains("gh pr merge"), "{c:#?}");
 }
+
+#[test]
+fn a_block_marked_not_to_run_forbids_its_acts() {
+    let cs = fixture("hand-off");
+    // "(DO NOT RUN IT)" over `cd … && git push …`: the push is forbidden,
+    // not the `cd` the skill asks for elsewhere.
+    let c = at(&cs, 10).expect("hand-off block");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    assert!(json(&c.forbid).contains("git push"), "{c:#?}");
+    assert!(!json(&c.forbid).contains("cd "), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+    // "Do not run this:" over a block of unscoped commands forbids them.
+    let c = at(&cs, 16).expect("do-not-run block");
+    assert!(json(&c.forbid).contains("make clean-all"), "{c:#?}");
+    // Nor is the barred push the act the section's steps come before.
+    let c = at(&cs, 8).expect("cd step");
+    assert_eq!(c.when, None, "{c:#?}");
+}

@@ -411,6 +411,8 @@ impl Extractor<'_> {
                                 && user_consent(text.trim_end().trim_end_matches(':')));
                         if on_success(&text) {
                             self.next_on_success(text, at, &last_shell, lang, lines);
+                        } else if forbids_running(&text) {
+                            self.commands_not_to_run(text, at, lang, lines);
                         } else if after_consent {
                             self.consent_over_commands(text, at, lang, lines);
                         } else {

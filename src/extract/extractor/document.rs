@@ -295,12 +295,15 @@ fn section_opening_acts(
         .position(|b| matches!(b, Block::Heading { line, .. } if *line == heading))?;
     let mut acts: Vec<Predicate> = Vec::new();
     let mut opened = false;
+    // (A block handed on "DO NOT RUN IT" is no step of the section.)
+    let mut barred = false;
     for b in &blocks[at + 1..] {
         match b {
             Block::Heading { level: l, .. } if *l <= level => break,
             Block::Heading { .. } => opened = false,
+            Block::Para(body) => barred = forbids_running(&body.text),
             Block::Fence { lang, lines, .. } if !opened => {
-                if !is_shell(lang) {
+                if !is_shell(lang) || std::mem::take(&mut barred) {
                     continue;
                 }
                 opened = true;

@@ -193,6 +193,39 @@ pub(crate) fn fence_commands(lines: &[(u32, String)], lang: &str, lex: &Lexicon)
     cmds
 }
 
+/// A lead-in that forbids running what follows: "Do not run this:", "The
+/// push command (DO NOT RUN IT):", "Never run these".
+pub(crate) fn forbids_running(text: &str) -> bool {
+    let w = plain_words(&strip_emphasis(text));
+    w.windows(3).any(|p| {
+        matches!(
+            (p[0].as_str(), p[1].as_str()),
+            ("do", "not") | ("never", _) | ("don't", _)
+        ) && (p[1] == "run" || p[2] == "run" || p[2] == "execute" || p[1] == "execute")
+    })
+}
+
+/// The commands of a block not to run: its acts on shared state where it
+/// has any (`cd <worktree> && git push …` forbids the push, not the `cd`),
+/// else all but moving about (`cd`, `pushd`, `export`).
+fn not_to_run(cmds: Vec<Predicate>, lex: &Lexicon) -> Vec<Predicate> {
+    let moves = |p: &Predicate| {
+        matches!(p, Predicate::Command(c)
+            if ["cd ", "pushd ", "popd", "export ", "source "].iter().any(|m| c.starts_with(m)))
+    };
+    let cmds: Vec<Predicate> = cmds.into_iter().filter(|p| !moves(p)).collect();
+    let scoped: Vec<Predicate> = cmds
+        .iter()
+        .filter(|p| !predicate_scopes(p, lex).is_empty())
+        .cloned()
+        .collect();
+    if scoped.is_empty() {
+        cmds
+    } else {
+        scoped
+    }
+}
+
 /// A case that is the user's word: "only if requested", "if the user
 /// asks", "when asked to", "on request".
 fn on_request(case: &str) -> bool {
@@ -464,6 +497,27 @@ impl Extractor<'_> {
         self.drafts.push(d);
     }
 
+    /// "The push command (DO NOT RUN IT):" over its block: a prohibition
+    /// of the block's commands (handed to a person, not to be run).
+    pub(super) fn commands_not_to_run(
+        &mut self,
+        text: String,
+        at: [u32; 2],
+        lang: &str,
+        lines: &[(u32, String)],
+    ) {
+        if !is_shell(lang) {
+            return;
+        }
+        let Some(f) = any_of(not_to_run(fence_commands(lines, lang, self.lex), self.lex)) else {
+            return;
+        };
+        let mut d = Draft::new(text, at, Modality::MustNot);
+        d.forbid = Some(f);
+        add_predicate_scopes(&mut d, self.lex);
+        self.drafts.push(d);
+    }
+
     /// "If yes:" over `git push && git push --tags`: what to run in a case
     /// no action shows — a rule with no predicate, scoped by what its block
     /// changes.
@@ -517,6 +571,20 @@ impl Extractor<'_> {
             return;
         }
         let Some(d) = self.drafts.get(at) else { return };
+        // "Do not run this:" over its block: those commands are forbidden.
+        if matches!(d.modality, Modality::MustNot)
+            && !d.behavior_is_set()
+            && d.when.is_none()
+            && forbids_running(&d.text)
+        {
+            let cmds = not_to_run(fence_commands(lines, lang, self.lex), self.lex);
+            let lex = self.lex;
+            if let (Some(f), Some(d)) = (any_of(cmds), self.drafts.get_mut(at)) {
+                d.forbid = Some(f);
+                add_predicate_scopes(d, lex);
+            }
+            return;
+        }
         // ("Before every commit, run:": the verb of the main clause.)
         // ("**Port assignment:** Find the next free port:": after its label.)
         let plain = strip_emphasis(&d.text);
