@@ -5107,4 +5107,11 @@ fn a_block_marked_not_to_run_forbids_its_acts() {
     // Nor is the barred push the act the section's steps come before.
     let c = at(&cs, 8).expect("cd step");
     assert_eq!(c.when, None, "{c:#?}");
+    // "No `--amend`." is about the flag, not the heading it sits under;
+    // every flag of a "no …" list is barred.
+    let c = at(&cs, 24).expect("flag rule");
+    assert!(json(&c.forbid).contains("amend"), "{c:#?}");
+    let c = at(&cs, 26).expect("list rule");
+    assert!(json(&c.forbid).contains("verify"), "{c:#?}");
+    assert!(json(&c.forbid).contains("--force"), "{c:#?}");
 }

@@ -976,13 +976,15 @@ pub(super) fn analyse(
     }
     // A rule with no words of its own beyond its modal ("MANDATORY.",
     // "Never skip.") is about what its heading names ("Verify RED - Watch It Fail").
-    let contentless = mw.iter().filter(|w| !w.barrier).all(|w| {
-        is_filler(&w.text)
-            || matches!(
-                w.text.as_str(),
-                "mandatory" | "required" | "skip" | "period" | "this" | "it" | "step"
-            )
-    });
+    // ("No `--amend`.": the code span is its content.)
+    let contentless = mask(&rest).1.is_empty()
+        && mw.iter().filter(|w| !w.barrier).all(|w| {
+            is_filler(&w.text)
+                || matches!(
+                    w.text.as_str(),
+                    "mandatory" | "required" | "skip" | "period" | "this" | "it" | "step"
+                )
+        });
     // A negative inherited from a lead-in or heading ("Red Flags": "Test
     // passes immediately") forbids only what the item names as an act.
     let acts = verb.as_deref().is_some_and(|v| {

@@ -383,7 +383,9 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
                 | "pass"
                 | "with"
         )
-    }) && !w.iter().any(|x| matches!(x.text.as_str(), "vs" | "versus"));
+    }) && !w.iter().any(|x| matches!(x.text.as_str(), "vs" | "versus"))
+        // ("No `--amend`", "no `--no-verify`": a flag barred outright.)
+        || w.first().is_some_and(|x| x.text == "no") && code.len() == 1;
     for (ci, c) in code.iter().enumerate() {
         let c = c.trim().trim_start_matches("$ ").trim();
         if c.is_empty() {
