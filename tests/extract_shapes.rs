@@ -5115,3 +5115,25 @@ fn a_block_marked_not_to_run_forbids_its_acts() {
     assert!(json(&c.forbid).contains("verify"), "{c:#?}");
     assert!(json(&c.forbid).contains("--force"), "{c:#?}");
 }
+
+#[test]
+fn items_headed_by_cases_hold_only_in_their_case() {
+    let cs = fixture("case-lists");
+    // "**Missing**: `git worktree add …`" beside "**Existing** (the folder
+    // is there): …": which case applies is not visible — the worktree was
+    // due in every session, even one that reused the folder. Its act is
+    // the trigger now; the ordered pair of the other case stays.
+    let c = at(&cs, 9).expect("missing case");
+    assert_eq!(c.require, None, "{c:#?}");
+    assert!(json(&c.when).contains("git worktree add"), "{c:#?}");
+    let c = at(&cs, 8).expect("existing case");
+    assert_eq!(c.require, Some(p("{git: status}")), "{c:#?}");
+    // "**Rust client**" / "**Go client**": kinds of one thing, each fetch
+    // only for its kind.
+    for line in [14, 15] {
+        assert_eq!(at(&cs, line).expect("kind").require, None, "line {line}");
+    }
+    // Principles under bold names are rules each.
+    let c = at(&cs, 19).expect("principle");
+    assert!(json(&c.require).contains("make test"), "{c:#?}");
+}

@@ -93,6 +93,7 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
     }
     non_goals_forbid_nothing(&mut drafts, &blocks);
     purpose_statement(&mut drafts, &blocks, description);
+    case_lists(&mut drafts, &blocks, lexicon);
     branch_name_prefixes(&mut drafts, &blocks);
     attribution_in_commits(&mut drafts);
     checks_the_lead_in_names(&mut drafts, &blocks, lexicon);

@@ -983,6 +983,110 @@ pub(super) fn purpose_statement(drafts: &mut [Draft], blocks: &[Block], descript
     }
 }
 
+/// A list whose items are each headed by a bold case ("- **Fresh**: `git
+/// worktree add …`", "- **Leftover branch** (…): …", "- **Python SDK**:
+/// Fetch …"), one of them no instruction: which case applies is not
+/// visible, the act is. An item's requirement with no trigger of its own
+/// becomes its trigger, judged where it happened (as a decision table's
+/// row under an unseen situation). Pairs within a case ("verify `git
+/// status` before the checkout") keep their order.
+pub(super) fn case_lists(drafts: &mut [Draft], blocks: &[Block], lex: &Lexicon) {
+    // The item's case name, and whether a parenthetical says when it holds
+    // ("**Leftover branch** (worktree gone, branch remains):").
+    let label = |text: &str| -> Option<(String, bool)> {
+        let t = text.trim_start();
+        let rest = t.strip_prefix("**")?;
+        let end = rest.find("**")?;
+        let (name, after) = (&rest[..end], rest[end + 2..].trim_start());
+        let (after, paren) = match after.strip_prefix('(') {
+            Some(p) => (p.split_once(')')?.1.trim_start(), true),
+            None => (after, false),
+        };
+        let name = name.trim().trim_end_matches(':');
+        (after.starts_with(':') || rest[..end].trim_end().ends_with(':'))
+            .then(|| (name.trim_matches('`').to_lowercase(), paren))
+    };
+    type Case = (u32, u32, (String, bool));
+    let mut groups: Vec<Vec<Case>> = Vec::new();
+    let mut cur: Vec<Case> = Vec::new();
+    let mut indent_of: Option<usize> = None;
+    let flush = |cur: &mut Vec<Case>, groups: &mut Vec<Vec<Case>>| {
+        if cur.len() >= 2 {
+            groups.push(std::mem::take(cur));
+        } else {
+            cur.clear();
+        }
+    };
+    for b in blocks {
+        match b {
+            // (A numbered list is a procedure's steps, not alternatives.)
+            Block::Item {
+                body,
+                indent,
+                ordered: false,
+                ..
+            } => {
+                if indent_of.is_some_and(|i| *indent > i) {
+                    continue;
+                }
+                if indent_of != Some(*indent) {
+                    flush(&mut cur, &mut groups);
+                    indent_of = Some(*indent);
+                }
+                match label(&body.text) {
+                    Some(name) => cur.push((body.first_line(), body.last_line(), name)),
+                    // (An unlabelled item ends the run of cases.)
+                    None => flush(&mut cur, &mut groups),
+                }
+            }
+            Block::Blank => {}
+            _ => {
+                flush(&mut cur, &mut groups);
+                indent_of = None;
+            }
+        }
+    }
+    flush(&mut cur, &mut groups);
+    for g in groups {
+        let instruction = |name: &str| {
+            words(name)
+                .first()
+                .is_some_and(|w| lex.is_imperative(&w.text))
+        };
+        // Short names of cases ("Fresh", "Leftover branch", "Python SDK"),
+        // said to be cases: a parenthetical says when one holds, or every
+        // name is a kind of one thing ("Python SDK" / "TypeScript SDK").
+        // (Principles and checklists — "**Output-driven**: …",
+        // "**Offline-safe HTML:** …" — are rules each.)
+        let last = |name: &str| name.split_whitespace().last().map(str::to_string);
+        let one_kind = g
+            .iter()
+            .all(|(_, _, (n, _))| n.split_whitespace().count() >= 2 && last(n) == last(&g[0].2 .0));
+        if g.iter().all(|(_, _, (name, _))| instruction(name))
+            || g.iter()
+                .any(|(_, _, (name, _))| name.split_whitespace().count() > 3)
+            || !(one_kind || g.iter().any(|(_, _, (_, paren))| *paren))
+        {
+            continue;
+        }
+        for d in drafts.iter_mut() {
+            let within = g
+                .iter()
+                .any(|(a, b, _)| *a <= d.lines[0] && d.lines[0] <= *b);
+            if !within || d.when.is_some() || d.forbid.is_some() {
+                continue;
+            }
+            if d.require
+                .as_ref()
+                .is_some_and(|r| *r != Predicate::UserTurn)
+            {
+                d.when = d.require.take();
+                d.order = None;
+            }
+        }
+    }
+}
+
 /// "Do not add `Co-Authored-By` lines to commits", "No AI signature in
 /// commit messages", "Never add `Co-Authored-By: …`": the trailer or signature is text the commit command
 /// carries, so the commit that carries it breaks the rule. (Words inside
