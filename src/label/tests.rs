@@ -818,6 +818,18 @@ fn a_hosting_tool_that_merges_is_an_action_of_shared_repo_state() {
     let got = run(&cs, &t, Some(0));
     assert!(got[0].fired, "{got:?}");
     assert_eq!(got[0].cited[0].why, Cite::ScopeAction);
+    // An issue is the repository's record on GitHub's server, not on a
+    // tracker's; a filesystem server's `delete_file` is no repository act.
+    for (name, fired) in [
+        ("mcp__github__create_issue", true),
+        ("mcp__linear-server__create_issue", false),
+        ("mcp__filesystem__delete_file", false),
+    ] {
+        let mut t = traj(vec![load("s")]);
+        t.events.push(call(name));
+        let got = run(&cs, &t, Some(0));
+        assert_eq!(got[0].fired, fired, "{name}: {got:?}");
+    }
 }
 
 #[test]
