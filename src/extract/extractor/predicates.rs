@@ -430,10 +430,7 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
                 continue;
             }
         }
-        if c.starts_with("mcp__")
-            && c.matches("__").count() >= 2
-            && !c.contains(char::is_whitespace)
-        {
+        if mcp_tool_name(c) {
             info.actions.push((Predicate::Tool(c.to_string()), true));
             continue;
         }
@@ -1375,6 +1372,11 @@ pub(super) fn domain(c: &str) -> Option<String> {
             "com" | "org" | "net" | "io" | "dev" | "ai" | "app" | "co" | "gov" | "edu" | "sh"
         );
     ok.then(|| host.to_lowercase())
+}
+
+/// `mcp__server__tool`: an MCP server's tool, written by its own name.
+pub(super) fn mcp_tool_name(c: &str) -> bool {
+    c.starts_with("mcp__") && c.matches("__").count() >= 2 && !c.contains(char::is_whitespace)
 }
 
 /// `<topic>`, `YYYY`, `MM`, `DD` inside a path segment → `*`.

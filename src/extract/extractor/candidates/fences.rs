@@ -226,25 +226,13 @@ fn not_to_run(cmds: Vec<Predicate>, lex: &Lexicon) -> Vec<Predicate> {
     }
 }
 
-/// A case that is the user's word: "only if requested", "if the user
-/// asks", "when asked to", "on request".
-fn on_request(case: &str) -> bool {
-    plain_words(case).iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "requested" | "asked" | "asks" | "request" | "instructed" | "approved" | "told"
-        )
-    })
-}
-
 /// The MCP tool a block's line calls (`mcp__server__tool`, then its
 /// arguments or a colon), if the line starts with one.
 fn mcp_tool_call(line: &str) -> Option<&str> {
     let first = line.split_whitespace().next()?;
     let name = first.trim_end_matches([':', '(']);
     let name = name.split('(').next().unwrap_or(name);
-    (name.starts_with("mcp__")
-        && name.matches("__").count() >= 2
+    (mcp_tool_name(name)
         && name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-')))
@@ -446,7 +434,7 @@ impl Extractor<'_> {
         let own_case = opening_condition(&text).is_none() && case.is_some();
         // ("Push (only if requested):" over `git push …`: the case is the
         // user's word — a consent gate on each of the block's acts.)
-        if shell && own_case && case.as_deref().is_some_and(on_request) && !cmds.is_empty() {
+        if shell && own_case && case.as_deref().is_some_and(user_consent) && !cmds.is_empty() {
             let mut d = Draft::new(text, at, Modality::MustNot);
             if let Some(acts) = any_of(cmds) {
                 consent_gate(&mut d, acts, true);
