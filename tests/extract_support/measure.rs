@@ -35,6 +35,9 @@ pub struct Label {
     /// The label gives the rule a trigger (`when`): it holds around an
     /// act, not from the skill's load.
     pub triggered: bool,
+    /// The label requires an act (`require`) / forbids one (`forbid`).
+    pub requires: bool,
+    pub forbids: bool,
     /// From the notes, not the TSV.
     pub note: bool,
 }
@@ -69,13 +72,18 @@ pub fn load_labels(path: &Path) -> Vec<Label> {
                     .map(String::from)
                     .collect(),
                 quote: f[6].to_string(),
-                triggered: f
-                    .get(7)
-                    .is_some_and(|w| !w.trim().is_empty() && w.trim() != "-"),
+                triggered: given(f.get(7)),
+                requires: given(f.get(8)),
+                forbids: given(f.get(9)),
                 note: false,
             }
         })
         .collect()
+}
+
+/// A predicate cell that holds one (not empty, not `-`).
+fn given(cell: Option<&&str>) -> bool {
+    cell.is_some_and(|w| !w.trim().is_empty() && w.trim() != "-")
 }
 
 /// The normative fenced blocks the labels' notes name as rules an extractor
@@ -106,6 +114,8 @@ pub fn fenced(file: &str, first: u32, last: u32, quote: &str) -> Label {
         scope: BTreeSet::new(),
         quote: format!("(fenced) {quote}"),
         triggered: false,
+        requires: false,
+        forbids: false,
         note: true,
     }
 }
@@ -131,6 +141,10 @@ pub struct Figures {
     /// extraction give them a trigger: [both, label only, extraction only,
     /// neither].
     pub triggers: [usize; 4],
+    /// What would make a false violation: [extracted forbids, of them on no
+    /// rule labelled with a forbid; extracted requires due from the load, of
+    /// them on no rule labelled with a requirement due from the load].
+    pub risks: [usize; 4],
 }
 
 pub fn ratio(a: usize, b: usize) -> f64 {
@@ -155,6 +169,9 @@ impl Figures {
         self.tag_fp += o.tag_fp;
         self.tag_fn += o.tag_fn;
         for (a, b) in self.triggers.iter_mut().zip(o.triggers) {
+            *a += b;
+        }
+        for (a, b) in self.risks.iter_mut().zip(o.risks) {
             *a += b;
         }
     }
@@ -243,6 +260,26 @@ pub fn measure_labels(
                     "  extra   {file}:{}-{} {:?} {:?}",
                     c.lines[0], c.lines[1], c.scope, c.text
                 ));
+            }
+            if c.forbid.is_some() {
+                f.risks[0] += 1;
+                if !on.iter().any(|l| l.forbids) {
+                    f.risks[1] += 1;
+                    log(format!(
+                        "  false-forbid {file}:{}-{} {:?}",
+                        c.lines[0], c.lines[1], c.text
+                    ));
+                }
+            }
+            if c.require.is_some() && c.when.is_none() {
+                f.risks[2] += 1;
+                if !on.iter().any(|l| l.requires && !l.triggered) {
+                    f.risks[3] += 1;
+                    log(format!(
+                        "  false-load-require {file}:{}-{} {:?}",
+                        c.lines[0], c.lines[1], c.text
+                    ));
+                }
             }
             if c.behavior().is_some() {
                 f.with_behavior += 1;
@@ -427,6 +464,10 @@ pub fn print_table(per: &[(String, Figures)], f: &Figures) {
         both + neither,
         both + label + ours + neither,
         ratio(both + neither, both + label + ours + neither)
+    );
+    let [forbids, false_forbids, requires, false_requires] = f.risks;
+    println!(
+        "false verdict risks: forbids on no rule labelled with a forbid {false_forbids}/{forbids}; requires due from the load on no rule labelled so {false_requires}/{requires}"
     );
 }
 
