@@ -538,6 +538,9 @@ fn prepare_one<'a>(
     config: &Config,
 ) -> Result<Prepared, GateError> {
     let skill = Skill::read(path)?;
+    if let Some(w) = skill.recovered_warning() {
+        tracing::warn!("{w}");
+    }
     let loaded = extract::load_constraints_with(&skill, lexicon)?;
     let set = CompiledSet::compile_with_scopes(&loaded.constraints, scopes).map_err(|e| {
         GateError::Predicate {

@@ -290,3 +290,34 @@ fn symlink_out_of_the_tree_is_reported_not_followed() {
     );
     assert!(r.stderr.contains("validated 1 skill(s)"));
 }
+
+#[test]
+fn an_unquoted_colon_is_an_error_to_validate_and_a_warning_to_extract() {
+    let skill = "fixtures/skills/colon/release-notes";
+    let r = validate(&[skill]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout.starts_with(
+            "fixtures/skills/colon/release-notes/SKILL.md:3:69: error[invalid-yaml]: invalid YAML frontmatter: mapping values"
+        ),
+        "{}",
+        r.stdout
+    );
+    let out = skillgate()
+        .args(["extract", skill, "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.starts_with(
+            "warning: fixtures/skills/colon/release-notes/SKILL.md:3:69: frontmatter is not valid YAML"
+        ),
+        "{stderr}"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let c = &v["constraints"][0];
+    assert_eq!(c["lines"], serde_json::json!([10, 10]));
+    assert_eq!(c["scope"], serde_json::json!(["shared-repo-state"]));
+    assert_eq!(c["forbid"]["any"][0]["git"], "push");
+}

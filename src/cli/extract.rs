@@ -45,6 +45,9 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
             return Ok(Exit::Error);
         }
     };
+    if let Some(w) = skill.recovered_warning() {
+        eprintln!("warning: {w}");
+    }
     let cwd = std::env::current_dir()?;
     let config = skillgate::config::Config::load_or_discover(args.config.as_deref(), &cwd)?;
     let lexicon = match Lexicon::with_overrides(&config.lexicon) {

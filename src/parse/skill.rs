@@ -88,6 +88,21 @@ pub struct Frontmatter {
     /// Line of each key one level down, for top-level keys whose value is a
     /// block mapping (`metadata`, `hooks`...): `sub_key_lines["metadata"]["author"]`.
     pub sub_key_lines: BTreeMap<String, BTreeMap<String, u32>>,
+    /// The frontmatter was not valid YAML only because a plain value holds
+    /// `: ` (`description: Use it for X: Y`), and was read as if that value
+    /// were quoted, as the Agent Skills client guide advises: the error as
+    /// YAML reports it (`validate` still reports it; some clients skip such
+    /// a skill).
+    pub recovered: Option<Recovered>,
+}
+
+/// Where and why a frontmatter was not valid YAML before it was read with
+/// its colon-holding plain values quoted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recovered {
+    pub line: u32,
+    pub col: u32,
+    pub message: String,
 }
 
 impl Frontmatter {
@@ -130,6 +145,19 @@ pub struct Skill {
 }
 
 impl Skill {
+    /// The warning to print when the frontmatter was read with its
+    /// colon-holding plain values quoted ([`Frontmatter::recovered`]).
+    pub fn recovered_warning(&self) -> Option<String> {
+        let r = self.frontmatter.as_ref()?.recovered.as_ref()?;
+        Some(format!(
+            "{}:{}:{}: frontmatter is not valid YAML ({}); read as if its values holding `: ` were quoted — quote them (`skillgate validate` reports it)",
+            self.path.display(),
+            r.line,
+            r.col,
+            r.message
+        ))
+    }
+
     /// The skill's name: frontmatter `name`, else the folder's name.
     ///
     /// This is text from the file: callers that build paths from it must
@@ -330,10 +358,30 @@ fn parse_frontmatter(
             format!("frontmatter nests `[` / `{{` more than {MAX_YAML_DEPTH} deep; write the values out plainly"),
         ));
     }
+    let mut recovered = None;
     let value = if yaml.trim().is_empty() {
         yaml_serde::Value::Mapping(Default::default())
     } else {
-        load_bounded(&yaml).map_err(|e| {
+        load_bounded(&yaml).or_else(|e| {
+            // `description: Use it for X: Y` — a plain value holding `: ` —
+            // is read as if quoted when that alone makes it valid.
+            let retried = quote_colon_values(yaml_lines).and_then(|q| load_bounded(&q).ok());
+            match retried {
+                Some(v) if is_plain_yaml_error(&e) => {
+                    let (line, col) = e
+                        .location()
+                        .map_or((2, 1), |l| (l.line() as u32 + 1, l.column() as u32));
+                    recovered = Some(Recovered {
+                        line: line.max(2),
+                        col,
+                        message: relocate(&e.to_string()),
+                    });
+                    Ok(v)
+                }
+                _ => Err(e),
+            }
+        })
+        .map_err(|e| {
             // yaml_serde locations are 1-based within the YAML, which starts on file line 2.
             let (mut line, mut col) = e.location().map_or((1, 1), |l| (l.line() as u32 + 1, l.column() as u32));
             let msg = relocate(&e.to_string());
@@ -391,7 +439,64 @@ fn parse_frontmatter(
         raw,
         key_lines,
         sub_key_lines,
+        recovered,
     })
+}
+
+/// Not one of the budget errors `load_bounded` raises for alias bombs and
+/// deep nesting (those are never retried).
+fn is_plain_yaml_error(e: &yaml_serde::Error) -> bool {
+    let m = e.to_string();
+    !m.contains(BUDGET_MARK)
+        && !m.contains("recursion limit exceeded")
+        && !m.contains("repetition limit exceeded")
+}
+
+/// The frontmatter with every top-level plain value that holds `: ` (or
+/// ends in `:`) written as a double-quoted string, its continuation lines
+/// folded into it (and left blank, so line numbers stay); None when no
+/// value needs it.
+fn quote_colon_values(yaml_lines: &[&str]) -> Option<String> {
+    let mut out: Vec<String> = yaml_lines.iter().map(|l| l.to_string()).collect();
+    let mut changed = false;
+    let mut i = 0;
+    while i < yaml_lines.len() {
+        let line = yaml_lines[i];
+        let Some(key) = key_at_line_start(line).filter(|k| line.starts_with(k.as_str())) else {
+            i += 1;
+            continue;
+        };
+        let value = line[key.len()..]
+            .trim_start()
+            .trim_start_matches(':')
+            .trim();
+        let mut end = i + 1;
+        while end < yaml_lines.len()
+            && yaml_lines[end].starts_with(' ')
+            && !yaml_lines[end].trim_start().starts_with(['#', '-'])
+        {
+            end += 1;
+        }
+        let plain = !value.is_empty()
+            && !value.starts_with([
+                '"', '\'', '[', '{', '|', '>', '&', '*', '!', '#', '%', '@', '`',
+            ]);
+        let mut whole = value.to_string();
+        for more in &yaml_lines[i + 1..end] {
+            whole.push(' ');
+            whole.push_str(more.trim());
+        }
+        if plain && (whole.contains(": ") || whole.ends_with(':')) {
+            let escaped = whole.replace('\\', "\\\\").replace('"', "\\\"");
+            out[i] = format!("{key}: \"{escaped}\"");
+            for o in &mut out[i + 1..end] {
+                o.clear();
+            }
+            changed = true;
+        }
+        i = end;
+    }
+    changed.then(|| out.join("\n"))
 }
 
 /// A key written at the start of `line` (`key:`, `"key":`, `'key':`), if any.
@@ -799,5 +904,39 @@ mod tests {
             fm.raw.get("x"),
             Some(yaml_serde::Value::Tagged(_))
         ));
+    }
+
+    #[test]
+    fn an_unquoted_colon_in_a_value_is_read_as_quoted_and_remembered() {
+        let text = "---\nname: notes\ndescription: Keep notes. Use when: the user asks\n  for a summary: short\nlicense: MIT\n---\n# Notes\n";
+        let s = Skill::parse_bytes(Path::new("notes/SKILL.md"), text.as_bytes()).unwrap();
+        let fm = s.frontmatter.as_ref().unwrap();
+        assert_eq!(
+            fm.description.as_deref(),
+            Some("Keep notes. Use when: the user asks for a summary: short")
+        );
+        assert_eq!(fm.license.as_deref(), Some("MIT"));
+        assert_eq!(fm.line_of("license"), 5);
+        let r = fm.recovered.as_ref().expect("remembered");
+        assert_eq!(r.line, 3);
+        assert!(r.message.contains("mapping values"), "{}", r.message);
+        let w = s.recovered_warning().unwrap();
+        assert!(w.starts_with("notes/SKILL.md:3:"), "{w}");
+        // Valid YAML is not marked.
+        let ok = Skill::parse_bytes(
+            Path::new("n/SKILL.md"),
+            b"---\nname: n\ndescription: \"a: b\"\n---\n",
+        )
+        .unwrap();
+        assert!(ok.frontmatter.unwrap().recovered.is_none());
+    }
+
+    #[test]
+    fn yaml_that_quoting_does_not_mend_stays_an_error() {
+        assert_eq!(code_at(b"---\nname: a\nb: [\n---\n").0, Code::InvalidYaml);
+        assert_eq!(
+            code_at(b"---\nname: a: b\n  - c\n  d: [\n---\n").0,
+            Code::InvalidYaml
+        );
     }
 }

@@ -69,6 +69,19 @@ pub fn validate_in(skill: &Skill, folder: Option<&str>) -> Vec<Diagnostic> {
             "no frontmatter: start the file with `---`, `name: …`, `description: …`, `---`",
         ),
         Some(fm) => {
+            if let Some(r) = &fm.recovered {
+                v.push(
+                    r.line,
+                    r.col,
+                    Code::InvalidYaml,
+                    format!(
+                        "invalid YAML frontmatter: {}; a value holds `: ` unquoted — quote it \
+                         (extract and gate read it as if quoted; other clients may skip the skill \
+                         or drop its frontmatter)",
+                        r.message
+                    ),
+                );
+            }
             v.name(fm, folder);
             v.description(fm);
             v.optional_strings(fm);

@@ -969,6 +969,16 @@ pub(super) fn purpose_statement(drafts: &mut [Draft], blocks: &[Block], descript
         if d.lines[0] < first || d.lines[1] > last || d.modality != Modality::Must {
             continue;
         }
+        // "You delegate tasks to specialized agents …": the opening tells
+        // how the method goes, in the second person without a modal — a
+        // description, not an instruction (a rule found, not checkable).
+        if describes_the_method(&d.text) {
+            d.when = None;
+            d.require = None;
+            d.forbid = None;
+            d.order = None;
+            continue;
+        }
         let own = content(&d.text);
         let shared = own.intersection(&described).count();
         // (Most of its words: "Write tests one at a time" under "Write and
@@ -981,6 +991,55 @@ pub(super) fn purpose_statement(drafts: &mut [Draft], blocks: &[Block], descript
         d.forbid = None;
         d.order = None;
     }
+}
+
+/// "You write test cases, watch them fail, …": a second-person sentence
+/// whose verb is not a modal, an adverb of frequency or a negation.
+fn describes_the_method(text: &str) -> bool {
+    let plain = strip_emphasis(text);
+    let mut ws = plain.split_whitespace();
+    if ws.next() != Some("You") {
+        return false;
+    }
+    let Some(verb) = ws.next().map(|w| w.to_lowercase()) else {
+        return false;
+    };
+    let verb = verb.trim_end_matches([',', '.', ':', ';']);
+    !verb.contains('\'')
+        && !matches!(
+            verb,
+            "must"
+                | "should"
+                | "need"
+                | "needs"
+                | "have"
+                | "has"
+                | "can"
+                | "cannot"
+                | "may"
+                | "might"
+                | "will"
+                | "would"
+                | "could"
+                | "shall"
+                | "are"
+                | "were"
+                | "do"
+                | "did"
+                | "never"
+                | "always"
+                | "only"
+                | "also"
+                | "then"
+                | "now"
+                | "first"
+                | "still"
+                | "ought"
+                | "better"
+                | "had"
+                | "want"
+                | "get"
+        )
 }
 
 /// A list whose items are each headed by a bold case ("- **Fresh**: `git
