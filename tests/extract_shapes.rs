@@ -5137,3 +5137,28 @@ fn items_headed_by_cases_hold_only_in_their_case() {
     let c = at(&cs, 19).expect("principle");
     assert!(json(&c.require).contains("make test"), "{c:#?}");
 }
+
+#[test]
+fn content_purposes_and_placements_are_not_acts() {
+    let cs = fixture("content-not-acts");
+    // "You delegate each rotation to a subagent …" opens the skill: how the method
+    // goes, not an instruction with a subagent to require.
+    let c = at(&cs, 8).expect("overview");
+    assert_eq!((&c.require, &c.when), (&None, &None), "{c:#?}");
+    // What is written ("API tokens") is the rule, not every write; what a
+    // hook is used for is not the agent's fetch; where advice is "pasted"
+    // is not an edit of CLAUDE.md.
+    for line in [12, 13, 14] {
+        let c = at(&cs, line).expect("rule");
+        assert_eq!(c.forbid, None, "line {line}: {c:#?}");
+    }
+    // (Still a rule about secrets: it fails closed where a session
+    // touched them.)
+    assert_eq!(at(&cs, 12).unwrap().scope, vec![ScopeTag::SensitiveMemory]);
+    // "staging validation" is an environment, not git's index: no forbid
+    // of `git add -A`.
+    assert!(
+        cs.iter().all(|c| !json(&c.forbid).contains("git add")),
+        "{cs:#?}"
+    );
+}

@@ -1103,7 +1103,12 @@ pub(super) fn analyse(
             .filter(|(i, n)| {
                 // (Only after an instruction, before an object: "Keys are
                 // never stored …, never committed …" states a fact.)
+                // ("… offered as rule files, not embedded in CLAUDE.md":
+                // a participle says where content goes, not an act.)
                 *n == ", not ".len()
+                    && words(&main[i + n..]).first().is_none_or(|w| {
+                        !(w.text.len() > 4 && w.text.ends_with("ed") && !w.text.ends_with("eed"))
+                    })
                     || words(&main[i + n..])
                         .first()
                         .is_none_or(|w| !lex.is_imperative(&w.text) && !w.text.ends_with("ed"))
@@ -1167,6 +1172,20 @@ pub(super) fn analyse(
                 if !tail.is_empty() && head.contains('`') {
                     conditions.push((tail, Order::Before));
                     main = head.trim().to_string();
+                }
+            }
+        }
+        // "Never use blocking hooks for telemetry or slow network calls":
+        // what the means is for is what it would do, not the agent's act;
+        // with no act in the means, the rule forbids none.
+        if negative {
+            if let Some(i) = find_outside_code(&main, " for ") {
+                let head = main[..i].trim().to_string();
+                let uses = words(&head)
+                    .iter()
+                    .any(|w| matches!(w.text.as_str(), "use" | "using"));
+                if uses && clause_info(&head, lex).actions.is_empty() {
+                    main = head;
                 }
             }
         }

@@ -1155,7 +1155,40 @@ pub(super) fn explicit_staging(s: &str) -> Option<String> {
         || (w.iter().any(|t| matches!(t.as_str(), "add" | "adding"))
             && w.iter()
                 .any(|t| matches!(t.as_str(), "file" | "files" | "everything")));
-    if !stages {
+    // "require staging validation", "deploy to staging": the environment,
+    // not git's index.
+    let environment = w.windows(2).any(|p| {
+        p[1] == "staging" && matches!(p[0].as_str(), "on" | "to" | "in" | "into" | "from")
+            || p[0] == "staging"
+                && matches!(
+                    p[1].as_str(),
+                    "validation"
+                        | "environment"
+                        | "env"
+                        | "server"
+                        | "servers"
+                        | "deploy"
+                        | "deploys"
+                        | "deployment"
+                        | "deployments"
+                        | "cluster"
+                        | "site"
+                        | "database"
+                        | "db"
+                        | "instance"
+                        | "slot"
+                        | "url"
+                        | "stack"
+                        | "release"
+                        | "run"
+                        | "test"
+                        | "tests"
+                        | "testing"
+                        | "data"
+                        | "first"
+                )
+    });
+    if !stages || environment {
         return None;
     }
     let negative = w.iter().any(|t| {
