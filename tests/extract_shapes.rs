@@ -5162,3 +5162,23 @@ fn content_purposes_and_placements_are_not_acts() {
         "{cs:#?}"
     );
 }
+
+#[test]
+fn a_skill_for_the_agents_instruction_file_scopes_only_its_writes() {
+    let cs = fixture("instruction-file-topic");
+    // "Reviews and trims AGENTS.md project memory files": the memory is
+    // the agent's instruction file, so the writes of rules that name no
+    // other file are self-modification — and nothing is a secret.
+    let c = at(&cs, 10).expect("consent rule");
+    assert_eq!(c.scope, vec![ScopeTag::SelfModification], "{c:#?}");
+    assert!(
+        cs.iter()
+            .all(|c| !c.scope.contains(&ScopeTag::SensitiveMemory)),
+        "{cs:#?}"
+    );
+    // "Merge duplicated advice into one bullet" folds text: no git merge,
+    // no scope.
+    let c = at(&cs, 9).expect("merge step");
+    assert_eq!((&c.require, &c.when), (&None, &None), "{c:#?}");
+    assert!(c.scope.is_empty(), "{c:#?}");
+}

@@ -821,7 +821,13 @@ impl Extractor<'_> {
             d.scope = elided;
         }
         if d.scope.is_empty() && !speech && d.modality != Modality::Should {
-            d.scope.clone_from(&self.topic);
+            let writes = writes_a_file(s);
+            d.scope = self
+                .topic
+                .iter()
+                .filter(|t| **t != ScopeTag::SelfModification || writes)
+                .cloned()
+                .collect();
         }
         Some(d)
     }

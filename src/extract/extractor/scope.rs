@@ -182,13 +182,55 @@ pub(super) fn stored_topic(description: &str, lex: &Lexicon) -> BTreeSet<ScopeTa
         })
         .map_or(d, |(i, _)| &d[..i]);
     let mut out = BTreeSet::new();
-    if clause_info(first, lex)
-        .scope
-        .contains(&ScopeTag::SensitiveMemory)
+    let scope = clause_info(first, lex).scope;
+    // ("Audits and optimizes CLAUDE.md project memory files": the memory
+    // is the agent's instruction file, its configuration — which rules act
+    // on it is each rule's own scope, not every rule's.)
+    let lower = first.to_lowercase();
+    let instructions = [
+        "claude.md",
+        "agents.md",
+        "gemini.md",
+        "copilot-instructions.md",
+    ]
+    .iter()
+    .any(|f| lower.contains(f));
+    if scope.contains(&ScopeTag::SensitiveMemory)
+        && !scope.contains(&ScopeTag::SelfModification)
+        && !instructions
     {
         out.insert(ScopeTag::SensitiveMemory);
     }
+    // A skill that exists to edit the agent's instruction file: its rules
+    // that write and name no other file write that one ("do not rewrite
+    // the file without explicit confirmation").
+    if instructions {
+        out.insert(ScopeTag::SelfModification);
+    }
     out
+}
+
+/// The rule's own words write something ("rewrite the file", "write to
+/// disk", "overwrite", "save"): where the skill's topic is the agent's
+/// instruction file, that file.
+pub(super) fn writes_a_file(text: &str) -> bool {
+    words(&mask(text).0).iter().any(|w| {
+        matches!(
+            w.text.as_str(),
+            "write"
+                | "writes"
+                | "writing"
+                | "overwrite"
+                | "overwrites"
+                | "overwriting"
+                | "rewrite"
+                | "rewrites"
+                | "rewriting"
+                | "save"
+                | "saves"
+                | "saving"
+        )
+    })
 }
 
 /// The skill is about writing skills: its description names skills and one
