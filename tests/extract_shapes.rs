@@ -5182,3 +5182,13 @@ fn a_skill_for_the_agents_instruction_file_scopes_only_its_writes() {
     assert_eq!((&c.require, &c.when), (&None, &None), "{c:#?}");
     assert!(c.scope.is_empty(), "{c:#?}");
 }
+
+#[test]
+fn what_a_rule_prevents_is_not_its_act() {
+    // "… to avoid creating links to unrelated issues on GitHub": no issue
+    // to create, no scope — the rule is about the body's wording.
+    let cs = fixture("purpose-clause");
+    let c = at(&cs, 8).expect("purpose rule");
+    assert_eq!((&c.require, &c.when), (&None, &None), "{c:#?}");
+    assert!(c.scope.is_empty(), "{c:#?}");
+}

@@ -118,6 +118,10 @@ pub(super) fn cut_purpose(s: &str, relative_that: bool) -> String {
                     " so history ",
                     " which ",
                     " in order to ",
+                    // ("… phrased "item N" to avoid creating links to
+                    // issues": what the rule prevents is no act of it.)
+                    " to avoid ",
+                    " to prevent ",
                     " based on ",
                     " because ",
                     " since it ",
