@@ -5192,3 +5192,19 @@ fn what_a_rule_prevents_is_not_its_act() {
     assert_eq!((&c.require, &c.when), (&None, &None), "{c:#?}");
     assert!(c.scope.is_empty(), "{c:#?}");
 }
+
+#[test]
+fn a_preparing_step_comes_before_the_dispatch_its_section_requires() {
+    let cs = fixture("prepare-then-dispatch");
+    // "**1. Note the range:**" / `git rev-parse …` before "**2. Send it
+    // out:**" / "Dispatch a `general-purpose` subagent": the look is due
+    // before the dispatch, not from the skill's load (a session that
+    // stopped before dispatching owes no range).
+    let c = at(&cs, 10).expect("preparing step");
+    assert_eq!(c.when, Some(p("{subagent: general-purpose}")), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    // The dispatch itself is not made to wait on a dispatch.
+    let c = at(&cs, 18).expect("dispatch");
+    assert_eq!(c.when, None, "{c:#?}");
+    assert_eq!(c.require, Some(p("{subagent: general-purpose}")), "{c:#?}");
+}

@@ -148,13 +148,18 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
         .collect();
     // The scoped acts the rules require, in document order: where no step
     // structure says which act a look-up precedes, the next one does.
+    // (A dispatched agent acts too: "1. Get git SHAs" before "2. Dispatch
+    // the code reviewer subagent", "Verify the fixes don't conflict" after
+    // the agents ran.)
     let later_acts: Vec<(u32, Predicate)> = drafts
         .iter()
         .filter(|d| d.when.is_none() && d.forbid.is_none())
         .filter_map(|d| {
             let r = d.require.as_ref()?;
             let scoped = !predicate_scopes(r, lex).is_empty();
-            (scoped && !looks_at_the_repository(r, true)).then(|| (d.lines[0], r.clone()))
+            let dispatch = matches!(r, Predicate::Subagent(_));
+            ((scoped || dispatch) && !looks_at_the_repository(r, true))
+                .then(|| (d.lines[0], r.clone()))
         })
         .collect();
     for d in drafts.iter_mut() {
@@ -248,10 +253,24 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
             .find_map(|&(line, level, text)| {
                 scoped_act(text).or_else(|| section_opening_acts(blocks, line, level, lex))
             });
+        // (A step that only prepares — "**1. Get git SHAs:**" over its
+        // block — comes before the next act its own section requires:
+        // "**2. Dispatch code reviewer subagent:**".)
+        let section_end = headings[own + 1..]
+            .iter()
+            .find(|(_, l, _)| *l <= level)
+            .map_or(u32::MAX, |(l, _, _)| *l);
+        // (Not an act of its own kind: a dispatch restated is no later
+        // step of the dispatch.)
+        let own_dispatch = matches!(r, Predicate::Subagent(_));
         let act = act.or_else(|| {
             later_acts
                 .iter()
-                .find(|(l, _)| *l > d.lines[1] && look)
+                .find(|(l, a)| {
+                    *l > d.lines[1]
+                        && (look || *l < section_end)
+                        && !(own_dispatch && matches!(a, Predicate::Subagent(_)))
+                })
                 .map(|(_, a)| a.clone())
         });
         if let Some(act) = act.filter(fits) {
