@@ -5208,3 +5208,25 @@ fn a_preparing_step_comes_before_the_dispatch_its_section_requires() {
     assert_eq!(c.when, None, "{c:#?}");
     assert_eq!(c.require, Some(p("{subagent: general-purpose}")), "{c:#?}");
 }
+
+#[test]
+fn steps_of_a_skill_used_around_an_act_are_due_where_the_act_happened() {
+    // "Use when implementing a change …": a session that loaded the skill
+    // and never changed code owed none of its steps — `when` the work's
+    // edits, `anywhere` — while a rule that says it holds from the start
+    // keeps the load.
+    let cs = fixture("skill-occasion");
+    for line in [8, 9] {
+        let c = at(&cs, line).expect("step");
+        assert!(json(&c.when).contains("write"), "line {line}: {c:#?}");
+        assert_eq!(c.order, Some(Order::Anywhere), "line {line}: {c:#?}");
+    }
+    let c = at(&cs, 11).expect("start rule");
+    assert_eq!(c.when, None, "{c:#?}");
+    // "Use when finishing a task or before merging": an occasion no action
+    // shows — the load alone attests the use, so the steps stay due from it.
+    let cs = fixture("skill-occasion-situation");
+    let c = at(&cs, 8).expect("step");
+    assert_eq!(c.when, None, "{c:#?}");
+    assert_eq!(c.require, Some(p("{command: \"make lint*\"}")), "{c:#?}");
+}

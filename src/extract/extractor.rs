@@ -100,6 +100,9 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
     gate_following_acts(&mut drafts, &blocks, lexicon);
     look_ups_before_the_next_act(&mut drafts, &blocks, lexicon);
     file_looks_before_the_work(&mut drafts, lexicon);
+    if let Some(act) = skill_act(description, lexicon) {
+        due_where_the_skill_applies(&mut drafts, &act);
+    }
     skill_anaphora(&mut drafts);
     one_question_per_batch(&mut drafts);
     for d in &mut drafts {
