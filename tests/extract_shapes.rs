@@ -5230,3 +5230,20 @@ fn steps_of_a_skill_used_around_an_act_are_due_where_the_act_happened() {
     assert_eq!(c.when, None, "{c:#?}");
     assert_eq!(c.require, Some(p("{command: \"make lint*\"}")), "{c:#?}");
 }
+
+#[test]
+fn a_when_to_use_column_is_the_situation_and_the_command_column_the_act() {
+    // "Kind | When to use | Command": "When to use" holds "to use" but
+    // names the situation; the row's act is its command — judged where a
+    // tag was made, and scope-tagged like every tag change.
+    let cs = fixture("when-to-use-column");
+    for line in [10, 11] {
+        let c = at(&cs, line).expect("row");
+        assert!(json(&c.when).contains("git tag"), "line {line}: {c:#?}");
+        assert_eq!(
+            c.scope,
+            vec![ScopeTag::SharedRepoState],
+            "line {line}: {c:#?}"
+        );
+    }
+}

@@ -184,7 +184,8 @@ impl TableRoles {
             .position(|h| is(h, COND) || is(h, &["goal", "need", "type"]));
         let action = norm
             .iter()
-            .position(|h| is(h, ACTION))
+            // ("When to use" names the situation, though it holds "to use".)
+            .position(|h| is(h, ACTION) && !h.trim_start().starts_with("when "))
             .or_else(|| {
                 norm.iter()
                     .position(|h| is(h, &["command", "commands"]))
