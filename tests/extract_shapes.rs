@@ -5247,3 +5247,23 @@ fn a_when_to_use_column_is_the_situation_and_the_command_column_the_act() {
         );
     }
 }
+
+#[test]
+fn a_bare_amend_is_a_commit_amend_and_an_amended_document_is_not() {
+    let cs = fixture("bare-amend");
+    // "Do not amend." with no object: the commit amend, forbidden.
+    let c = cs
+        .iter()
+        .find(|c| c.text == "Do not amend.")
+        .expect("bare amend rule");
+    assert_eq!(
+        c.forbid,
+        Some(p("{git: commit, args: [\"--amend\"]}")),
+        "{c:#?}"
+    );
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+    // "Never amend the spec …": a document, no git act, no scope.
+    let c = at(&cs, 10).expect("spec rule");
+    assert_eq!((&c.when, c.behavior()), (&None, None), "{c:#?}");
+    assert!(c.scope.is_empty(), "{c:#?}");
+}
