@@ -5267,3 +5267,21 @@ fn a_bare_amend_is_a_commit_amend_and_an_amended_document_is_not() {
     assert_eq!((&c.when, c.behavior()), (&None, None), "{c:#?}");
     assert!(c.scope.is_empty(), "{c:#?}");
 }
+
+#[test]
+fn a_protected_branch_list_on_one_line_forbids_its_act_on_those_branches() {
+    let cs = fixture("protected-inline");
+    // "Protected branches: `trunk`, `release/stable` — never a target for
+    // deletion": deleting those branches, nothing else.
+    let c = at(&cs, 8).expect("deletion rule");
+    let f = json(&c.forbid);
+    assert!(f.contains("git branch -D trunk"), "{c:#?}");
+    assert!(f.contains("git push * --delete release/stable"), "{c:#?}");
+    assert!(!f.contains("\"commit\""), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+    // "Protected branch: `prod` — never push or commit to it directly":
+    // those acts on that branch, not every push (no bare trigger left).
+    let c = at(&cs, 9).expect("push rule");
+    assert_eq!(c.when, None, "{c:#?}");
+    assert!(json(&c.forbid).contains("\"branch\":\"prod\""), "{c:#?}");
+}

@@ -95,6 +95,7 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
     purpose_statement(&mut drafts, &blocks, description);
     case_lists(&mut drafts, &blocks, lexicon);
     branch_name_prefixes(&mut drafts, &blocks);
+    protected_branches_inline(&mut drafts);
     attribution_in_commits(&mut drafts);
     checks_the_lead_in_names(&mut drafts, &blocks, lexicon);
     gate_following_acts(&mut drafts, &blocks, lexicon);

@@ -913,43 +913,7 @@ impl Extractor<'_> {
     /// An item of a protected-branch list ("Never touch these branches:"
     /// `- main`): no git state change on it, no deletion or push of it.
     pub(super) fn protected_branch(&mut self, body: &Lined, branches: &[String], lead: &Lead) {
-        let git_change = Predicate::Any(
-            ["commit", "push", "merge", "rebase", "reset", "cherry-pick"]
-                .iter()
-                .map(|s| Predicate::Git {
-                    subcommand: s.to_string(),
-                    args: Vec::new(),
-                })
-                .collect(),
-        );
-        let mut alts = Vec::new();
-        for branch in branches {
-            let glob = globset::escape(branch).replace("[*]", "*");
-            match &lead.act_on_items {
-                // "NEVER force push to: `main`": that act on that branch
-                // (the session's branch, or the branch a push names).
-                Some(act) => {
-                    alts.push(Predicate::All(vec![
-                        act.clone(),
-                        Predicate::Branch(glob.clone()),
-                    ]));
-                    if is_push(act) {
-                        alts.push(Predicate::All(vec![
-                            act.clone(),
-                            Predicate::Command(format!("git push * {glob}*")),
-                        ]));
-                    }
-                }
-                None => alts.extend([
-                    Predicate::All(vec![git_change.clone(), Predicate::Branch(glob.clone())]),
-                    Predicate::Command(format!("git branch -d {glob}*")),
-                    Predicate::Command(format!("git branch -D {glob}*")),
-                    Predicate::Command(format!("git push * --delete {glob}*")),
-                    Predicate::Command(format!("git push * {glob}*")),
-                ]),
-            }
-        }
-        let forbid = Predicate::Any(alts);
+        let forbid = protected_branch_forbid(branches, lead.act_on_items.as_ref(), false);
         let mut scope = BTreeSet::new();
         scope.insert(ScopeTag::SharedRepoState);
         self.drafts.push(Draft {
@@ -967,6 +931,60 @@ impl Extractor<'_> {
             awaits: false,
         });
     }
+}
+
+/// What a protected-branch list forbids on each name: `act` on it (the
+/// session's branch, or the branch a push names); with no act, any git
+/// state change on it and deleting or pushing it; only deleting it where
+/// the list says deletion.
+pub(super) fn protected_branch_forbid(
+    branches: &[String],
+    act: Option<&Predicate>,
+    deletion: bool,
+) -> Predicate {
+    let git_change = Predicate::Any(
+        ["commit", "push", "merge", "rebase", "reset", "cherry-pick"]
+            .iter()
+            .map(|s| Predicate::Git {
+                subcommand: s.to_string(),
+                args: Vec::new(),
+            })
+            .collect(),
+    );
+    let mut alts = Vec::new();
+    for branch in branches {
+        let glob = globset::escape(branch).replace("[*]", "*");
+        let deletes = [
+            Predicate::Command(format!("git branch -d {glob}*")),
+            Predicate::Command(format!("git branch -D {glob}*")),
+            Predicate::Command(format!("git push * --delete {glob}*")),
+        ];
+        match act {
+            // "NEVER force push to: `main`": that act on that branch.
+            Some(act) => {
+                alts.push(Predicate::All(vec![
+                    act.clone(),
+                    Predicate::Branch(glob.clone()),
+                ]));
+                if is_push(act) {
+                    alts.push(Predicate::All(vec![
+                        act.clone(),
+                        Predicate::Command(format!("git push * {glob}*")),
+                    ]));
+                }
+            }
+            None if deletion => alts.extend(deletes),
+            None => {
+                alts.push(Predicate::All(vec![
+                    git_change.clone(),
+                    Predicate::Branch(glob.clone()),
+                ]));
+                alts.extend(deletes);
+                alts.push(Predicate::Command(format!("git push * {glob}*")));
+            }
+        }
+    }
+    Predicate::Any(alts)
 }
 
 /// A branch name alone on an item: `main`, `release/*`, develop.

@@ -1318,3 +1318,65 @@ pub(super) fn due_where_the_skill_applies(drafts: &mut [Draft], act: &Predicate)
         d.order = Some(Order::Anywhere);
     }
 }
+
+/// "Protected branches: `main`, `develop` — never target for deletion": a
+/// protected-branch list written on one line. The names are the
+/// backticked ones before the dash; the act is what the rest forbids —
+/// the acts it names, on those branches; deleting them where it says so;
+/// else any git state change on them, deleting or pushing them (as a
+/// protected-branch list's items).
+pub(super) fn protected_branches_inline(drafts: &mut [Draft]) {
+    for d in drafts.iter_mut() {
+        if d.require.is_some() || d.forbid.is_some() {
+            continue;
+        }
+        let text = strip_emphasis(&d.text);
+        let lower = text.to_lowercase();
+        let Some(rest) = lower
+            .strip_prefix("protected branches")
+            .or_else(|| lower.strip_prefix("protected branch"))
+        else {
+            continue;
+        };
+        let Some(rest) = rest.trim_start().strip_prefix(':') else {
+            continue;
+        };
+        let Some((names_part, tail)) = rest
+            .split_once(" — ")
+            .or_else(|| rest.split_once(" - "))
+            .or_else(|| rest.split_once("; "))
+        else {
+            continue;
+        };
+        let tw = words(tail);
+        if !tw
+            .iter()
+            .any(|w| matches!(w.text.as_str(), "never" | "not" | "don't" | "dont" | "no"))
+        {
+            continue;
+        }
+        let names: Vec<String> = names_part
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .filter_map(branch_name)
+            .collect();
+        if names.is_empty() {
+            continue;
+        }
+        let deletion = tw.iter().any(|w| {
+            w.text.starts_with("delet") || w.text.starts_with("remov") || w.text == "prune"
+        });
+        // ("— never push or commit to it directly": the acts the rest
+        // names, on those branches.)
+        let act = d.when.take();
+        d.forbid = Some(protected_branch_forbid(
+            &names,
+            act.as_ref(),
+            deletion && act.is_none(),
+        ));
+        d.order = None;
+        d.modality = Modality::MustNot;
+        d.scope.insert(ScopeTag::SharedRepoState);
+    }
+}
