@@ -5285,3 +5285,13 @@ fn a_protected_branch_list_on_one_line_forbids_its_act_on_those_branches() {
     assert_eq!(c.when, None, "{c:#?}");
     assert!(json(&c.forbid).contains("\"branch\":\"prod\""), "{c:#?}");
 }
+
+#[test]
+fn what_a_script_does_told_in_the_third_person_is_no_act() {
+    // "**Checks the version** - Runs `scripts/check_version.sh` to
+    // ensure:": what the script does, not a step the agent is told to
+    // take — no requirement due from the skill's load.
+    let cs = fixture("script-description");
+    let c = at(&cs, 10).expect("description item");
+    assert_eq!((&c.require, &c.when), (&None, &None), "{c:#?}");
+}

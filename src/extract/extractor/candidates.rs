@@ -811,7 +811,11 @@ impl Extractor<'_> {
         let mut d = a.into_draft(ctx, self.lex);
         // "Do not use for npm packages — use `/npm-release` instead": where
         // the skill itself does not apply, no act of the session.
-        if skill_not_for(s) || another_actor_made(s) || passive_fact(s) {
+        if skill_not_for(s)
+            || another_actor_made(s)
+            || passive_fact(s)
+            || describes_what_it_does(s, self.lex)
+        {
             d.when = None;
             d.require = None;
             d.forbid = None;
@@ -1117,6 +1121,46 @@ fn skill_not_for(s: &str) -> bool {
     };
     rest.first()
         .is_some_and(|x| matches!(*x, "for" | "when" | "if" | "on"))
+}
+
+/// "Validates the version - Runs `validate_version.sh` …", "`cargo fmt
+/// --check` - Ensures code is properly formatted": what a script or a
+/// command does, told in the third person — a description, not an act
+/// the agent is told to take.
+fn describes_what_it_does(s: &str, lex: &Lexicon) -> bool {
+    let t = strip_emphasis(s);
+    let t = t.trim_start();
+    // (After a command and its dash: "`cmd` - Ensures …".)
+    let t = match t.strip_prefix('`').and_then(|r| r.split_once('`')) {
+        Some((_, after)) => match after.trim_start().strip_prefix(['-', '\u{2014}', ':']) {
+            Some(rest) => rest.trim_start(),
+            None => return false,
+        },
+        None => t,
+    };
+    let Some(first) = t.split_whitespace().next() else {
+        return false;
+    };
+    if !first.starts_with(|c: char| c.is_ascii_uppercase()) {
+        return false;
+    }
+    let v = first.to_lowercase();
+    if lex.is_imperative(&v) {
+        return false;
+    }
+    let base = if let Some(stem) = v.strip_suffix("ies") {
+        format!("{stem}y")
+    } else if ["ches", "shes", "sses", "xes", "zes"]
+        .iter()
+        .any(|e| v.ends_with(e))
+    {
+        v[..v.len() - 2].to_string()
+    } else if let Some(stem) = v.strip_suffix('s') {
+        stem.to_string()
+    } else {
+        return false;
+    };
+    base.len() >= 3 && lex.is_imperative(&base)
 }
 
 /// "Keys are never stored in plain text, never committed to git": a
