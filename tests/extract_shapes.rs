@@ -5295,3 +5295,15 @@ fn what_a_script_does_told_in_the_third_person_is_no_act() {
     let c = at(&cs, 10).expect("description item");
     assert_eq!((&c.require, &c.when), (&None, &None), "{c:#?}");
 }
+
+#[test]
+fn a_skill_that_authors_agent_hooks_scopes_its_writes() {
+    // "Creates and tests lifecycle hooks for the agent's plugins": the
+    // agent's configuration — a rule that creates a file there is
+    // self-modification; one about the handler's quality is not.
+    let cs = fixture("hook-author-topic");
+    let c = at(&cs, 9).expect("create rule");
+    assert_eq!(c.scope, vec![ScopeTag::SelfModification], "{c:#?}");
+    let c = at(&cs, 8).expect("quality rule");
+    assert!(c.scope.is_empty(), "{c:#?}");
+}

@@ -187,14 +187,32 @@ pub(super) fn stored_topic(description: &str, lex: &Lexicon) -> BTreeSet<ScopeTa
     // is the agent's instruction file, its configuration — which rules act
     // on it is each rule's own scope, not every rule's.)
     let lower = first.to_lowercase();
-    let instructions = [
-        "claude.md",
-        "agents.md",
-        "gemini.md",
-        "copilot-instructions.md",
-    ]
-    .iter()
-    .any(|f| lower.contains(f));
+    let fw: Vec<String> = words(&lower).into_iter().map(|w| w.text).collect();
+    let has = |x: &str| fw.iter().any(|w| w == x);
+    // (Or the agent's hooks: "Creates, audits, and tests lifecycle hooks
+    // inside Open Plugins" — not a repository's git hooks.)
+    let agent_hooks = (has("hook") || has("hooks"))
+        && [
+            "lifecycle",
+            "claude",
+            "agent",
+            "agents",
+            "plugin",
+            "plugins",
+            "pretooluse",
+            "harness",
+        ]
+        .iter()
+        .any(|x| has(x));
+    let instructions = agent_hooks
+        || [
+            "claude.md",
+            "agents.md",
+            "gemini.md",
+            "copilot-instructions.md",
+        ]
+        .iter()
+        .any(|f| lower.contains(f));
     if scope.contains(&ScopeTag::SensitiveMemory)
         && !scope.contains(&ScopeTag::SelfModification)
         && !instructions
@@ -229,6 +247,18 @@ pub(super) fn writes_a_file(text: &str) -> bool {
                 | "save"
                 | "saves"
                 | "saving"
+                | "create"
+                | "creates"
+                | "creating"
+                | "update"
+                | "updates"
+                | "updating"
+                | "edit"
+                | "edits"
+                | "editing"
+                | "modify"
+                | "modifies"
+                | "modifying"
         )
     })
 }
