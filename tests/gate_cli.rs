@@ -992,3 +992,41 @@ fn a_missing_default_folder_is_reported_and_nothing_is_measured() {
     );
     assert!(r.stderr.contains("capture a run first"), "{}", r.stderr);
 }
+
+#[test]
+fn an_unquoted_colon_in_the_frontmatter_warns_and_the_gate_still_judges() {
+    // A description holding `: ` unquoted is not YAML; as clients do, the
+    // gate reads it as quoted, warns with the file and line, and judges
+    // the body (here: a force-push the body forbids fails closed).
+    let d = tempfile::tempdir().unwrap();
+    let folder = d.path().join("skills/demo");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(
+        folder.join("SKILL.md"),
+        "---\nname: demo\ndescription: Ship releases. Use when: the user asks to ship\n---\n\n# demo\n\nYou MUST NOT force-push.\n",
+    )
+    .unwrap();
+    let mut t = Tx::new(Fmt::Claude);
+    t.user("Ship it.");
+    t.load_skill("demo", "You MUST NOT force-push.");
+    t.shell("git push --force", "", false, None);
+    t.end("Done.");
+    t.write(&d.path().join("runs/a.jsonl"));
+    let r = run_in(
+        d.path(),
+        &[
+            "gate",
+            "skills/demo",
+            "--trajectories",
+            "runs",
+            "--no-report",
+        ],
+    );
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr
+            .contains("skills/demo/SKILL.md:3:37: frontmatter is not valid YAML"),
+        "{}",
+        r.stderr
+    );
+}
