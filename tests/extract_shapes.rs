@@ -5307,3 +5307,13 @@ fn a_skill_that_authors_agent_hooks_scopes_its_writes() {
     let c = at(&cs, 8).expect("quality rule");
     assert!(c.scope.is_empty(), "{c:#?}");
 }
+
+#[test]
+fn a_checkout_step_is_a_step() {
+    // "## Step 1: Checkout Trunk" over `git checkout trunk`: "checkout"
+    // opens the step as a verb; the step's act is scope-tagged.
+    let cs = fixture("checkout-step");
+    let c = at(&cs, 8).expect("checkout step");
+    assert!(json(&c.require).contains("git checkout trunk"), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+}
