@@ -14,11 +14,13 @@ use super::readings::*;
 use super::*;
 
 mod analysis;
+mod occasion;
 mod phases;
 mod qualifiers;
 mod references;
 
 pub(crate) use analysis::*;
+pub(crate) use occasion::*;
 pub(crate) use phases::*;
 pub(crate) use qualifiers::*;
 pub(crate) use references::*;

@@ -1,0 +1,116 @@
+//! Part of stage 3 (conditions): the occasion a skill's description
+//! names ("Use when implementing any feature …"), which the rules that
+//! would otherwise be due from the skill's load hang on.
+
+use super::*;
+
+/// The act a skill's description says it is used around ("Use when
+/// implementing any feature or bugfix, before writing implementation
+/// code": the work's edits): the acts its "Use when …" occasions name.
+/// "before …" / "after …" parts say what the skill precedes or follows and
+/// are skipped. None where an occasion is the user's request or a
+/// situation no action shows.
+pub(crate) fn skill_act(description: &str, lex: &Lexicon) -> Option<Predicate> {
+    let lower = description.to_lowercase();
+    let mut acts: Vec<Predicate> = Vec::new();
+    for sentence in lower.split(". ") {
+        let Some(at) = ["use when ", "use this skill when ", "use it when "]
+            .iter()
+            .find_map(|k| sentence.find(k).map(|i| i + k.len()))
+        else {
+            continue;
+        };
+        for part in sentence[at..]
+            .split([',', ';', '-', '\u{2014}'])
+            .flat_map(split_occasions)
+        {
+            let part = part.trim().trim_start_matches("or ").trim();
+            // ("… before writing implementation code", "before touching
+            // code": what the skill precedes, not its occasion — a plan
+            // written and handed on never touched code.)
+            if part.starts_with("before ") || part.starts_with("after ") || part.is_empty() {
+                continue;
+            }
+            let w = words(part);
+            if w.iter().any(|x| {
+                matches!(
+                    x.text.as_str(),
+                    "user"
+                        | "users"
+                        | "asks"
+                        | "asked"
+                        | "wants"
+                        | "requests"
+                        | "requested"
+                        | "says"
+                )
+            }) {
+                return None;
+            }
+            // Every occasion must be an act: one that no action shows
+            // ("completing tasks", "you have a spec") is a use the load
+            // alone attests.
+            let p = clause_info(part, lex).behavior(false)?;
+            if !acts.contains(&p) {
+                acts.push(p);
+            }
+        }
+    }
+    any_of(acts)
+}
+
+/// "implementing major features or before merging": occasions joined by
+/// "or" where a gerund, "before" or "after" follows it ("any feature or
+/// bugfix" is one).
+fn split_occasions(part: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = part;
+    while let Some(i) = rest.find(" or ") {
+        let next = rest[i + 4..].split_whitespace().next().unwrap_or("");
+        if next.ends_with("ing") || next == "before" || next == "after" {
+            out.push(&rest[..i]);
+            rest = &rest[i + 4..];
+        } else {
+            break;
+        }
+    }
+    out.push(rest);
+    out
+}
+
+/// A requirement due from the skill's load in a skill used around an act
+/// ([`skill_act`]): a session that never did the act never needed it —
+/// `when` that act, `anywhere`. Rules that say they hold from the start
+/// ("first", "at start", "always", "before any …") keep the load.
+pub(crate) fn due_where_the_skill_applies(drafts: &mut [Draft], act: &Predicate) {
+    for d in drafts.iter_mut() {
+        if d.when.is_some() || d.forbid.is_some() {
+            continue;
+        }
+        let Some(r) = &d.require else {
+            continue;
+        };
+        if r == act {
+            continue;
+        }
+        let lower = d.text.to_lowercase();
+        let from_start = words(&lower).iter().any(|w| {
+            matches!(
+                w.text.as_str(),
+                "first"
+                    | "start"
+                    | "always"
+                    | "announce"
+                    | "immediately"
+                    | "before"
+                    | "every"
+                    | "each"
+            )
+        });
+        if from_start {
+            continue;
+        }
+        d.when = Some(act.clone());
+        d.order = Some(Order::Anywhere);
+    }
+}
