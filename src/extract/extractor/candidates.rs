@@ -11,7 +11,7 @@ use super::readings::{
     act_needs_consent, act_then_so, acts_before_the_dash, agent_narration, change_kind_requires,
     command_then_verdict, connective_command, consent_phrasing, explicit_staging, first_lower,
     flag_with_command, git_subcommand_list, never_with_failing, only_first, quoted_motto,
-    reason_then_rule, sentence_adverbial, state_checked_by, wrong_order,
+    reason_then_rule, sentence_adverbial, state_checked_by, third_person_base, wrong_order,
 };
 use super::*;
 
@@ -1148,19 +1148,7 @@ fn describes_what_it_does(s: &str, lex: &Lexicon) -> bool {
     if lex.is_imperative(&v) {
         return false;
     }
-    let base = if let Some(stem) = v.strip_suffix("ies") {
-        format!("{stem}y")
-    } else if ["ches", "shes", "sses", "xes", "zes"]
-        .iter()
-        .any(|e| v.ends_with(e))
-    {
-        v[..v.len() - 2].to_string()
-    } else if let Some(stem) = v.strip_suffix('s') {
-        stem.to_string()
-    } else {
-        return false;
-    };
-    base.len() >= 3 && lex.is_imperative(&base)
+    third_person_base(&v).is_some_and(|base| base.len() >= 3 && lex.is_imperative(&base))
 }
 
 /// "Keys are never stored in plain text, never committed to git": a

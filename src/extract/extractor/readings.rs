@@ -906,6 +906,21 @@ pub(super) fn connective_command(s: &str, lex: &Lexicon) -> Option<String> {
     parenthetical.then(|| format!("Run `{cmd}` {after}").trim_end().to_string() + ".")
 }
 
+/// The base of a third-person verb form: "runs" → "run", "pushes" →
+/// "push", "applies" → "apply"; None for a word without the -s.
+pub(super) fn third_person_base(v: &str) -> Option<String> {
+    if let Some(stem) = v.strip_suffix("ies") {
+        Some(format!("{stem}y"))
+    } else if ["ches", "shes", "sses", "xes", "zes"]
+        .iter()
+        .any(|e| v.ends_with(e))
+    {
+        Some(v[..v.len() - 2].to_string())
+    } else {
+        v.strip_suffix('s').map(str::to_string)
+    }
+}
+
 /// "Claude runs `envsec sync`", "The agent never commits the build": a
 /// procedure told as what the agent does, read as the imperative ("Run
 /// `envsec sync`", "Never commit the build").
@@ -925,17 +940,7 @@ pub(super) fn agent_narration(s: &str, lex: &Lexicon) -> Option<String> {
         }
         _ => (None, first.to_string(), tail),
     };
-    let v = verb.to_lowercase();
-    let base = if let Some(stem) = v.strip_suffix("ies") {
-        format!("{stem}y")
-    } else if ["ches", "shes", "sses", "xes", "zes"]
-        .iter()
-        .any(|e| v.ends_with(e))
-    {
-        v[..v.len() - 2].to_string()
-    } else {
-        v.strip_suffix('s')?.to_string()
-    };
+    let base = third_person_base(&verb.to_lowercase())?;
     if base.len() < 2 || !lex.is_imperative(&base) || lex.is_speech(&base) {
         return None;
     }
