@@ -617,13 +617,11 @@ fn discovered_undecodable_files_are_refused_and_reports_are_not_rediscovered() {
 #[test]
 fn report_names_are_sanitised_and_never_clobbered() {
     let d = tempfile::tempdir().unwrap();
-    let folder = d.path().join("skills/evil");
-    std::fs::create_dir_all(&folder).unwrap();
-    std::fs::write(
-        folder.join("SKILL.md"),
+    raw_skill(
+        d.path(),
+        "skills/evil",
         "---\nname: ../../escape\ndescription: x\n---\n\nYou MUST NOT force-push.\n",
-    )
-    .unwrap();
+    );
     let mut t = Tx::new(Fmt::Claude);
     t.load_skill("../../escape", "x");
     t.shell("git push", "", false, None);
@@ -999,13 +997,11 @@ fn an_unquoted_colon_in_the_frontmatter_warns_and_the_gate_still_judges() {
     // gate reads it as quoted, warns with the file and line, and judges
     // the body (here: a force-push the body forbids fails closed).
     let d = tempfile::tempdir().unwrap();
-    let folder = d.path().join("skills/demo");
-    std::fs::create_dir_all(&folder).unwrap();
-    std::fs::write(
-        folder.join("SKILL.md"),
+    raw_skill(
+        d.path(),
+        "skills/demo",
         "---\nname: demo\ndescription: Ship releases. Use when: the user asks to ship\n---\n\n# demo\n\nYou MUST NOT force-push.\n",
-    )
-    .unwrap();
+    );
     let mut t = Tx::new(Fmt::Claude);
     t.user("Ship it.");
     t.load_skill("demo", "You MUST NOT force-push.");

@@ -391,6 +391,14 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
+/// Write `<root>/<folder>/SKILL.md` with exactly `text` (a skill whose
+/// frontmatter a test shapes itself).
+pub fn raw_skill(root: &Path, folder: &str, text: &str) {
+    let f = root.join(folder);
+    std::fs::create_dir_all(&f).unwrap();
+    std::fs::write(f.join("SKILL.md"), text).unwrap();
+}
+
 /// Write `<dir>/<name>/SKILL.md` and, when `constraints` is given, its
 /// lockfile (matching sha unless `drift`). Returns the SKILL.md path.
 pub fn write_skill(
