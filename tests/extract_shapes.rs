@@ -5317,3 +5317,17 @@ fn a_checkout_step_is_a_step() {
     assert!(json(&c.require).contains("git checkout trunk"), "{c:#?}");
     assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
 }
+
+#[test]
+fn a_pre_act_heading_puts_its_checks_before_that_act() {
+    // "## Pre-commit checklist": its items are due before a commit — not
+    // before the push the next section ("## Before pushing") names.
+    let cs = fixture("pre-act-heading");
+    for line in [10, 11] {
+        let c = at(&cs, line).expect("checklist item");
+        assert_eq!(c.when, Some(p("{git: commit}")), "line {line}: {c:#?}");
+        assert_eq!(c.order, Some(Order::Before), "line {line}: {c:#?}");
+    }
+    let c = at(&cs, 15).expect("push rule");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+}

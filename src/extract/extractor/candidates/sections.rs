@@ -32,6 +32,10 @@ impl Section {
         }
         let w = words(h);
         let first = w.get(heading_number(&w))?;
+        // "Pre-commit checklist", "Pre-push checks": before that act.
+        if let Some(act) = pre_act_heading(h) {
+            return Some((act, Order::Before));
+        }
         let order = match first.text.as_str() {
             "before" => Order::Before,
             "if" | "when" | "whenever" | "after" | "once" | "unless" => Order::After,
@@ -285,7 +289,39 @@ pub(super) fn heading_number(w: &[Word]) -> usize {
         .count()
 }
 
+/// "Pre-commit checklist", "Pre-push checks", "Pre-merge verification":
+/// a heading that puts its checks before an act — that act ("commit").
+/// (Not "Pre-commit hooks": the tool of that name.)
+pub(crate) fn pre_act_heading(t: &str) -> Option<String> {
+    let w = words(t);
+    let w = &w[heading_number(&w)..];
+    // ("pre-commit" is two words, as "force-push" is.)
+    let (first, act) = (w.first()?, w.get(1)?);
+    if first.text != "pre" {
+        return None;
+    }
+    let act = act.text.as_str();
+    if !matches!(
+        act,
+        "commit" | "push" | "merge" | "release" | "deploy" | "deployment" | "publish" | "pr"
+    ) {
+        return None;
+    }
+    w[2..]
+        .iter()
+        .any(|x| {
+            matches!(
+                x.text.as_str(),
+                "checklist" | "checks" | "check" | "steps" | "verification" | "review" | "gate"
+            )
+        })
+        .then(|| act.to_string())
+}
+
 pub(crate) fn heading_conditional(t: &str) -> bool {
+    if pre_act_heading(t).is_some() {
+        return true;
+    }
     let w = words(t);
     let w = &w[heading_number(&w)..];
     w.first().is_some_and(|f| {
