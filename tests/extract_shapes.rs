@@ -5331,3 +5331,26 @@ fn a_pre_act_heading_puts_its_checks_before_that_act() {
     let c = at(&cs, 15).expect("push rule");
     assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
 }
+
+#[test]
+fn coordinated_verbs_each_act_on_the_object() {
+    // "Create the version bump commit": a commit whose kind names what it
+    // records is the commit (not a version bump); "Review and merge the
+    // release PR" is the merge (not a look-up); "Create and push the
+    // annotated git tag" creates the tag and pushes it.
+    let cs = fixture("coordinated-acts");
+    let c = at(&cs, 9).expect("bump commit");
+    assert_eq!(c.require, Some(p("{git: commit}")), "{c:#?}");
+    let c = at(&cs, 10).expect("merge step");
+    assert!(json(&c.require).contains(r#""git":"merge""#), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+    let c = at(&cs, 11).expect("tag step");
+    let r = json(&c.require);
+    assert!(
+        r.contains(r#"{"git":"tag"}"#) && r.contains("--tags"),
+        "{c:#?}"
+    );
+    // A kind of commit forbidden is not every commit.
+    let c = at(&cs, 12).expect("merge commits");
+    assert!(!json(&c.forbid).contains(r#""git":"commit""#), "{c:#?}");
+}

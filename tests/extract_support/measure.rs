@@ -335,9 +335,18 @@ pub fn measure_labels(
             f.tag_fp += pred.difference(&l.scope).count();
             f.tag_fn += l.scope.difference(&pred).count();
             if pred != l.scope {
+                // (`acts` where some rule it matched has a predicate:
+                // its scope follows from what it does, not a mention.)
+                let acts = on
+                    .iter()
+                    .any(|c| c.behavior().is_some() || c.when.is_some());
                 log(format!(
-                    "  scope   {file}:{}-{} got {pred:?} want {:?}: {}",
-                    l.first, l.last, l.scope, l.quote
+                    "  scope   {file}:{}-{} got {pred:?}{} want {:?}: {}",
+                    l.first,
+                    l.last,
+                    if acts { " acts" } else { "" },
+                    l.scope,
+                    l.quote
                 ));
             }
         }

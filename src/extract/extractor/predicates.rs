@@ -159,6 +159,49 @@ pub(super) fn any_of(v: Vec<Predicate>) -> Option<Predicate> {
     }
 }
 
+/// Every phrase match over `w`: (first word, end, phrase, words named).
+fn phrase_hits(w: &[Word], lex: &Lexicon) -> Vec<(usize, usize, usize, usize)> {
+    let mut hits = Vec::new();
+    for (pi, ph) in lex.phrases.iter().enumerate() {
+        for pat in &ph.patterns {
+            for (a, b) in pat.find_all(w) {
+                hits.push((a, b, pi, pat.words_named()));
+            }
+        }
+    }
+    hits
+}
+
+/// The matches that stand: one inside a longer match, or over the same
+/// words with fewer of them named, gives way.
+fn longest_hits(hits: &[(usize, usize, usize, usize)]) -> Vec<(usize, usize, usize, usize)> {
+    hits.iter()
+        .filter(|(a, b, pi, n)| {
+            !hits.iter().any(|(c, d, pj, m)| {
+                pj != pi && c <= a && b <= d && ((d - c) > (b - a) || ((d - c) == (b - a) && m > n))
+            })
+        })
+        .copied()
+        .collect()
+}
+
+/// "Create and push the git tag": two imperatives joined by "and" / "or"
+/// that open the clause (after "then", "always", "never" …), the first with no object of its own — the
+/// first verb's index and where the shared object starts.
+pub(super) fn coordinated_verb(w: &[Word], lex: &Lexicon) -> Option<(usize, usize)> {
+    let v = w.iter().position(|x| !x.barrier && !is_filler(&x.text))?;
+    let [first, join, second, ..] = &w[v..] else {
+        return None;
+    };
+    (matches!(join.text.as_str(), "and" | "or")
+        && lex.is_imperative(&first.text)
+        && lex.is_imperative(&second.text)
+        && !first.barrier
+        && !second.barrier
+        && w.len() > v + 3)
+        .then_some((v, v + 3))
+}
+
 pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
     let text = bounded(text);
     let mut info = ClauseInfo::default();
@@ -167,37 +210,40 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
     }
     let (masked, code, links) = mask(text);
     let w = words(&masked);
-    // Phrases: every match, then drop matches inside a longer match.
-    let mut hits: Vec<(usize, usize, usize, usize)> = Vec::new();
-    for (pi, ph) in lex.phrases.iter().enumerate() {
-        for pat in &ph.patterns {
-            for (a, b) in pat.find_all(&w) {
-                hits.push((a, b, pi, pat.words_named()));
-            }
-        }
-    }
-    // A match inside a longer one, or over the same words with fewer of
-    // them named, gives way.
-    let kept: Vec<&(usize, usize, usize, usize)> = hits
-        .iter()
-        .filter(|(a, b, pi, n)| {
-            !hits.iter().any(|(c, d, pj, m)| {
-                pj != pi && c <= a && b <= d && ((d - c) > (b - a) || ((d - c) == (b - a) && m > n))
+    let hits = phrase_hits(&w, lex);
+    // "Create and push the tag", "Tag and push the release": each verb
+    // acts on the object — the phrases of "create the tag" and of "push
+    // the tag", not one match over both verbs.
+    let readings: Vec<Vec<Word>> = match coordinated_verb(&w, lex) {
+        Some((v, rest)) => [v, v + 2]
+            .iter()
+            .map(|&verb| {
+                let mut r = w[..v].to_vec();
+                r.push(w[verb].clone());
+                r.extend(w[rest..].iter().cloned());
+                r
             })
+            .collect(),
+        None => vec![w.clone()],
+    };
+    let kept: Vec<(String, usize)> = readings
+        .iter()
+        .flat_map(|r| {
+            longest_hits(&phrase_hits(r, lex))
+                .into_iter()
+                .map(|(a, _, pi, _)| (r[a].text.clone(), pi))
         })
         .collect();
     let mut seen_phrase = BTreeSet::new();
-    for (a0, _, pi, _) in kept {
+    for (first, pi) in &kept {
         if !seen_phrase.insert(*pi) {
             continue;
         }
         let ph = &lex.phrases[*pi];
         if ph.action.is_some()
-            && w.get(*a0).is_some_and(|x| {
-                ["skip", "bypass", "omit", "disabl"]
-                    .iter()
-                    .any(|v| x.text.starts_with(v))
-            })
+            && ["skip", "bypass", "omit", "disabl"]
+                .iter()
+                .any(|v| first.starts_with(v))
         {
             info.skipping_act = true;
         }

@@ -782,30 +782,36 @@ impl Analysis {
         // names a scoped act is no act on that scope (nothing the gate can
         // see either).
         // (Forbidding a read — "never read the keychain" — guards secrets.)
+        // ("Review and merge the PR": a look-up joined to an act is the
+        // act.)
+        let looks = |v: &str| {
+            [
+                "check",
+                "verify",
+                "inspect",
+                "review",
+                "look",
+                "read",
+                "examine",
+                "find",
+                "identify",
+                "determine",
+                "list",
+                "analy",
+                "understand",
+                "investigate",
+                "view",
+                "watch",
+                "monitor",
+            ]
+            .iter()
+            .any(|l| v.starts_with(l))
+        };
+        let main_words = words(&mask(&self.main).0);
         let look_up = !self.negative
-            && main_verb(&words(&mask(&self.main).0)).is_some_and(|v| {
-                [
-                    "check",
-                    "verify",
-                    "inspect",
-                    "review",
-                    "look",
-                    "read",
-                    "examine",
-                    "find",
-                    "identify",
-                    "determine",
-                    "list",
-                    "analy",
-                    "understand",
-                    "investigate",
-                    "view",
-                    "watch",
-                    "monitor",
-                ]
-                .iter()
-                .any(|l| v.starts_with(l))
-            });
+            && main_verb(&main_words).is_some_and(|v| looks(&v))
+            && coordinated_verb(&main_words, lex)
+                .is_none_or(|(v, _)| looks(&main_words[v + 2].text));
         // What a look-up names in words ("permissions for branch
         // deletion", "whether it was merged") is not required of the
         // session; a command it names in code (`git status`) is the look-up.
