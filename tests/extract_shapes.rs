@@ -5354,3 +5354,33 @@ fn coordinated_verbs_each_act_on_the_object() {
     let c = at(&cs, 12).expect("merge commits");
     assert!(!json(&c.forbid).contains(r#""git":"commit""#), "{c:#?}");
 }
+
+#[test]
+fn a_failed_act_is_the_trigger_and_a_lead_in_governs_its_own_list() {
+    // "When the commit is rejected by a hook:" names a commit that failed
+    // (not "the commit" as a thing, which left the steps with nothing);
+    // "If the push fails", "If `git rebase` errors" likewise. The bullet
+    // list after the numbered one is not under that lead-in.
+    let cs = fixture("failed-acts");
+    let failed_commit = p("{all: [{git: commit}, {failed: true}]}");
+    let c = at(&cs, 9).expect("stage step");
+    assert_eq!(c.when, Some(failed_commit.clone()), "{c:#?}");
+    assert_eq!(c.require, Some(p("{git: add}")), "{c:#?}");
+    let c = at(&cs, 10).expect("commit step");
+    assert_eq!(c.when, Some(failed_commit), "{c:#?}");
+    assert_eq!(c.require, Some(p("{git: commit}")), "{c:#?}");
+    let c = at(&cs, 12).expect("push rule");
+    assert_eq!(
+        c.when,
+        Some(p("{all: [{git: push}, {failed: true}]}")),
+        "{c:#?}"
+    );
+    let c = at(&cs, 13).expect("rebase rule");
+    assert_eq!(
+        c.when,
+        Some(p("{all: [{git: rebase}, {failed: true}]}")),
+        "{c:#?}"
+    );
+    let c = at(&cs, 14).expect("push step");
+    assert!(!json(&c.when).contains("failed"), "{c:#?}");
+}

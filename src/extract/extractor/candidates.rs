@@ -96,6 +96,9 @@ impl Extractor<'_> {
         let mut example_depth = 0usize;
         let mut para_lead: Option<Lead> = None;
         let mut items: Vec<(usize, Option<Lead>)> = Vec::new();
+        // The indent and kind (numbered or not) of the list the lead-in
+        // governs: a list of the other kind after it is a list of its own.
+        let mut lead_list: Option<(usize, bool)> = None;
         let mut table: Option<TableRoles> = None;
         let mut table_header: Option<std::rc::Rc<Vec<String>>> = None;
         // Indent of the numbered list where a step waited on the user, and
@@ -150,6 +153,7 @@ impl Extractor<'_> {
                     }
                     section.headings.push((*level, strip_emphasis(text)));
                     para_lead = None;
+                    lead_list = None;
                     items.clear();
                     user_gate = None;
                     procedure = None;
@@ -200,6 +204,7 @@ impl Extractor<'_> {
                 }
                 Block::Para(body) => {
                     items.clear();
+                    lead_list = None;
                     user_gate = None;
                     procedure = None;
                     para_lead = match remedies(body) {
@@ -286,6 +291,15 @@ impl Extractor<'_> {
                     }
                     while items.last().is_some_and(|(i, _)| i >= indent) {
                         items.pop();
+                    }
+                    // "**When the commit is rejected:**" / "1. … 2. …"
+                    // then "- Push the branch.": the bullets are no steps of
+                    // the lead-in's list.
+                    if items.is_empty() {
+                        if lead_list.is_some_and(|(i, o)| i == *indent && o != *ordered) {
+                            para_lead = None;
+                        }
+                        lead_list = Some((*indent, *ordered));
                     }
                     // "## Sensitive files — never commit" over its files: the
                     // heading is their lead where no paragraph says what to

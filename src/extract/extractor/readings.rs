@@ -269,6 +269,67 @@ pub(super) fn commit_as_act(c: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// What a condition says happened: its act (`commit_as_act`), or where it
+/// says an act failed ("If the commit fails due to a hook", "when the push
+/// is rejected", "if `git rebase` fails") that act with `failed: true` —
+/// "the commit" alone is a thing, "the commit fails" is a commit that
+/// failed.
+pub(super) fn condition_info(c: &str, lex: &Lexicon) -> ClauseInfo {
+    let info = clause_info(&commit_as_act(c), lex);
+    if names_a_failure(&info) {
+        return info;
+    }
+    let Some(subject) = failed_subject(c) else {
+        return info;
+    };
+    let acts = clause_info(&commit_as_act(subject), lex);
+    if acts.actions.is_empty() {
+        return info;
+    }
+    ClauseInfo {
+        actions: acts
+            .actions
+            .into_iter()
+            .map(|(p, req)| (Predicate::All(vec![p, Predicate::Failed(true)]), req))
+            .collect(),
+        ..acts
+    }
+}
+
+/// The subject of "<act> fails / failed / is rejected / errors": the words
+/// before the failure verb ("the commit" of "the commit fails due to a
+/// hook"). None where no failure verb follows a subject.
+fn failed_subject(c: &str) -> Option<&str> {
+    let lower = c.to_lowercase();
+    const FAILS: &[&str] = &[
+        " fails",
+        " failed",
+        " fail ",
+        " errors",
+        " errored",
+        " is rejected",
+        " was rejected",
+        " gets rejected",
+        " is blocked",
+        " was blocked",
+    ];
+    let at = FAILS
+        .iter()
+        .filter_map(|f| {
+            let i = lower.find(f)?;
+            let end = i + f.len();
+            // (A whole word: "fails", not "failsafe".)
+            let whole = lower[end..]
+                .chars()
+                .next()
+                .is_none_or(|ch| !ch.is_alphanumeric());
+            whole.then_some(i)
+        })
+        .min()?;
+    let subject = c[..at].trim();
+    (!subject.is_empty()).then_some(subject)
+}
+
 /// "Deleting a pushed tag is outward-facing, so ask the user first": a
 /// statement about an act (a gerund subject) whose consequence is an
 /// imperative after ", so" reads "Before deleting a pushed tag, ask the

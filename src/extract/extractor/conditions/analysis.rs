@@ -243,7 +243,7 @@ impl Analysis {
             if names_code_change(c) {
                 return false;
             }
-            let info = clause_info(&commit_as_act(c), lex);
+            let info = condition_info(c, lex);
             (info.actions.is_empty() && info.modifiers.is_empty() && !c.trim().is_empty())
                 || (state_condition(c) && !names_a_failure(&info))
         })
@@ -286,7 +286,7 @@ impl Analysis {
                 cond_actions.push((start, false));
                 continue;
             }
-            let info = clause_info(&commit_as_act(c), lex);
+            let info = condition_info(c, lex);
             if info.actions.is_empty() && names_code_change(c) {
                 if cond_order.is_none() {
                     cond_order = Some(*o);
