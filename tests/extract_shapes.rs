@@ -5384,3 +5384,24 @@ fn a_failed_act_is_the_trigger_and_a_lead_in_governs_its_own_list() {
     let c = at(&cs, 14).expect("push step");
     assert!(!json(&c.when).contains("failed"), "{c:#?}");
 }
+
+#[test]
+fn approval_after_a_presentation_gates_the_next_steps_act() {
+    // "Present the notes and obtain the maintainer's approval of them"
+    // closes its section; the next section runs `gh release create`: the
+    // consent is due before that act. "commit subjects" are text, and a
+    // consequence cell ("No commit is inspected before it lands") states
+    // what happens, neither forbids a commit.
+    let cs = fixture("draft-approval");
+    let c = at(&cs, 12).expect("approval step");
+    assert_eq!(
+        c.when,
+        Some(p(r#"{command: "gh release create*"}"#)),
+        "{c:#?}"
+    );
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    let c = at(&cs, 11).expect("subjects rule");
+    assert!(c.forbid.is_none() && c.scope.is_empty(), "{c:#?}");
+    assert!(at(&cs, 22).is_none_or(|c| c.behavior().is_none() && c.when.is_none()));
+}

@@ -1165,12 +1165,13 @@ fn describes_what_it_does(s: &str, lex: &Lexicon) -> bool {
     third_person_base(&v).is_some_and(|base| base.len() >= 3 && lex.is_imperative(&base))
 }
 
-/// "Keys are never stored in plain text, never committed to git": a
-/// statement in the passive about a thing (a subject of one to three
-/// words, then "is/are/were … never/not …ed"), not an instruction. Which
+/// "Keys are never stored in plain text, never committed to git", "No
+/// commit is scanned at all": a statement in the passive about a thing (a
+/// subject of one to three words, then "is/are/were … never/not …ed", or
+/// "No <thing> is …ed"), not an instruction. Which
 /// thing a commit or a write holds is its content: no act to require or
 /// forbid.
-fn passive_fact(s: &str) -> bool {
+pub(super) fn passive_fact(s: &str) -> bool {
     let w = plain_words(s);
     let Some(at) = w
         .iter()
@@ -1179,11 +1180,19 @@ fn passive_fact(s: &str) -> bool {
     else {
         return false;
     };
+    let participle = |i: usize| {
+        w.get(i)
+            .is_some_and(|x| (x.ends_with("ed") || x.ends_with("en")) && x.len() > 4)
+    };
+    // ("No commit is scanned at all": the thing none of is the object of
+    // the participle's act, not an act forbidden.)
+    if w[0] == "no" && at >= 2 {
+        return participle(at + 1);
+    }
     at >= 1
         && !matches!(w[0].as_str(), "it" | "this" | "that" | "there" | "what")
         && matches!(w.get(at + 1).map(String::as_str), Some("never" | "not"))
-        && w.get(at + 2)
-            .is_some_and(|x| x.ends_with("ed") && x.len() > 4)
+        && participle(at + 2)
 }
 
 /// "Never make a subagent read the whole plan", "Have the reviewer run

@@ -1045,6 +1045,18 @@ pub(super) fn analyse(
                     "the" | "user" | "your" | "them" | "for" | "before"
                 )
         })
+        // ("Show the draft and get the user's approval on it".)
+        || w.windows(2).enumerate().any(|(i, p)| {
+            matches!(p[0].text.as_str(), "and" | "then")
+                && matches!(p[1].text.as_str(), "get" | "obtain" | "seek")
+                && w[i + 2..].iter().take(4).any(|x| {
+                    x.text.starts_with("approv")
+                        || x.text.starts_with("confirm")
+                        || x.text.starts_with("consent")
+                        || x.text == "sign-off"
+                        || x.text == "go-ahead"
+                })
+        })
     };
     // ("Pass the task to the `x` subagent" delegates: an act.)
     let delegates = verb

@@ -81,6 +81,37 @@ pub(super) fn gate_following_acts(drafts: &mut [Draft], blocks: &[Block], lex: &
                 }
             }
         }
+        // ("Show the draft and get the user's approval" closing "## 5.
+        // Draft", then "## 6. Create the release" / "Run `gh release
+        // create …`": with nothing run after it in its own section, the
+        // next step that runs a scoped command.)
+        // (Only a gate that closes its section, and only the section right
+        // after it: "Wait for approval before proceeding" atop a list of
+        // other rules gates no act three sections on.)
+        let closes = !drafts
+            .iter()
+            .any(|d| d.lines[0] > from && d.lines[0] < section_end);
+        let next_end = blocks
+            .iter()
+            .find_map(|b| match b {
+                Block::Heading { line, .. } if *line > section_end => Some(*line),
+                _ => None,
+            })
+            .map_or(until, |l| l.min(until));
+        let next = drafts
+            .iter()
+            .filter(|_| closes)
+            .filter(|d| d.lines[0] >= section_end && d.lines[0] < next_end)
+            .filter_map(|d| step_act(d, lex))
+            .flat_map(|p| match p {
+                Predicate::Any(v) => v,
+                p => vec![p],
+            })
+            .map(generic_act)
+            .find(|p| ran(p) && !predicate_scopes(p, lex).is_empty());
+        if acts.is_empty() {
+            acts.extend(next);
+        }
         if acts.is_empty() {
             continue;
         }

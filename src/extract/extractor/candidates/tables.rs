@@ -319,7 +319,9 @@ impl Extractor<'_> {
             let first = w.first().map(|x| x.text.as_str()).unwrap_or("");
             let says_rule = matches!(first, "only" | "never" | "always" | "don't" | "do")
                 || own_modal(&w).is_some_and(|m| !matches!(m, Modality::Should));
-            if !says_rule || !w.iter().any(|x| !x.barrier) {
+            // ("What happens if it is missing" | "No commit is scanned at
+            // all": a consequence, stated.)
+            if !says_rule || !w.iter().any(|x| !x.barrier) || passive_fact(&text) {
                 continue;
             }
             let ctx = Ctx::plain(section);
