@@ -5405,3 +5405,22 @@ fn approval_after_a_presentation_gates_the_next_steps_act() {
     assert!(c.forbid.is_none() && c.scope.is_empty(), "{c:#?}");
     assert!(at(&cs, 22).is_none_or(|c| c.behavior().is_none() && c.when.is_none()));
 }
+
+#[test]
+fn recipe_lists_and_script_lists_require_nothing() {
+    // "Short log: `git log …`" names what a command shows (a noun label):
+    // the command is the case, no step due from the load.
+    // "`bin/run_checks.sh` - Run the test suite locally" says what a
+    // script is for. A verb label is a step ("Tag: `git tag …`").
+    let cs = fixture("recipe-lists");
+    for line in [10, 11] {
+        let c = at(&cs, line).expect("recipe");
+        assert!(
+            c.require.is_none() && c.when.is_some(),
+            "line {line}: {c:#?}"
+        );
+    }
+    assert!(at(&cs, 15).is_none_or(|c| c.require.is_none() && c.when.is_none()));
+    let c = at(&cs, 26).expect("tag step");
+    assert!(json(&c.require).contains("git tag -a"), "{c:#?}");
+}

@@ -94,6 +94,7 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
     non_goals_forbid_nothing(&mut drafts, &blocks);
     purpose_statement(&mut drafts, &blocks, description);
     case_lists(&mut drafts, &blocks, lexicon);
+    recipes_are_cases(&mut drafts, lexicon);
     branch_name_prefixes(&mut drafts, &blocks);
     protected_branches_inline(&mut drafts);
     attribution_in_commits(&mut drafts);

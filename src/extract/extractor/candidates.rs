@@ -1146,7 +1146,12 @@ fn describes_what_it_does(s: &str, lex: &Lexicon) -> bool {
     let t = t.trim_start();
     // (After a command and its dash: "`cmd` - Ensures …".)
     let t = match t.strip_prefix('`').and_then(|r| r.split_once('`')) {
-        Some((_, after)) => match after.trim_start().strip_prefix(['-', '\u{2014}', ':']) {
+        Some((span, after)) => match after.trim_start().strip_prefix(['-', '\u{2014}', ':']) {
+            // ("`scripts/run_ci.sh` - Run CI checks locally": an entry of a
+            // list of the skill's scripts — what the file is for.)
+            // (Not "`post_install.py` - Post-creation setup script" under
+            // "Generate these files:": a file named by what it is.)
+            Some(rest) if script_file(span) && names_an_act(rest, lex) => return true,
             Some(rest) => rest.trim_start(),
             None => return false,
         },
@@ -1163,6 +1168,28 @@ fn describes_what_it_does(s: &str, lex: &Lexicon) -> bool {
         return false;
     }
     third_person_base(&v).is_some_and(|base| base.len() >= 3 && lex.is_imperative(&base))
+}
+
+/// A description that opens with a verb: "Run CI checks locally",
+/// "Downloads the logs", "Auto-fix common issues".
+fn names_an_act(text: &str, lex: &Lexicon) -> bool {
+    let Some(first) = text.split_whitespace().next() else {
+        return false;
+    };
+    let v = first.to_lowercase();
+    let v = v.strip_prefix("auto-").unwrap_or(&v);
+    lex.is_imperative(v) || third_person_base(v).is_some_and(|b| lex.is_imperative(&b))
+}
+
+/// A script's path, alone in its code span: `scripts/fix.sh`,
+/// `tools/check.py` (not a command with arguments).
+fn script_file(span: &str) -> bool {
+    let ext = span.rsplit_once('.').map(|(_, e)| e);
+    !span.contains(char::is_whitespace)
+        && matches!(
+            ext,
+            Some("sh" | "bash" | "py" | "js" | "mjs" | "ts" | "rb" | "pl" | "ps1")
+        )
 }
 
 /// "Keys are never stored in plain text, never committed to git", "No

@@ -1196,6 +1196,18 @@ pub(super) fn case_lists(drafts: &mut [Draft], blocks: &[Block], lex: &Lexicon) 
     }
 }
 
+/// "Stat summary: `git diff --stat …`" in a list of looks: the command
+/// is what happens in that case, not a step due from the load — its
+/// requirement becomes its trigger (as a case list's item).
+pub(super) fn recipes_are_cases(drafts: &mut [Draft], lex: &Lexicon) {
+    for d in drafts.iter_mut() {
+        if d.when.is_none() && d.forbid.is_none() && d.require.is_some() && recipe(&d.text, lex) {
+            d.when = d.require.take();
+            d.order = None;
+        }
+    }
+}
+
 /// "Do not add `Co-Authored-By` lines to commits", "No AI signature in
 /// commit messages", "Never add `Co-Authored-By: …`": the trailer or signature is text the commit command
 /// carries, so the commit that carries it breaks the rule. (Words inside

@@ -1040,6 +1040,18 @@ pub(super) fn labelled_command(text: &str) -> bool {
     })
 }
 
+/// "Stat summary: `git diff --stat …`", "Short log: `git log …`": a
+/// command under a label that names what it shows (no verb) — a recipe,
+/// one of a list of looks.
+pub(super) fn recipe(text: &str, lex: &Lexicon) -> bool {
+    labelled_command(text)
+        && split_label(text).is_some_and(|(l, _)| {
+            l.split_whitespace()
+                .next()
+                .is_some_and(|f| !lex.is_imperative(&f.trim_matches('*').to_lowercase()))
+        })
+}
+
 /// Text that is one code span holding a command ("`git branch -d x`"): a
 /// program word and its arguments, not a path, an address or a value.
 pub(super) fn lone_command_span(text: &str) -> bool {
