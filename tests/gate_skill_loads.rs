@@ -223,12 +223,15 @@ fn a_session_whose_work_is_done_by_subagents() {
     check(&Case {
         skill: "v4.3.1/brainstorming",
         session: "RecoveryLM__1ee785c22e6a-0",
-        // Enough of the skill is exercised since "explore project context
-        // — check files, docs, recent commits" is checked (the session read
-        // the log): it passes.
-        verdict: "pass",
+        // "explore project context — check files, docs, recent commits" is
+        // checked (the session read the log), but "you MUST present it and
+        // get approval" gates the work's edits, and the main agent edits no
+        // code: one more rule untested puts adequacy at 6/11, under the
+        // 0.6 floor — under-exercised, a warning (exit 0), not a pass.
+        verdict: "under-exercised",
         exit: 0,
         labels: &[
+            ("design-short-few-sentences-truly-simple", "untested"),
             ("explore-project-context-check-files-docs", "exercised"),
             ("do-not-invoke-frontend-design-mcp", "exercised"),
             ("write-validated-design-docs-plans-yyyy", "exercised"),
