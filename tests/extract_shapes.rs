@@ -5424,3 +5424,23 @@ fn recipe_lists_and_script_lists_require_nothing() {
     let c = at(&cs, 26).expect("tag step");
     assert!(json(&c.require).contains("git tag -a"), "{c:#?}");
 }
+
+#[test]
+fn a_program_word_after_run_is_run_and_the_other_option_is_forbidden() {
+    // "Run mypy before pushing": mypy is run before the push. "Use
+    // `--force-with-lease`, not `--force`": the plain force flag is barred
+    // (the lease flag is not it), nothing is due from the load.
+    let cs = fixture("preferred-forms");
+    let c = at(&cs, 8).expect("mypy rule");
+    assert!(json(&c.require).contains("mypy"), "{c:#?}");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+    let c = at(&cs, 9).expect("lease rule");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    let Some(Predicate::CommandRe(re)) = &c.forbid else {
+        panic!("{c:#?}")
+    };
+    let re = regex::Regex::new(re).unwrap();
+    assert!(re.is_match("git push --force origin x"));
+    assert!(!re.is_match("git push --force-with-lease origin x"));
+    assert!(c.require.is_none(), "{c:#?}");
+}

@@ -628,6 +628,14 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             }
         }
     }
+    // "Run pre-commit before pushing", "Run mypy": a program named as a
+    // word after "run" is run.
+    if info.actions.is_empty()
+        && main_verb(&w).is_some_and(|v| matches!(v.as_str(), "run" | "rerun" | "execute"))
+    {
+        let run: Vec<Predicate> = info.programs.clone();
+        info.actions.extend(run.into_iter().map(|p| (p, true)));
+    }
     // Skills named as `namespace:skill-name` beside use / invoke / load.
     let uses_skill = w.iter().any(|x| {
         matches!(

@@ -1204,6 +1204,33 @@ pub(super) fn state_checked_by(s: &str) -> Option<String> {
     .then(|| format!("Run `{inner}`."))
 }
 
+/// "Use `--force-with-lease`, not `--force`", "Use `uv` instead of
+/// `pip`": the alternative named second is what the rule forbids ("Never
+/// use `--force`."); the one named first is the way to do an act the
+/// session may never take, not a step due from the load.
+pub(super) fn use_not_the_other(s: &str) -> Option<String> {
+    let t = strip_emphasis(s);
+    let t = t.trim();
+    let lower = t.to_lowercase();
+    let rest = lower
+        .strip_prefix("always use ")
+        .or_else(|| lower.strip_prefix("use "))?;
+    let at = t.len() - rest.len();
+    let rest = &t[at..];
+    let (_, after) = rest.strip_prefix('`')?.split_once('`')?;
+    let after = after.trim_start_matches([',', ' ', '-', '\u{2014}', ';']);
+    let la = after.to_lowercase();
+    let other = ["not ", "rather than ", "instead of ", "never "]
+        .iter()
+        .find_map(|k| la.starts_with(k).then(|| &after[k.len()..]))?;
+    let (_, b) = other
+        .trim_start()
+        .strip_prefix('`')?
+        .split_once('`')
+        .map(|(b, r)| (r, b))?;
+    (!b.trim().is_empty()).then(|| format!("Never use `{b}`."))
+}
+
 /// "Stage specific files by name", "Keep staging explicit", "Never blindly
 /// add all files": staging by name is the rule, so the blanket forms
 /// (`git add -A`, `--all`, `.`) are what it forbids — the act a session
