@@ -5444,3 +5444,27 @@ fn a_program_word_after_run_is_run_and_the_other_option_is_forbidden() {
     assert!(!re.is_match("git push --force-with-lease origin x"));
     assert!(c.require.is_none(), "{c:#?}");
 }
+
+#[test]
+fn a_review_verdict_named_in_words_is_the_review_command() {
+    // "Do not approve or request changes": a review left as a comment; the
+    // verdict flags of `gh pr review` are barred. "If they request changes"
+    // is the user's word, no act.
+    let cs = fixture("review-verdicts");
+    let c = cs
+        .iter()
+        .find(|c| c.text.starts_with("Do not approve"))
+        .expect("verdict rule");
+    let Some(Predicate::CommandRe(re)) = &c.forbid else {
+        panic!("{c:#?}")
+    };
+    let re = regex::Regex::new(re).unwrap();
+    assert!(re.is_match("gh pr review 12 --approve"));
+    assert!(re.is_match("gh pr review 12 --request-changes -b x"));
+    assert!(!re.is_match("gh pr review 12 --comment -b x"));
+    let c = at(&cs, 9).expect("user's word");
+    assert!(
+        c.when.is_none() && c.forbid.is_none() && c.scope.is_empty(),
+        "{c:#?}"
+    );
+}

@@ -226,7 +226,7 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             .collect(),
         None => vec![w.clone()],
     };
-    let kept: Vec<(String, usize)> = readings
+    let mut kept: Vec<(String, usize)> = readings
         .iter()
         .flat_map(|r| {
             longest_hits(&phrase_hits(r, lex))
@@ -234,6 +234,16 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
                 .map(|(a, _, pi, _)| (r[a].text.clone(), pi))
         })
         .collect();
+    // (A phrase over the pair itself still counts: "approve or request
+    // changes" is a review's verdict.)
+    if let Some((v, _)) = coordinated_verb(&w, lex) {
+        kept.extend(
+            longest_hits(&hits)
+                .into_iter()
+                .filter(|(a, b, _, _)| *a <= v && *b > v + 2)
+                .map(|(a, _, pi, _)| (w[a].text.clone(), pi)),
+        );
+    }
     let mut seen_phrase = BTreeSet::new();
     for (first, pi) in &kept {
         if !seen_phrase.insert(*pi) {
