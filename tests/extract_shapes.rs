@@ -5468,3 +5468,34 @@ fn a_review_verdict_named_in_words_is_the_review_command() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn a_tag_format_forbids_tags_named_otherwise() {
+    // "Every tag must be semver with a leading v, e.g. `v2.10.0`": creating
+    // a tag under another name breaks it; listing tags, or an annotated
+    // tag with the right name, does not.
+    let cs = fixture("tag-format");
+    let c = at(&cs, 8).expect("format rule");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+    let Some(Predicate::All(parts)) = &c.forbid else {
+        panic!("{c:#?}")
+    };
+    let [Predicate::CommandRe(creates), Predicate::Not(named)] = &parts[..] else {
+        panic!("{c:#?}")
+    };
+    let Predicate::CommandRe(named) = named.as_ref() else {
+        panic!("{c:#?}")
+    };
+    let (creates, named) = (
+        regex::Regex::new(creates).unwrap(),
+        regex::Regex::new(named).unwrap(),
+    );
+    let breaks = |cmd: &str| creates.is_match(cmd) && !named.is_match(cmd);
+    assert!(breaks("git tag 2.10.0"));
+    assert!(breaks("git tag -a release-7 -m x"));
+    assert!(!breaks("git tag -a v2.10.0 -m x"));
+    assert!(!breaks("git tag v3.0.0-rc.1"));
+    assert!(!breaks("git tag --list"));
+    // "Pick the next number using semver conventions" names no tag.
+    assert!(at(&cs, 9).expect("decision").forbid.is_none());
+}

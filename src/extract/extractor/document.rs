@@ -755,6 +755,69 @@ fn checks_repository_state(text: &str) -> bool {
     })
 }
 
+/// "Tags must follow semantic versioning: `v<major>.<minor>.<patch>`",
+/// "The version must be in format `vX.Y.Z`": a tag created under another
+/// name breaks the rule (a `v` prefix where the format shows one). Only
+/// rules that name a tag, or a version in a written-out format, and have
+/// no behavior of their own.
+pub(super) fn tag_name_format(drafts: &mut [Draft]) {
+    for d in drafts.iter_mut() {
+        if d.when.is_some() || d.require.is_some() || d.forbid.is_some() {
+            continue;
+        }
+        if matches!(d.modality, Modality::Should | Modality::ShouldNot) {
+            continue;
+        }
+        let Some(v) = semver_format(&d.text) else {
+            continue;
+        };
+        let prefix = if v { "v" } else { "v?" };
+        let flags = r"(\s+-(a|s|f|-annotate|-sign|-force))*";
+        d.forbid = Some(Predicate::All(vec![
+            Predicate::CommandRe(format!(r"^git tag\b{flags}\s+[^-\s]")),
+            Predicate::Not(Box::new(Predicate::CommandRe(format!(
+                r"^git tag\b{flags}\s+{prefix}[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.]+)?(\s|$)"
+            )))),
+        ]));
+        d.scope.insert(ScopeTag::SharedRepoState);
+    }
+}
+
+/// Whether a rule states a semantic-version format for tags: `Some(true)`
+/// where the format carries a `v` prefix, `Some(false)` where it does not
+/// say.
+fn semver_format(text: &str) -> Option<bool> {
+    let lower = text.to_lowercase();
+    let w = plain_words(text);
+    let names_tag = w.iter().any(|x| matches!(x.as_str(), "tag" | "tags"));
+    let names_version = w
+        .iter()
+        .any(|x| matches!(x.as_str(), "version" | "versions"));
+    let semver = lower.contains("semver") || lower.contains("semantic version");
+    // A written-out format: `vX.Y.Z`, `v<major>.<minor>.<patch>`, `1.2.3`.
+    let spans: Vec<&str> = text.split('`').skip(1).step_by(2).collect();
+    let format = spans.iter().find(|s| {
+        let t = s.trim().trim_start_matches(['v', 'V']);
+        let parts: Vec<&str> = t.split('.').collect();
+        parts.len() == 3
+            && parts.iter().all(|p| {
+                !p.is_empty()
+                    && (p.chars().all(|c| c.is_ascii_digit())
+                        || matches!(*p, "X" | "Y" | "Z" | "x" | "y" | "z")
+                        || (p.starts_with('<') && p.ends_with('>')))
+            })
+    });
+    if !(names_tag && (semver || format.is_some()) || names_version && format.is_some()) {
+        return None;
+    }
+    let v = format.is_some_and(|f| f.trim().starts_with(['v', 'V']))
+        || lower.contains("'v' prefix")
+        || lower.contains("`v` prefix")
+        || lower.contains("v prefix")
+        || lower.contains("v-prefix");
+    Some(v)
+}
+
 /// "Use descriptive names with the following prefixes:" over "- `feature/`:
 /// …", "- `fix/`: …" in a section on branches: a new branch's name takes
 /// one of the prefixes — creating a branch outside them breaks the rule.
