@@ -5499,3 +5499,17 @@ fn a_tag_format_forbids_tags_named_otherwise() {
     // "Pick the next number using semver conventions" names no tag.
     assert!(at(&cs, 9).expect("decision").forbid.is_none());
 }
+
+#[test]
+fn a_skill_that_opens_with_its_act_hangs_its_steps_on_it() {
+    // "Creates and pushes release tags …": the skill's steps are due where
+    // a tag was made or pushed, not from the load (a session that only
+    // looked at the tags owes no notes). "Otherwise, run …" holds in a case
+    // no action shows: no step due at all.
+    let cs = fixture("opening-act");
+    let c = at(&cs, 8).expect("notes step");
+    assert!(json(&c.when).contains(r#""git":"tag""#), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Anywhere), "{c:#?}");
+    let c = at(&cs, 9).expect("otherwise step");
+    assert!(c.require.is_none(), "{c:#?}");
+}

@@ -789,32 +789,41 @@ pub(super) fn tag_name_format(drafts: &mut [Draft]) {
 fn semver_format(text: &str) -> Option<bool> {
     let lower = text.to_lowercase();
     let w = plain_words(text);
-    let names_tag = w.iter().any(|x| matches!(x.as_str(), "tag" | "tags"));
     let names_version = w
         .iter()
         .any(|x| matches!(x.as_str(), "version" | "versions"));
     let semver = lower.contains("semver") || lower.contains("semantic version");
-    // A written-out format: `vX.Y.Z`, `v<major>.<minor>.<patch>`, `1.2.3`.
+    // A written-out format: `vX.Y.Z`, `v<major>.<minor>.<patch>` (an
+    // example, `v1.2.3`, shows one name, not the rule).
     let spans: Vec<&str> = text.split('`').skip(1).step_by(2).collect();
     let format = spans.iter().find(|s| {
         let t = s.trim().trim_start_matches(['v', 'V']);
         let parts: Vec<&str> = t.split('.').collect();
         parts.len() == 3
             && parts.iter().all(|p| {
-                !p.is_empty()
-                    && (p.chars().all(|c| c.is_ascii_digit())
-                        || matches!(*p, "X" | "Y" | "Z" | "x" | "y" | "z")
-                        || (p.starts_with('<') && p.ends_with('>')))
+                matches!(*p, "X" | "Y" | "Z" | "x" | "y" | "z")
+                    || (p.len() > 2 && p.starts_with('<') && p.ends_with('>'))
             })
     });
-    if !(names_tag && (semver || format.is_some()) || names_version && format.is_some()) {
+    // (What the user provides is theirs to get right: "The user must
+    // provide a version tag in the format `vX.Y.Z`".)
+    let users = w.iter().any(|x| matches!(x.as_str(), "user" | "users"));
+    // (Semver named in passing — "plus `:latest` if this is the highest
+    // semver" — is no rule on names: the tags must be what the rule is
+    // about, its subject.)
+    let about_tags = w
+        .iter()
+        .take(3)
+        .any(|x| matches!(x.as_str(), "tag" | "tags"));
+    if users || !(about_tags && (semver || format.is_some()) || names_version && format.is_some()) {
         return None;
     }
     let v = format.is_some_and(|f| f.trim().starts_with(['v', 'V']))
         || lower.contains("'v' prefix")
         || lower.contains("`v` prefix")
         || lower.contains("v prefix")
-        || lower.contains("v-prefix");
+        || lower.contains("v-prefix")
+        || lower.contains("leading v");
     Some(v)
 }
 

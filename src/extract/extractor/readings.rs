@@ -1204,6 +1204,24 @@ pub(super) fn state_checked_by(s: &str) -> Option<String> {
     .then(|| format!("Run `{inner}`."))
 }
 
+/// "Otherwise run `/refactor` …", "Otherwise, ask the user": the case
+/// is whatever the sentence before it did not cover, which no action
+/// shows — read as a condition of its own ("If no earlier case applies,
+/// …"), never a step due from the load.
+pub(super) fn otherwise_case(s: &str) -> Option<String> {
+    let t = s.trim_start();
+    let rest = t
+        .strip_prefix("Otherwise")
+        .or_else(|| t.strip_prefix("otherwise"))
+        .or_else(|| t.strip_prefix("Else"))?;
+    let rest = rest.strip_prefix(',').unwrap_or(rest);
+    if !rest.starts_with(' ') {
+        return None;
+    }
+    let rest = rest.trim_start();
+    (!rest.is_empty()).then(|| format!("If no earlier case applies, {rest}"))
+}
+
 /// "Use `--force-with-lease`, not `--force`", "Use `uv` instead of
 /// `pip`": the alternative named second is what the rule forbids ("Never
 /// use `--force`."); the one named first is the way to do an act the

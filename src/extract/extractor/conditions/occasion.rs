@@ -56,7 +56,52 @@ pub(crate) fn skill_act(description: &str, lex: &Lexicon) -> Option<Predicate> {
             }
         }
     }
-    any_of(acts)
+    any_of(acts).or_else(|| opening_act(description, lex))
+}
+
+/// "Creates a pull request from current changes, monitors CI …", "Set up
+/// Claude Code hooks to block …": a description that opens with the act the
+/// skill performs, where that act is on shared state, secrets or the
+/// agent's configuration (a visible, scoped act — not "Review a pull
+/// request" or "Systematic debugging"). Its first clause, third-person
+/// verbs read as imperatives.
+fn opening_act(description: &str, lex: &Lexicon) -> Option<Predicate> {
+    let first = description
+        .trim()
+        .trim_matches('"')
+        .split(['.', ':', ';', ',', '\u{2014}'])
+        .next()?
+        .split(" - ")
+        .next()?;
+    let mut w: Vec<String> = first.split_whitespace().map(str::to_string).collect();
+    // ("Creates and manages …": each opening verb in its base form.)
+    for i in [0, 2] {
+        let Some(v) = w.get(i).map(|x| x.to_lowercase()) else {
+            continue;
+        };
+        if i == 2 && !matches!(w[1].to_lowercase().as_str(), "and" | "or") {
+            break;
+        }
+        let base = if lex.is_imperative(&v) {
+            v
+        } else {
+            third_person_base(&v).filter(|b| lex.is_imperative(b))?
+        };
+        // ("Help address review comments on the open PR": a means or a
+        // manner names no act of its own.)
+        if lex.is_speech(&base)
+            || matches!(
+                base.as_str(),
+                "help" | "use" | "follow" | "apply" | "ensure" | "guide" | "assist" | "provide"
+            )
+        {
+            return None;
+        }
+        w[i] = base;
+    }
+    let clause = w.join(" ");
+    let p = clause_info(&clause, lex).behavior(false)?;
+    (!predicate_scopes(&p, lex).is_empty()).then_some(p)
 }
 
 /// "implementing major features or before merging": occasions joined by
