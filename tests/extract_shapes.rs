@@ -5513,3 +5513,14 @@ fn a_skill_that_opens_with_its_act_hangs_its_steps_on_it() {
     let c = at(&cs, 9).expect("otherwise step");
     assert!(c.require.is_none(), "{c:#?}");
 }
+
+#[test]
+fn a_why_label_gives_a_reason_not_a_step() {
+    // "**Why a second reader:** You hand the diff to a reviewer subagent
+    // …" explains the method; the dispatch itself is the next rule.
+    let cs = fixture("reason-labels");
+    let c = at(&cs, 8).expect("reason");
+    assert!(c.require.is_none() && c.when.is_none(), "{c:#?}");
+    let c = at(&cs, 10).expect("dispatch");
+    assert!(json(&c.require).contains("subagent"), "{c:#?}");
+}

@@ -831,6 +831,7 @@ impl Extractor<'_> {
         // "Do not use for npm packages — use `/npm-release` instead": where
         // the skill itself does not apply, no act of the session.
         if skill_not_for(s)
+            || gives_the_reason(s)
             || another_actor_made(s)
             || passive_fact(s)
             || describes_what_it_does(s, self.lex)
@@ -1109,6 +1110,18 @@ fn callout(q: &Lined) -> Option<Lined> {
     Some(Lined {
         text: text.to_string(),
         starts,
+    })
+}
+
+/// "Why subagents: You delegate tasks to …", "Why this matters: …": a
+/// label that opens with "why" gives the reason for the method, not a
+/// step of it.
+fn gives_the_reason(s: &str) -> bool {
+    split_label(&strip_emphasis(s)).is_some_and(|(label, _)| {
+        label
+            .split_whitespace()
+            .next()
+            .is_some_and(|w| w.eq_ignore_ascii_case("why"))
     })
 }
 
