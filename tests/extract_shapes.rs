@@ -5524,3 +5524,12 @@ fn a_why_label_gives_a_reason_not_a_step() {
     let c = at(&cs, 10).expect("dispatch");
     assert!(json(&c.require).contains("subagent"), "{c:#?}");
 }
+
+#[test]
+fn a_harness_tool_named_in_words_is_used() {
+    // "Use the Agent tool to list …": a subagent dispatch, though the tool
+    // is named in plain words, not in code.
+    let cs = fixture("tool-words");
+    let c = at(&cs, 8).expect("agent rule");
+    assert_eq!(c.require, Some(p(r#"{subagent: "*"}"#)), "{c:#?}");
+}

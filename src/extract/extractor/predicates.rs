@@ -638,6 +638,26 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             }
         }
     }
+    // "Use the Read tool to find …", "Use the Agent tool to discover …":
+    // a harness tool named as a plain word before "tool" (the Agent or
+    // Task tool dispatches a subagent).
+    if info.actions.is_empty() {
+        let toks: Vec<&str> = masked.split_whitespace().collect();
+        for pair in toks.windows(2) {
+            let name = pair[0].trim_matches(|c: char| !c.is_alphanumeric());
+            if !pair[1].to_lowercase().starts_with("tool") {
+                continue;
+            }
+            let p = match name {
+                "Agent" | "Task" => Predicate::Subagent("*".into()),
+                n if lex.is_harness_tool(n) => Predicate::Tool(n.to_string()),
+                _ => continue,
+            };
+            if !info.actions.iter().any(|(q, _)| *q == p) {
+                info.actions.push((p, true));
+            }
+        }
+    }
     // "Run pre-commit before pushing", "Run mypy": a program named as a
     // word after "run" is run.
     if info.actions.is_empty()
