@@ -664,10 +664,28 @@ pub(super) fn file_looks_before_the_work(drafts: &mut [Draft], lex: &Lexicon) {
 /// is judged in sessions that changed files: `when` any write or edit, the
 /// requirement anywhere in scope.
 pub(super) fn judged_where_work_was_done(d: &mut Draft) {
-    if d.require.is_some() && d.when.is_none() && !d.scope.is_empty() {
+    if d.require.is_none() || d.when.is_some() {
+        return;
+    }
+    if !d.scope.is_empty() {
         d.when = Some(Predicate::Any(vec![
             Predicate::Write("**".into()),
             Predicate::Edit("**".into()),
+        ]));
+        d.order = Some(Order::Anywhere);
+        return;
+    }
+    // Any other step with no trigger of its own ("Run `make lint`",
+    // "Update `docs/RELEASES.md`") is due in a session that did work —
+    // changed a file or handed work to a subagent — not in one that only
+    // loaded the skill and looked around. Rules that say they hold from
+    // the start ("first", "at start", "always", "before any …") keep the
+    // load.
+    if !holds_from_the_start(&d.text) {
+        d.when = Some(Predicate::Any(vec![
+            Predicate::Write("**".into()),
+            Predicate::Edit("**".into()),
+            Predicate::Subagent("*".into()),
         ]));
         d.order = Some(Order::Anywhere);
     }

@@ -138,24 +138,21 @@ pub(crate) fn due_where_the_skill_applies(drafts: &mut [Draft], act: &Predicate)
         if r == act {
             continue;
         }
-        let lower = d.text.to_lowercase();
-        let from_start = words(&lower).iter().any(|w| {
-            matches!(
-                w.text.as_str(),
-                "first"
-                    | "start"
-                    | "always"
-                    | "announce"
-                    | "immediately"
-                    | "before"
-                    | "every"
-                    | "each"
-            )
-        });
-        if from_start {
+        if holds_from_the_start(&d.text) {
             continue;
         }
         d.when = Some(act.clone());
         d.order = Some(Order::Anywhere);
     }
+}
+
+/// A rule that says it holds from the start of the session: "first",
+/// "at start", "always", "immediately", "before …", "every"/"each".
+pub(crate) fn holds_from_the_start(text: &str) -> bool {
+    words(&text.to_lowercase()).iter().any(|w| {
+        matches!(
+            w.text.as_str(),
+            "first" | "start" | "always" | "announce" | "immediately" | "before" | "every" | "each"
+        )
+    })
 }
