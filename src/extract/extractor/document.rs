@@ -64,14 +64,18 @@ pub(super) fn gate_following_acts(drafts: &mut [Draft], blocks: &[Block], lex: &
                     | Predicate::Tool(_)
             )
         };
+        // The first heading after a line, or `until`.
+        let heading_after = |at: u32| {
+            blocks
+                .iter()
+                .find_map(|b| match b {
+                    Block::Heading { line, .. } if *line > at => Some(*line),
+                    _ => None,
+                })
+                .map_or(until, |l| l.min(until))
+        };
         // (In the gate's own section: a list further on is no step of it.)
-        let section_end = blocks
-            .iter()
-            .find_map(|b| match b {
-                Block::Heading { line, .. } if *line > from => Some(*line),
-                _ => None,
-            })
-            .map_or(until, |l| l.min(until));
+        let section_end = heading_after(from);
         for d in drafts.iter() {
             if d.lines[0] > from && d.lines[0] < section_end {
                 match step_act(d, lex) {
@@ -91,13 +95,7 @@ pub(super) fn gate_following_acts(drafts: &mut [Draft], blocks: &[Block], lex: &
         let closes = !drafts
             .iter()
             .any(|d| d.lines[0] > from && d.lines[0] < section_end);
-        let next_end = blocks
-            .iter()
-            .find_map(|b| match b {
-                Block::Heading { line, .. } if *line > section_end => Some(*line),
-                _ => None,
-            })
-            .map_or(until, |l| l.min(until));
+        let next_end = heading_after(section_end);
         let next = drafts
             .iter()
             .filter(|_| closes)
