@@ -5563,3 +5563,14 @@ fn a_step_with_no_trigger_is_due_where_work_was_done() {
     assert_eq!(c.order, Some(Order::Anywhere), "{c:#?}");
     assert_eq!(c.require, Some(p("{command: 'make lint*'}")), "{c:#?}");
 }
+
+#[test]
+fn text_whose_case_mapping_moves_offsets_reads_without_a_panic() {
+    // "İ" lower-cases to two characters ("Use `İİİİİİ`, not …" panicked):
+    // readings that find a word in the
+    // lower-cased text and cut the original must not cut mid-character.
+    let cs = fixture("case-mapping");
+    let c = at(&cs, 10).expect("lease rule");
+    assert!(json(&c.forbid).contains("force"), "{c:#?}");
+    assert!(at(&cs, 9).is_some());
+}

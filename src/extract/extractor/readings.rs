@@ -326,7 +326,9 @@ fn failed_subject(c: &str) -> Option<&str> {
             whole.then_some(i)
         })
         .min()?;
-    let subject = c[..at].trim();
+    // (Offsets of the lower-cased text: `get`, as case mapping can move
+    // them in other scripts.)
+    let subject = c.get(..at)?.trim();
     (!subject.is_empty()).then_some(subject)
 }
 
@@ -1233,14 +1235,14 @@ pub(super) fn use_not_the_other(s: &str) -> Option<String> {
     let rest = lower
         .strip_prefix("always use ")
         .or_else(|| lower.strip_prefix("use "))?;
-    let at = t.len() - rest.len();
-    let rest = &t[at..];
+    let at = t.len().checked_sub(rest.len())?;
+    let rest = t.get(at..)?;
     let (_, after) = rest.strip_prefix('`')?.split_once('`')?;
     let after = after.trim_start_matches([',', ' ', '-', '\u{2014}', ';']);
     let la = after.to_lowercase();
     let other = ["not ", "rather than ", "instead of ", "never "]
         .iter()
-        .find_map(|k| la.starts_with(k).then(|| &after[k.len()..]))?;
+        .find_map(|k| la.starts_with(k).then(|| after.get(k.len()..)).flatten())?;
     let (_, b) = other
         .trim_start()
         .strip_prefix('`')?
