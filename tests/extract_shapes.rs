@@ -5574,3 +5574,44 @@ fn text_whose_case_mapping_moves_offsets_reads_without_a_panic() {
     assert!(json(&c.forbid).contains("force"), "{c:#?}");
     assert!(at(&cs, 9).is_some());
 }
+
+#[test]
+fn a_step_whose_act_has_no_word_runs_its_block() {
+    // "**Mark the pull request as ready**:" over `gh pr ready`: the step's
+    // own verb names no predicate; the block says what it does.
+    let cs = fixture("block-steps");
+    let c = at(&cs, 9).expect("ready step");
+    assert_eq!(c.require, Some(p("{command: 'gh pr ready 42*'}")), "{c:#?}");
+    let c = at(&cs, 14).expect("move step");
+    assert!(json(&c.require).contains("cd"), "{c:#?}");
+    // A block of right and wrong examples runs nothing.
+    let c = at(&cs, 26).expect("flag-list step");
+    assert!(c.require.is_none(), "{c:#?}");
+}
+
+#[test]
+fn a_harness_tool_call_block_is_that_tool() {
+    // "Store … in the metadata:" over "TaskUpdate:" and its arguments: a
+    // call of the harness's task tool.
+    let cs = fixture("block-steps");
+    let c = at(&cs, 19).expect("metadata step");
+    assert_eq!(c.require, Some(p("{tool: TaskUpdate}")), "{c:#?}");
+    // "At the start, call TaskList": named in plain words, due from the start.
+    let c = at(&cs, 36).expect("task list step");
+    assert_eq!(c.require, Some(p("{tool: TaskList}")), "{c:#?}");
+    assert!(c.when.is_none(), "{c:#?}");
+    // "Use the Read tool to find every `package.json`": the files it reads
+    // do not hide the tool.
+    let c = at(&cs, 38).expect("read tool step");
+    assert_eq!(c.require, Some(p("{tool: Read}")), "{c:#?}");
+}
+
+#[test]
+fn waiting_for_a_start_is_not_a_rule_from_the_start() {
+    // "Wait for the CI to start, then follow it:" — "start" is the CI's, not
+    // the session's: due where work was done, never from the load.
+    let cs = fixture("block-steps");
+    let c = at(&cs, 40).expect("watch step");
+    assert!(json(&c.require).contains("gh run watch"), "{c:#?}");
+    assert!(c.when.is_some(), "{c:#?}");
+}

@@ -640,8 +640,13 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
     }
     // "Use the Read tool to find …", "Use the Agent tool to discover …":
     // a harness tool named as a plain word before "tool" (the Agent or
-    // Task tool dispatches a subagent).
-    if info.actions.is_empty() {
+    // Task tool dispatches a subagent; "… to find all `Cargo.toml` files":
+    // the files it reads do not hide the tool).
+    if info
+        .actions
+        .iter()
+        .all(|(p, _)| matches!(p, Predicate::Read(_)))
+    {
         let toks: Vec<&str> = masked.split_whitespace().collect();
         for pair in toks.windows(2) {
             let name = pair[0].trim_matches(|c: char| !c.is_alphanumeric());
@@ -805,7 +810,9 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
         .split(|c: char| !c.is_ascii_alphanumeric())
         .chain(spans)
     {
-        if HARNESS_TOOLS.contains(&tok) {
+        // (A CamelCase name the harness has, or its search tools; not
+        // "Read", "Edit", "Task": plain words too.)
+        if lex.is_harness_tool(tok) && (is_tool_name(tok) || matches!(tok, "Glob" | "Grep")) {
             let p = Predicate::Tool(tok.to_string());
             if !info.actions.iter().any(|(q, _)| *q == p) {
                 info.actions.push((p, true));
@@ -1815,21 +1822,6 @@ pub(super) fn bold_skill_names(text: &str) -> Vec<String> {
     }
     out
 }
-
-/// Harness tools a skill names in plain words.
-const HARNESS_TOOLS: &[&str] = &[
-    "AskUserQuestion",
-    "TodoWrite",
-    "EnterPlanMode",
-    "ExitPlanMode",
-    "EnterWorktree",
-    "WebFetch",
-    "WebSearch",
-    "NotebookEdit",
-    // Claude Code's search tools: a look at files, named by the tool.
-    "Glob",
-    "Grep",
-];
 
 #[cfg(test)]
 mod tests {

@@ -177,6 +177,12 @@ pub(crate) fn fence_commands(lines: &[(u32, String)], lang: &str, lex: &Lexicon)
             cmds.push(Predicate::Tool(tool.to_string()));
             continue;
         }
+        // "TaskUpdate:" / "AskUserQuestion(…)": a call of the harness's own
+        // tool, its arguments below or after it.
+        if let Some(tool) = harness_tool_call(l, lex) {
+            cmds.push(Predicate::Tool(tool.to_string()));
+            continue;
+        }
         cmds.extend(
             simple_commands(l)
                 .iter()
@@ -237,6 +243,39 @@ fn mcp_tool_call(line: &str) -> Option<&str> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-')))
     .then_some(name)
+}
+
+/// A block that shows right and wrong ways ("# ❌ BAD: …", "# ✅ GOOD",
+/// "# Example"): examples to read, not commands to run.
+fn shows_examples(lines: &[(u32, String)]) -> bool {
+    lines.iter().any(|(_, l)| {
+        let l = l.trim().to_lowercase();
+        l.contains('❌')
+            || l.contains('✅')
+            || l.strip_prefix('#').is_some_and(|c| {
+                let c = c.trim_start();
+                [
+                    "bad",
+                    "good",
+                    "wrong",
+                    "right",
+                    "correct",
+                    "incorrect",
+                    "example",
+                ]
+                .iter()
+                .any(|m| c.starts_with(m))
+            })
+    })
+}
+
+/// The harness tool a block's line calls by its name (`TaskUpdate:`,
+/// `AskUserQuestion(`), where the lexicon knows that name as a tool.
+fn harness_tool_call<'a>(line: &'a str, lex: &Lexicon) -> Option<&'a str> {
+    let end = line.find([':', '('])?;
+    let name = &line[..end];
+    let alone = line[end..].trim() == ":" || line[end..].starts_with('(');
+    (alone && lex.is_harness_tool(name)).then_some(name)
 }
 
 /// `BASE=$(git rev-parse HEAD~1)`: the command an assignment runs.
@@ -590,12 +629,24 @@ impl Extractor<'_> {
             let t = strip_emphasis(&d.text);
             t.trim_end().ends_with(':') && !mask(&t).0.contains(". ")
         };
+        // ("**Publish the PR** (remove draft status):" over `gh pr ready`,
+        // "Navigate to the main repo:" over `cd …`: a step whose own act
+        // no predicate names does what its block runs.)
+        let unnamed_act = own_colon
+            && !shows_examples(lines)
+            && !d.behavior_is_set()
+            && d.when.is_none()
+            // ("Use the bundled helper for one-off runs:" chooses a means;
+            // its block shows it, runs nothing.)
+            && verb.as_deref().is_some_and(|v| {
+                self.lex.is_imperative(v) && !matches!(v, "use" | "prefer" | "consider" | "choose")
+            });
         let runs = verb.as_deref().is_some_and(|v| {
             matches!(
                 v,
                 "run" | "execute" | "invoke" | "call" | "launch" | "start"
             ) || (own_colon && is_step_verb(v))
-        });
+        }) || unnamed_act;
         // A condition kept the rule from binding ("If it fails, run:").
         let conditioned = opening_condition(&d.text).is_some()
             || split_trailing(&d.text).is_some()

@@ -149,10 +149,16 @@ pub(crate) fn due_where_the_skill_applies(drafts: &mut [Draft], act: &Predicate)
 /// A rule that says it holds from the start of the session: "first",
 /// "at start", "always", "immediately", "before …", "every"/"each".
 pub(crate) fn holds_from_the_start(text: &str) -> bool {
-    words(&text.to_lowercase()).iter().any(|w| {
+    let w = words(&text.to_lowercase());
+    w.iter().enumerate().any(|(i, x)| {
         matches!(
-            w.text.as_str(),
-            "first" | "start" | "always" | "announce" | "immediately" | "before" | "every" | "each"
-        )
+            x.text.as_str(),
+            "first" | "always" | "announce" | "immediately" | "before" | "every" | "each"
+        ) || (x.text == "start"
+            // "At the start", "from the start" — not "wait for CI to
+            // start", nor "Start with the sitemap" (a first look at the
+            // work, due where work was done).
+            && i > 0
+            && matches!(w[i - 1].text.as_str(), "the" | "at" | "from" | "on"))
     })
 }
