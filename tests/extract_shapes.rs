@@ -5615,3 +5615,70 @@ fn waiting_for_a_start_is_not_a_rule_from_the_start() {
     assert!(json(&c.require).contains("gh run watch"), "{c:#?}");
     assert!(c.when.is_some(), "{c:#?}");
 }
+
+#[test]
+fn going_on_only_with_the_users_word_gates_the_next_change() {
+    // "Do not go on without approval", "… until the user confirms conflicts
+    // are resolved": no act named, so whatever changes files next waits for
+    // a user turn (what the user confirms is no act of the session).
+    let cs = fixture("proceed-consent");
+    let gate = p(r#"{any: [{write: "**"}, {edit: "**"}]}"#);
+    for line in [9, 11] {
+        let c = cs
+            .iter()
+            .find(|c| c.lines[0] == line && c.require == Some(p("{user_turn: true}")))
+            .unwrap_or_else(|| panic!("no consent gate at {line}: {cs:#?}"));
+        assert_eq!(c.when, Some(gate.clone()), "{c:#?}");
+        assert!(c.forbid.is_none(), "{c:#?}");
+    }
+}
+
+#[test]
+fn previewing_with_the_user_and_unless_asked_are_consent_gates() {
+    let cs = fixture("proceed-consent");
+    // "Always preview the release title with the user before creating the
+    // release": gone over together — a user turn before the release.
+    let c = at(&cs, 13).expect("preview rule");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert!(json(&c.when).contains("gh release create"), "{c:#?}");
+    // "don't squash unless asked": squashing, the commits unnamed.
+    let c = at(&cs, 15).expect("squash rule");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert!(json(&c.when).contains("--squash"), "{c:#?}");
+    // "Do not publish the draft … unless the user explicitly asks":
+    // making a draft public waits on the user's word.
+    let c = at(&cs, 17).expect("publish rule");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert!(json(&c.when).contains("gh release edit"), "{c:#?}");
+    assert!(json(&c.when).contains("gh pr ready"), "{c:#?}");
+}
+
+#[test]
+fn a_required_form_forbids_the_act_made_without_it() {
+    let cs = fixture("required-forms");
+    // "Always create the release as a draft": a release made without
+    // `--draft` breaks it; "Open the pull request as a draft" the same.
+    let c = at(&cs, 9).expect("draft release");
+    assert_eq!(
+        c.forbid,
+        Some(p(
+            r#"{all: [{command_re: '^gh release create\b'}, {not: {command_re: '\s(--draft|-d)\b'}}]}"#
+        )),
+        "{c:#?}"
+    );
+    assert!(c.require.is_none() && c.when.is_none(), "{c:#?}");
+    let c = at(&cs, 10).expect("draft pr");
+    assert!(json(&c.forbid).contains("gh pr create"), "{c:#?}");
+    // "Release tags must be annotated", "Never create lightweight tags": a
+    // tag with a name and no flag breaks them — not every tag.
+    let lightweight = p(r#"{command_re: '^git tag\s+[^-\s]\S*(\s+[^-\s]\S*)?\s*$'}"#);
+    for line in [11, 12] {
+        let c = at(&cs, line).expect("tag form");
+        assert_eq!(c.forbid, Some(lightweight.clone()), "{c:#?}");
+    }
+    // A preference, a note to draft, a step: no form forced.
+    for line in [13, 14, 15] {
+        let c = at(&cs, line).expect("rule");
+        assert!(c.forbid.is_none(), "{c:#?}");
+    }
+}

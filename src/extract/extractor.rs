@@ -98,6 +98,7 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
     branch_name_prefixes(&mut drafts, &blocks);
     protected_branches_inline(&mut drafts);
     tag_name_format(&mut drafts);
+    required_forms(&mut drafts);
     attribution_in_commits(&mut drafts);
     checks_the_lead_in_names(&mut drafts, &blocks, lexicon);
     gate_following_acts(&mut drafts, &blocks, lexicon);

@@ -1327,6 +1327,10 @@ pub(super) fn analyse(
     let proceeds = verb
         .as_deref()
         .is_some_and(|v| matches!(v, "proceed" | "continue" | "move" | "start" | "begin"))
+        // ("Do not go on without approval", "Go ahead only once …".)
+        || mw
+            .windows(2)
+            .any(|p| p[0].text == "go" && matches!(p[1].text.as_str(), "on" | "ahead"))
         || negative
             && mw.iter().any(|x| {
                 matches!(

@@ -799,6 +799,86 @@ pub(super) fn tag_name_format(drafts: &mut [Draft]) {
     }
 }
 
+/// "Always create the release as a draft", "Open the PR as a draft": the
+/// act made without `--draft` breaks the rule. "Tags must be annotated",
+/// "Never create lightweight tags": a tag made with a name and no flag
+/// (`git tag v1.2.0`) breaks it. Only rules with no condition of their
+/// own; what they required or triggered on is replaced by the form.
+pub(super) fn required_forms(drafts: &mut [Draft]) {
+    for d in drafts.iter_mut() {
+        if opening_condition(&d.text).is_some() {
+            continue;
+        }
+        let w = plain_words(&d.text);
+        // (The form's word over the act's: "Never create lightweight tags"
+        // forbids those, not every tag.)
+        if d.forbid.is_some() && !w.iter().any(|x| x == "lightweight") {
+            continue;
+        }
+        let has = |x: &str| w.iter().any(|y| y == x);
+        let negative = matches!(d.modality, Modality::MustNot | Modality::ShouldNot);
+        let tags = has("tag") || has("tags");
+        let form = if !negative && (has("draft") || has("drafts")) {
+            let pr = has("pr")
+                || has("prs")
+                || w.windows(2).any(|p| p[0] == "pull" && p[1] == "request");
+            let release = has("release") || has("releases");
+            let acts: Vec<&str> = match (pr, release) {
+                (true, false) => vec!["pr"],
+                (false, true) => vec!["release"],
+                _ => continue,
+            };
+            // ("Draft the release notes": the notes are written, no draft
+            // is made — the word must be the form, "as a draft", "a draft
+            // PR".)
+            let as_form = w.windows(2).any(|p| {
+                matches!(p[0].as_str(), "as" | "a") && matches!(p[1].as_str(), "draft" | "drafts")
+            });
+            if !as_form {
+                continue;
+            }
+            let kind = acts[0];
+            Predicate::All(vec![
+                Predicate::CommandRe(format!(r"^gh {kind} create\b")),
+                Predicate::Not(Box::new(Predicate::CommandRe(r"\s(--draft|-d)\b".into()))),
+            ])
+        } else if tags
+            && ((!negative && annotated_policy(&w, d.modality)) || (negative && has("lightweight")))
+        {
+            Predicate::CommandRe(r"^git tag\s+[^-\s]\S*(\s+[^-\s]\S*)?\s*$".into())
+        } else {
+            continue;
+        };
+        d.forbid = Some(form);
+        d.require = None;
+        d.when = None;
+        d.order = None;
+        d.scope.insert(ScopeTag::SharedRepoState);
+    }
+}
+
+/// "Tags must be annotated", "Use annotated tags", "Always create an
+/// annotated tag": a policy on every tag. Not a step ("Create the
+/// annotated tag"), a preference ("Prefer annotated tags for …"), a label
+/// ("Only annotated tags: …") or an aside ("an annotated tag is awkward to
+/// correct").
+fn annotated_policy(w: &[String], modality: Modality) -> bool {
+    let has = |x: &str| w.iter().any(|y| y == x);
+    if !matches!(modality, Modality::Must) || has("prefer") || has("only") {
+        return false;
+    }
+    let be = w.windows(2).any(|p| p[0] == "be" && p[1] == "annotated");
+    let chosen = w.iter().position(|x| x == "annotated").is_some_and(|i| {
+        w[..i]
+            .iter()
+            .rev()
+            .take(3)
+            .any(|x| matches!(x.as_str(), "use" | "always" | "create" | "make"))
+            && w[..i].last().is_none_or(|x| x != "the")
+    });
+    be || chosen
+}
+
 /// Whether a rule states a semantic-version format for tags: `Some(true)`
 /// where the format carries a `v` prefix, `Some(false)` where it does not
 /// say.

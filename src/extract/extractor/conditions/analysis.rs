@@ -84,6 +84,9 @@ impl Analysis {
             let w = words(&mask(t).0);
             let lower = t.to_lowercase();
             // "Check with the user before pushing", "Get the user's OK".
+            // ("Preview the PR title with the user before creating it",
+            // "Discuss the plan with the user before coding": gone over
+            // together, the user's answer awaited.)
             let with_user = w.iter().any(|x| {
                 matches!(
                     x.text.as_str(),
@@ -95,8 +98,15 @@ impl Analysis {
                 .is_some_and(|x| {
                     matches!(
                         x.text.as_str(),
-                        "check" | "clear" | "confirm" | "get" | "obtain" | "consult"
-                    )
+                        "check"
+                            | "clear"
+                            | "confirm"
+                            | "get"
+                            | "obtain"
+                            | "consult"
+                            | "preview"
+                            | "discuss"
+                    ) || (x.text == "review" && w.iter().any(|y| y.text == "with"))
                 });
             // ("Check the branch permissions": access rights looked at, not
             // consent sought.)
@@ -446,6 +456,12 @@ impl Analysis {
                     // needs is not visible, the act is — its trigger, never
                     // a forbid of every merge.
                     (Some(x), None) => d.when = Some(x),
+                    // "Do not proceed without approval": whatever changes
+                    // files next waits for the user's turn (a gate the
+                    // document pass moves onto the next scoped step).
+                    (None, _) if mentions_consent(y) && self.proceeds => {
+                        consent_gate(&mut d, proceeding(&mods), false)
+                    }
                     // "NO COMPLETION CLAIMS WITHOUT FRESH VERIFICATION": the
                     // act is not visible, what it needs is.
                     (None, Some(y)) => {
@@ -479,17 +495,9 @@ impl Analysis {
                     (Some(x), None) => d.when = Some(x),
                     // "Do not proceed until the user responds": whatever
                     // changes files next waits for the user's turn.
-                    (None, None) if mentions_consent(y) && self.proceeds => consent_gate(
-                        &mut d,
-                        on_branches(
-                            Predicate::Any(vec![
-                                Predicate::Write("**".into()),
-                                Predicate::Edit("**".into()),
-                            ]),
-                            &mods,
-                        ),
-                        false,
-                    ),
+                    (None, _) if mentions_consent(y) && self.proceeds => {
+                        consent_gate(&mut d, proceeding(&mods), false)
+                    }
                     _ => d.when = when_actions,
                 }
             } else if let Some(x) = main_pred
@@ -1078,4 +1086,16 @@ pub(super) fn this_skill_in_use(c: &str) -> bool {
                     | "applying"
             )
         })
+}
+
+/// What "proceeding" is where no act is named ("Do not proceed until the
+/// user responds"): changing files next, on the branches named if any.
+fn proceeding(mods: &[Predicate]) -> Predicate {
+    on_branches(
+        Predicate::Any(vec![
+            Predicate::Write("**".into()),
+            Predicate::Edit("**".into()),
+        ]),
+        mods,
+    )
 }
