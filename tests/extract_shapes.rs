@@ -5682,3 +5682,31 @@ fn a_required_form_forbids_the_act_made_without_it() {
         assert!(c.forbid.is_none(), "{c:#?}");
     }
 }
+
+#[test]
+fn a_reason_after_a_dash_is_no_part_of_the_rule() {
+    // "Work in small steps — the branch is pushed to origin every hour":
+    // the statement after the dash says why; the push it names is no act
+    // the rule asks for (the old reading required a push and tagged it).
+    let cs = fixture("reason-tails");
+    let c = at(&cs, 9).expect("small steps rule");
+    assert!(c.require.is_none() && c.forbid.is_none(), "{c:#?}");
+    assert!(c.scope.is_empty(), "{c:#?}");
+    // A tail that is a rule of its own ("— ask the user first") still is.
+    let c = at(&cs, 11).expect("push rule");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert!(json(&c.when).contains("push"), "{c:#?}");
+}
+
+#[test]
+fn open_pull_requests_listed_are_a_state_not_an_act() {
+    // "… to list local branches and open PRs": the PRs that are open, no PR
+    // to open (the old reading required `gh pr create` from a listing).
+    let cs = fixture("open-prs-state");
+    let c = at(&cs, 7).expect("listing step");
+    assert!(json(&c.require).contains("branches.py"), "{c:#?}");
+    assert!(!json(&c.require).contains("gh pr create"), "{c:#?}");
+    // "Commit the work and open a PR" still opens one.
+    let c = at(&cs, 11).expect("open step");
+    assert!(json(&c.require).contains("gh pr create"), "{c:#?}");
+}

@@ -11,8 +11,8 @@ use super::readings::{
     act_needs_consent, act_then_so, acts_before_the_dash, agent_narration, change_kind_requires,
     command_then_verdict, connective_command, consent_phrasing, explicit_staging, first_lower,
     flag_with_command, git_subcommand_list, never_with_failing, only_first, otherwise_case,
-    quoted_motto, reason_then_rule, sentence_adverbial, state_checked_by, third_person_base,
-    use_not_the_other, wrong_order,
+    quoted_motto, reason_then_rule, rule_then_reason, sentence_adverbial, state_checked_by,
+    third_person_base, use_not_the_other, wrong_order,
 };
 use super::*;
 
@@ -804,7 +804,7 @@ impl Extractor<'_> {
         let s = listed.as_deref().unwrap_or(s);
         let verdict = command_then_verdict(s);
         let s = verdict.as_deref().unwrap_or(s);
-        let dashed = acts_before_the_dash(s);
+        let dashed = acts_before_the_dash(s).or_else(|| rule_then_reason(s));
         let s = dashed.as_deref().unwrap_or(s);
         let reasoned = act_then_so(s, self.lex)
             .or_else(|| reason_then_rule(s, self.lex))

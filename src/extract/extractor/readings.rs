@@ -423,6 +423,43 @@ pub(super) fn quoted_motto(s: &str, lex: &Lexicon) -> Option<String> {
         .then(|| inner.trim().to_string())
 }
 
+/// "Never debug forward on red — the last commit is seconds away": a rule,
+/// then a dash and a statement of why. The statement is no part of the
+/// rule (what it names is not what the rule acts on); the rule is the
+/// head. The tail must state (a subject, then "is"/"are"/"has"…) and hold
+/// no rule word of its own.
+pub(super) fn rule_then_reason(s: &str) -> Option<String> {
+    let (head, tail) = s
+        .split_once(" \u{2014} ")
+        .or_else(|| s.split_once(" -- "))
+        .or_else(|| s.split_once(" - "))?;
+    let head = head.trim();
+    if head.contains('`') && !head.contains(' ') {
+        return None;
+    }
+    let tw: Vec<String> = words(tail).into_iter().map(|w| w.text).collect();
+    let opens_with_subject = tw.first().is_some_and(|w| {
+        matches!(
+            w.as_str(),
+            "the" | "it" | "its" | "this" | "that" | "these" | "those" | "they" | "there" | "your"
+        )
+    });
+    let states = tw.iter().take(6).any(|w| {
+        matches!(
+            w.as_str(),
+            "is" | "are" | "was" | "were" | "has" | "have" | "makes" | "keeps" | "costs"
+        )
+    });
+    let ruled = tw.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "never" | "always" | "must" | "should" | "don't" | "ask" | "only" | "unless" | "until"
+        )
+    }) || tw.windows(2).any(|p| p[0] == "do" && p[1] == "not");
+    (opens_with_subject && states && !ruled && words(head).len() >= 2)
+        .then(|| format!("{}.", head.trim_end_matches(['.', ',', ';', ':'])))
+}
+
 /// "`rm -rf`, `kubectl delete`, force-pushes — describe the command and ask
 /// the user before running it": the acts listed before the dash are what
 /// "it" runs ("… ask the user before running `rm -rf`, `kubectl delete`,
@@ -1240,9 +1277,19 @@ pub(super) fn use_not_the_other(s: &str) -> Option<String> {
     let (_, after) = rest.strip_prefix('`')?.split_once('`')?;
     let after = after.trim_start_matches([',', ' ', '-', '\u{2014}', ';']);
     let la = after.to_lowercase();
-    let other = ["not ", "rather than ", "instead of ", "never "]
-        .iter()
-        .find_map(|k| la.starts_with(k).then(|| after.get(k.len()..)).flatten())?;
+    // ("Use `--force-with-lease` - safer than `--force`", "Use `rg` over
+    // `grep`": the other is what is avoided.)
+    let other = [
+        "not ",
+        "rather than ",
+        "instead of ",
+        "never ",
+        "safer than ",
+        "better than ",
+        "over ",
+    ]
+    .iter()
+    .find_map(|k| la.starts_with(k).then(|| after.get(k.len()..)).flatten())?;
     let (_, b) = other
         .trim_start()
         .strip_prefix('`')?
