@@ -5710,3 +5710,13 @@ fn open_pull_requests_listed_are_a_state_not_an_act() {
     let c = at(&cs, 11).expect("open step");
     assert!(json(&c.require).contains("gh pr create"), "{c:#?}");
 }
+
+#[test]
+fn a_first_step_over_a_block_is_no_rule_from_the_load() {
+    // "First, set up the toolchain:" over its block names no act of its own
+    // and says it comes first: read off the block, it would be due from
+    // the skill's load — the block is left to say nothing.
+    let cs = fixture("block-steps");
+    let c = at(&cs, 45).expect("first step");
+    assert!(c.require.is_none() || c.when.is_some(), "{c:#?}");
+}

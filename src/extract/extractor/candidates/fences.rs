@@ -632,8 +632,12 @@ impl Extractor<'_> {
         // ("**Publish the PR** (remove draft status):" over `gh pr ready`,
         // "Navigate to the main repo:" over `cd …`: a step whose own act
         // no predicate names does what its block runs.)
+        // (Not a step that says it comes first — "First, set things up:"
+        // — whose block may be the setup of another skill: no rule due
+        // from the load is read off a block alone.)
         let unnamed_act = own_colon
             && !shows_examples(lines)
+            && !holds_from_the_start(&d.text)
             && !d.behavior_is_set()
             && d.when.is_none()
             // ("Use the bundled helper for one-off runs:" chooses a means;
