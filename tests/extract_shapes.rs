@@ -5720,3 +5720,21 @@ fn a_first_step_over_a_block_is_no_rule_from_the_load() {
     let c = at(&cs, 45).expect("first step");
     assert!(c.require.is_none() || c.when.is_some(), "{c:#?}");
 }
+
+#[test]
+fn a_failed_act_over_a_block_triggers_its_commands() {
+    // "If the rebase fails with conflicts:" over `git status --short`, under
+    // a case heading: the failed rebase is an act the session shows — the
+    // block's commands are due after it.
+    let cs = fixture("failed-cases");
+    let c = at(&cs, 9).expect("failed rebase case");
+    assert_eq!(
+        c.when,
+        Some(p("{all: [{git: rebase}, {failed: true}]}")),
+        "{c:#?}"
+    );
+    assert!(json(&c.require).contains("status"), "{c:#?}");
+    assert_eq!(c.order, Some(Order::After), "{c:#?}");
+    // A case no action shows ("If the branch is behind:") gives no trigger.
+    assert!(at(&cs, 16).is_none_or(|c| c.when.is_none()), "{cs:#?}");
+}

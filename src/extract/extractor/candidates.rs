@@ -9,10 +9,10 @@
 
 use super::readings::{
     act_needs_consent, act_then_so, acts_before_the_dash, agent_narration, change_kind_requires,
-    command_then_verdict, connective_command, consent_phrasing, explicit_staging, first_lower,
-    flag_with_command, git_subcommand_list, never_with_failing, only_first, otherwise_case,
-    quoted_motto, reason_then_rule, rule_then_reason, sentence_adverbial, state_checked_by,
-    third_person_base, use_not_the_other, wrong_order,
+    command_then_verdict, condition_info, connective_command, consent_phrasing, explicit_staging,
+    first_lower, flag_with_command, git_subcommand_list, never_with_failing, only_first,
+    otherwise_case, quoted_motto, reason_then_rule, rule_then_reason, sentence_adverbial,
+    state_checked_by, third_person_base, use_not_the_other, wrong_order,
 };
 use super::*;
 

@@ -245,6 +245,15 @@ fn mcp_tool_call(line: &str) -> Option<&str> {
     .then_some(name)
 }
 
+/// A predicate that holds only where an act failed (`failed: true` in it).
+fn json_has_failed(p: &Predicate) -> bool {
+    match p {
+        Predicate::Failed(true) => true,
+        Predicate::All(v) | Predicate::Any(v) => v.iter().any(json_has_failed),
+        _ => false,
+    }
+}
+
 /// A block that shows right and wrong ways ("# ❌ BAD: …", "# ✅ GOOD",
 /// "# Example"): examples to read, not commands to run.
 fn shows_examples(lines: &[(u32, String)]) -> bool {
@@ -458,6 +467,9 @@ impl Extractor<'_> {
                     verb.as_deref() == Some(f.text.as_str()) && self.lex.is_imperative(&f.text)
                 }));
         let case = w.first().is_some_and(|x| is_condition_word(&x.text));
+        if shell && case && self.failed_case_over_commands(&text, at, lang, lines) {
+            return;
+        }
         if shell && case && !section.conditional() {
             self.case_over_commands(text, at, lang, lines);
             return;
@@ -548,6 +560,37 @@ impl Extractor<'_> {
     /// "If yes:" over `git push && git push --tags`: what to run in a case
     /// no action shows — a rule with no predicate, scoped by what its block
     /// changes.
+    /// "If the merge fails due to conflicts:" over `git diff --name-only
+    /// …`: a failed act the session shows — `when` it, the block's
+    /// commands due after it (under a case heading too: the failure is
+    /// what decides). False where the lead-in names no failed act.
+    fn failed_case_over_commands(
+        &mut self,
+        text: &str,
+        at: [u32; 2],
+        lang: &str,
+        lines: &[(u32, String)],
+    ) -> bool {
+        let bare = strip_emphasis(text);
+        let failed = bare
+            .trim()
+            .trim_end_matches(':')
+            .split_once(' ')
+            .and_then(|(_, c)| condition_info(c, self.lex).behavior(false))
+            .filter(json_has_failed);
+        let cmds = fence_commands(lines, lang, self.lex);
+        let (Some(when), Some(cmds)) = (failed, any_of(cmds)) else {
+            return false;
+        };
+        let mut d = Draft::new(text.to_string(), at, Modality::Must);
+        d.when = Some(when);
+        d.require = Some(cmds);
+        d.order = Some(Order::After);
+        add_predicate_scopes(&mut d, self.lex);
+        self.drafts.push(d);
+        true
+    }
+
     pub(super) fn case_over_commands(
         &mut self,
         text: String,
