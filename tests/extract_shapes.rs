@@ -5738,3 +5738,32 @@ fn a_failed_act_over_a_block_triggers_its_commands() {
     // A case no action shows ("If the branch is behind:") gives no trigger.
     assert!(at(&cs, 16).is_none_or(|c| c.when.is_none()), "{cs:#?}");
 }
+
+#[test]
+fn a_flag_alone_is_about_the_command_its_section_runs() {
+    // "Always pass `--cleanup=verbatim`" under `git tag -s …`: a tag made
+    // without the flag breaks it; "Do not fall back to `-m`": a tag made
+    // with it does. A flag forbidden on its own keeps every command.
+    let cs = fixture("nearby-flags");
+    let c = at(&cs, 11).expect("cleanup rule");
+    assert_eq!(
+        c.forbid,
+        Some(p(
+            r#"{all: [{command_re: '^git tag\b'}, {not: {command_re: '(^|\s)\-\-cleanup=verbatim(=|\s|$)'}}]}"#
+        )),
+        "{c:#?}"
+    );
+    let c = at(&cs, 12).expect("-m rule");
+    assert_eq!(
+        c.forbid,
+        Some(p(
+            r#"{all: [{command_re: '^git tag\b'}, {command_re: '(^|\s)\-m(=|\s|$)'}]}"#
+        )),
+        "{c:#?}"
+    );
+    let c = at(&cs, 13).expect("no-verify rule");
+    assert!(!json(&c.forbid).contains("git tag"), "{c:#?}");
+    // An argument the user gives the skill is no flag of a command.
+    let c = at(&cs, 17).expect("argument rule");
+    assert!(c.forbid.is_none(), "{c:#?}");
+}

@@ -99,6 +99,7 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
     protected_branches_inline(&mut drafts);
     tag_name_format(&mut drafts);
     required_forms(&mut drafts);
+    flags_of_the_nearby_command(&mut drafts, &blocks, lexicon);
     attribution_in_commits(&mut drafts);
     checks_the_lead_in_names(&mut drafts, &blocks, lexicon);
     gate_following_acts(&mut drafts, &blocks, lexicon);

@@ -1477,3 +1477,138 @@ pub(super) fn protected_branches_inline(drafts: &mut [Draft]) {
         d.scope.insert(ScopeTag::SharedRepoState);
     }
 }
+
+/// "Always pass `--cleanup=verbatim`", "Do not retry with `--no-sign`": a
+/// rule that names flags and no program is about the command its section
+/// runs — the nearest one named in its own block, else before it under the
+/// same heading (`git tag -a …`). A required flag forbids that command
+/// without it; a forbidden flag forbids the command with it.
+pub(super) fn flags_of_the_nearby_command(drafts: &mut [Draft], blocks: &[Block], lex: &Lexicon) {
+    for d in drafts.iter_mut() {
+        let spans: Vec<&str> = d.text.split('`').skip(1).step_by(2).collect();
+        let flags: Vec<&str> = spans
+            .iter()
+            .copied()
+            .filter(|s| s.starts_with('-') && !s.contains(char::is_whitespace) && s.len() > 1)
+            .collect();
+        if flags.is_empty() || flags.len() != spans.len() {
+            continue;
+        }
+        // (A flag forbidden on its own — "Never use `--no-verify`" — stays
+        // forbidden on every command.)
+        if d.behavior_is_set() || d.when.is_some() || opening_condition(&d.text).is_some() {
+            continue;
+        }
+        // The flag is what the command is run with ("pass", "use", "retry
+        // with", "is not optional") — not an argument the user gave the
+        // skill ("Check for a `--reviewer` argument in the user's message").
+        let w = plain_words(&d.text);
+        let passes = w.iter().any(|x| {
+            matches!(
+                x.as_str(),
+                "pass"
+                    | "use"
+                    | "add"
+                    | "include"
+                    | "append"
+                    | "set"
+                    | "retry"
+                    | "fall"
+                    | "omit"
+                    | "drop"
+                    | "optional"
+                    | "required"
+                    | "mandatory"
+            )
+        });
+        let given = w.iter().any(|x| {
+            matches!(
+                x.as_str(),
+                "argument" | "arguments" | "provided" | "given" | "user" | "user's" | "message"
+            )
+        });
+        if !passes || given {
+            continue;
+        }
+        let negative = matches!(d.modality, Modality::MustNot | Modality::ShouldNot);
+        if !negative && flags.len() != 1 {
+            continue;
+        }
+        let Some(prefix) = nearby_command(blocks, d.lines[0]) else {
+            continue;
+        };
+        let program = Predicate::CommandRe(format!(r"^{}\b", regex::escape(&prefix)));
+        let flagged: Vec<Predicate> = flags.iter().map(|f| flag_predicate(f)).collect();
+        let form = if negative {
+            any_of(flagged).expect("flags")
+        } else {
+            Predicate::Not(Box::new(flagged.into_iter().next().expect("one flag")))
+        };
+        d.forbid = Some(Predicate::All(vec![program, form]));
+        add_predicate_scopes(d, lex);
+    }
+}
+
+/// The program and subcommand (`git tag`, `gh release create`) of the
+/// command nearest a line: in the block holding it, else the last one
+/// before it under the same heading.
+fn nearby_command(blocks: &[Block], line: u32) -> Option<String> {
+    let texts: Vec<(u32, String)> = blocks
+        .iter()
+        .map(|b| match b {
+            Block::Heading { line, .. } => (*line, String::new()),
+            Block::Para(l) | Block::Quote(l) | Block::Item { body: l, .. } => {
+                (l.first_line(), l.text.clone())
+            }
+            Block::Row { line, cells, .. } => (*line, cells.join(" | ")),
+            Block::Fence { start, lines, .. } => (
+                *start,
+                lines
+                    .iter()
+                    .map(|(_, l)| format!("`{}`", l.trim()))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+            _ => (u32::MAX, String::new()),
+        })
+        .collect();
+    let at = texts.iter().rposition(|(l, _)| *l <= line)?;
+    let commands = |t: &str| -> Vec<String> {
+        t.split('`')
+            .skip(1)
+            .step_by(2)
+            .filter_map(command_prefix)
+            .collect()
+    };
+    if let Some(c) = commands(&texts[at].1).into_iter().next() {
+        return Some(c);
+    }
+    for i in (0..at).rev() {
+        if matches!(blocks[i], Block::Heading { .. }) {
+            return None;
+        }
+        if let Some(c) = commands(&texts[i].1).pop() {
+            return Some(c);
+        }
+    }
+    None
+}
+
+/// `git tag -a "$TAG" -F notes.md` → `git tag`; `gh release create v1` →
+/// `gh release create`: a known program and its subcommand words.
+fn command_prefix(c: &str) -> Option<String> {
+    let mut w = c
+        .split_whitespace()
+        .skip_while(|x| x.contains('=') && !x.starts_with('-'));
+    let program = w.next()?;
+    let depth = match program {
+        "git" | "npm" | "cargo" | "uv" | "pnpm" | "yarn" | "docker" => 1,
+        "gh" | "glab" => 2,
+        _ => return None,
+    };
+    let subs: Vec<&str> = w
+        .take(depth)
+        .take_while(|x| !x.is_empty() && x.chars().all(|ch| ch.is_ascii_lowercase() || ch == '-'))
+        .collect();
+    (!subs.is_empty()).then(|| format!("{program} {}", subs.join(" ")))
+}

@@ -1753,6 +1753,8 @@ fn branch_targets(text: &str) -> Vec<String> {
             && name.len() <= 60
             && !name.contains('.')
             && !name.ends_with('/')
+            // (`-m` is a flag: git refuses a branch name that starts so.)
+            && !name.starts_with('-')
             // (`HEAD` is a commit, `GITHUB_TOKEN` a variable: no branch.)
             && !name.chars().all(|c| c.is_ascii_uppercase() || c == '_')
             && name
