@@ -5767,3 +5767,15 @@ fn a_flag_alone_is_about_the_command_its_section_runs() {
     let c = at(&cs, 17).expect("argument rule");
     assert!(c.forbid.is_none(), "{c:#?}");
 }
+
+#[test]
+fn a_flag_that_is_not_optional_is_required_on_its_command() {
+    // "`--latest` is not optional here" under `gh release create …`: a
+    // release made without it breaks the rule (a statement that required,
+    // said the other way).
+    let cs = fixture("nearby-flags");
+    let c = at(&cs, 23).expect("latest rule");
+    assert_eq!(c.modality, Modality::Must, "{c:#?}");
+    assert!(json(&c.forbid).contains("gh release create"), "{c:#?}");
+    assert!(json(&c.forbid).contains("latest"), "{c:#?}");
+}

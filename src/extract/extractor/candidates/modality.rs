@@ -186,6 +186,8 @@ pub(crate) fn own_modal(w: &[Word]) -> Option<Modality> {
     }) || t.windows(2).any(|p| p == ["make", "sure"])
         || t.first() == Some(&"only")
         || names_a_format(&t)
+        // ("`--latest` is not optional here": required, said the other way.)
+        || t.windows(3).any(|p| matches!(p[0], "is" | "are") && p[1] == "not" && p[2] == "optional")
     {
         return Some(Modality::Must);
     }
