@@ -5779,3 +5779,26 @@ fn a_flag_that_is_not_optional_is_required_on_its_command() {
     assert!(json(&c.forbid).contains("gh release create"), "{c:#?}");
     assert!(json(&c.forbid).contains("latest"), "{c:#?}");
 }
+
+#[test]
+fn a_flag_near_a_look_up_names_no_command() {
+    // "`--paginate` is not optional here" after `gh api …`: the nearest
+    // command only looks; the flag may be another command's, so none is
+    // forbidden (a forbid on every `gh api` call would be false).
+    let cs = fixture("nearby-flags");
+    let c = at(&cs, 29).expect("paginate rule");
+    assert!(c.forbid.is_none(), "{c:#?}");
+}
+
+#[test]
+fn an_auto_prefixed_act_waits_on_the_user() {
+    // "Don't auto-install the release CLI - let the user do it": the
+    // install, done without the user's go — a user turn before it.
+    let cs = fixture("proceed-consent");
+    let c = at(&cs, 19).expect("auto-install rule");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert!(json(&c.when).contains("install"), "{c:#?}");
+    // "no auto-merge" names the feature: no act.
+    let c = at(&cs, 21).expect("skip rule");
+    assert!(c.when.is_none() && c.forbid.is_none(), "{c:#?}");
+}

@@ -1534,7 +1534,7 @@ pub(super) fn flags_of_the_nearby_command(drafts: &mut [Draft], blocks: &[Block]
         if !negative && flags.len() != 1 {
             continue;
         }
-        let Some(prefix) = nearby_command(blocks, d.lines[0]) else {
+        let Some(prefix) = nearby_command(blocks, d.lines[0], lex) else {
             continue;
         };
         let program = Predicate::CommandRe(format!(r"^{}\b", regex::escape(&prefix)));
@@ -1551,8 +1551,10 @@ pub(super) fn flags_of_the_nearby_command(drafts: &mut [Draft], blocks: &[Block]
 
 /// The program and subcommand (`git tag`, `gh release create`) of the
 /// command nearest a line: in the block holding it, else the last one
-/// before it under the same heading.
-fn nearby_command(blocks: &[Block], line: u32) -> Option<String> {
+/// before it under the same heading. Only a command that acts on shared
+/// state: where the nearest is a look (`gh api …`), the flag may belong
+/// to another command, and none is taken.
+fn nearby_command(blocks: &[Block], line: u32, lex: &Lexicon) -> Option<String> {
     let texts: Vec<(u32, String)> = blocks
         .iter()
         .map(|b| match b {
@@ -1573,25 +1575,25 @@ fn nearby_command(blocks: &[Block], line: u32) -> Option<String> {
         })
         .collect();
     let at = texts.iter().rposition(|(l, _)| *l <= line)?;
-    let commands = |t: &str| -> Vec<String> {
+    let commands = |t: &str| -> Vec<(String, bool)> {
         t.split('`')
             .skip(1)
             .step_by(2)
-            .filter_map(command_prefix)
+            .filter_map(|c| {
+                let prefix = command_prefix(c)?;
+                let acts = command_predicate(c.trim(), lex)
+                    .is_some_and(|p| !predicate_scopes(&p, lex).is_empty());
+                Some((prefix, acts))
+            })
             .collect()
     };
-    if let Some(c) = commands(&texts[at].1).into_iter().next() {
-        return Some(c);
-    }
-    for i in (0..at).rev() {
-        if matches!(blocks[i], Block::Heading { .. }) {
-            return None;
-        }
-        if let Some(c) = commands(&texts[i].1).pop() {
-            return Some(c);
-        }
-    }
-    None
+    let nearest = commands(&texts[at].1).into_iter().next().or_else(|| {
+        (0..at)
+            .rev()
+            .take_while(|i| !matches!(blocks[*i], Block::Heading { .. }))
+            .find_map(|i| commands(&texts[i].1).pop())
+    });
+    nearest.filter(|(_, acts)| *acts).map(|(c, _)| c)
 }
 
 /// `git tag -a "$TAG" -F notes.md` → `git tag`; `gh release create v1` →

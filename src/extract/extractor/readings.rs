@@ -423,6 +423,64 @@ pub(super) fn quoted_motto(s: &str, lex: &Lexicon) -> Option<String> {
         .then(|| inner.trim().to_string())
 }
 
+/// "Don't auto-install the CLI", "Never auto-merge PRs": the act, done
+/// without the user's go ("install … automatically"). Outside code spans;
+/// the hyphenated word is otherwise one word no lexicon entry knows.
+pub(super) fn auto_prefixed(s: &str) -> Option<String> {
+    let mut out = String::with_capacity(s.len() + 16);
+    let mut changed = false;
+    for (i, part) in s.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        if i % 2 == 1 {
+            out.push_str(part);
+            continue;
+        }
+        let mut prev: Option<String> = None;
+        for tok in part.split(' ') {
+            if prev.is_some() {
+                out.push(' ');
+            }
+            // (An act told or forbidden — "Don't auto-install", "never
+            // auto-merge", "Auto-merge the PR" opening a step — not the
+            // feature named: "no checks and no auto-merge".)
+            let told = match prev.as_deref() {
+                None => i == 0,
+                Some(p) => matches!(
+                    p.to_lowercase().as_str(),
+                    "don't"
+                        | "dont"
+                        | "not"
+                        | "never"
+                        | "to"
+                        | "always"
+                        | "must"
+                        | "should"
+                        | "shouldn't"
+                        | "cannot"
+                        | "can't"
+                        | "won't"
+                ),
+            };
+            prev = Some(tok.to_string());
+            let rest = tok
+                .get(..5)
+                .filter(|h| told && h.eq_ignore_ascii_case("auto-"))
+                .and_then(|_| tok.get(5..));
+            match rest {
+                Some(r) if r.len() > 2 && r.chars().all(|c| c.is_ascii_alphabetic()) => {
+                    out.push_str(r);
+                    out.push_str(" automatically");
+                    changed = true;
+                }
+                _ => out.push_str(tok),
+            }
+        }
+    }
+    changed.then_some(out)
+}
+
 /// "Never debug forward on red — the last commit is seconds away": a rule,
 /// then a dash and a statement of why. The statement is no part of the
 /// rule (what it names is not what the rule acts on); the rule is the
