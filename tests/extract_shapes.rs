@@ -5802,3 +5802,17 @@ fn an_auto_prefixed_act_waits_on_the_user() {
     let c = at(&cs, 21).expect("skip rule");
     assert!(c.when.is_none() && c.forbid.is_none(), "{c:#?}");
 }
+
+#[test]
+fn a_warning_sign_before_use_a_not_b_still_avoids_b() {
+    // "⚠️ Use `--force-with-lease` - safer than `--force`": the sign is no
+    // word of the rule; the plain force is what it avoids.
+    let cs = fixture("reason-tails");
+    let c = at(&cs, 15).expect("lease rule");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    assert_eq!(
+        c.forbid,
+        Some(p(r#"{command_re: '(^|\s)\-\-force(=|\s|$)'}"#)),
+        "{c:#?}"
+    );
+}

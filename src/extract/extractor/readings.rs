@@ -1325,7 +1325,11 @@ pub(super) fn otherwise_case(s: &str) -> Option<String> {
 /// session may never take, not a step due from the load.
 pub(super) fn use_not_the_other(s: &str) -> Option<String> {
     let t = strip_emphasis(s);
-    let t = t.trim();
+    // ("⚠️ Use `A` - safer than `B`": a warning sign before the rule.)
+    let t = t
+        .trim()
+        .trim_start_matches(|c: char| !c.is_alphanumeric() && c != '`')
+        .trim();
     let lower = t.to_lowercase();
     let rest = lower
         .strip_prefix("always use ")
