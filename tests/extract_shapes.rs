@@ -5816,3 +5816,46 @@ fn a_warning_sign_before_use_a_not_b_still_avoids_b() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn looks_at_the_remote_are_fetches_pulls_and_pr_look_ups() {
+    let cs = fixture("remote-looks");
+    // "Check for an open PR on the branch (stop if one is found)": the
+    // condition inside the aside is the aside's — the look-up still is one.
+    let c = at(&cs, 9).expect("pr look-up");
+    assert!(
+        json(&c.require).contains("gh pr (list|view|status)"),
+        "{c:#?}"
+    );
+    // "Fetch upstream changes", "Pull the latest main".
+    assert_eq!(
+        at(&cs, 10).and_then(|c| c.require.clone()),
+        Some(p("{git: fetch}"))
+    );
+    assert_eq!(
+        at(&cs, 11).and_then(|c| c.require.clone()),
+        Some(p("{git: pull}"))
+    );
+    // "Open a pull request to main" is no pull.
+    let c = at(&cs, 12).expect("open pr step");
+    assert!(!json(&c.require).contains("pull\""), "{c:#?}");
+    assert!(json(&c.require).contains("gh pr create"), "{c:#?}");
+}
+
+#[test]
+fn a_start_word_inside_an_aside_keeps_no_rule_from_the_load() {
+    // "Run `make docs` (the target the team set up first)": "first" is
+    // the aside's; the step is due where work was done, not from the load.
+    let cs = fixture("remote-looks");
+    let c = at(&cs, 16).expect("docs step");
+    assert!(no_trigger_of_its_own(c) && c.when.is_some(), "{c:#?}");
+}
+
+#[test]
+fn viewing_the_pr_is_a_look_on_the_host() {
+    // "View the PR before you merge it": `gh pr view` before the merge (the
+    // lexicon's pattern once asked for "PR request" and matched nothing).
+    let cs = fixture("remote-looks");
+    let c = at(&cs, 20).expect("view step");
+    assert!(json(&c.require).contains("gh pr view"), "{c:#?}");
+}

@@ -472,6 +472,13 @@ pub(super) fn split_trailing(s: &str) -> Option<(String, String, String)> {
     }
     let mut in_code = false;
     let mut in_quote = false;
+    // ("Check for an existing PR (exit if found)": a condition inside an
+    // aside is the aside's own; one that opens it is read by
+    // `parenthetical_condition`.)
+    // ("Push (only if requested)": an aside that is the condition, after
+    // "only", still is one.)
+    let mut in_paren = 0usize;
+    let mut paren_at = 0usize;
     let lower = s.to_lowercase();
     for (i, c) in s.char_indices() {
         if c == '`' {
@@ -482,7 +489,20 @@ pub(super) fn split_trailing(s: &str) -> Option<(String, String, String)> {
             in_quote = !in_quote;
             continue;
         }
-        if in_code || in_quote || c != ' ' {
+        if !in_code && !in_quote {
+            match c {
+                '(' => {
+                    in_paren += 1;
+                    paren_at = i;
+                }
+                ')' => in_paren = in_paren.saturating_sub(1),
+                _ => {}
+            }
+        }
+        let aside_opens = in_paren > 0
+            && s.get(paren_at + 1..i)
+                .is_some_and(|t| t.trim().eq_ignore_ascii_case("only"));
+        if in_code || in_quote || (in_paren > 0 && !aside_opens) || c != ' ' {
             continue;
         }
         for kw in [
