@@ -5859,3 +5859,21 @@ fn viewing_the_pr_is_a_look_on_the_host() {
     let c = at(&cs, 20).expect("view step");
     assert!(json(&c.require).contains("gh pr view"), "{c:#?}");
 }
+
+#[test]
+fn acts_on_the_host_and_hyphenated_verbs_have_commands() {
+    let cs = fixture("host-acts");
+    // "Check out the pull request locally": `gh pr checkout`.
+    let c = at(&cs, 9).expect("checkout step");
+    assert!(json(&c.require).contains("gh pr checkout"), "{c:#?}");
+    // "Cherry-pick the fix …": the hyphenated verb opens a rule.
+    let c = at(&cs, 10).expect("cherry-pick step");
+    assert_eq!(c.require, Some(p("{git: cherry-pick}")), "{c:#?}");
+    // "Request a review from the release team", "Label the PR": edits of
+    // the PR on the host, scoped.
+    for (line, flag) in [(13, "add-reviewer"), (14, "add-label")] {
+        let c = at(&cs, line).expect("host step");
+        assert!(json(&c.require).contains(flag), "{c:#?}");
+        assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+    }
+}
