@@ -5877,3 +5877,13 @@ fn acts_on_the_host_and_hyphenated_verbs_have_commands() {
         assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
     }
 }
+
+#[test]
+fn the_lockfile_and_the_ci_configuration_named_in_words_are_their_files() {
+    let cs = fixture("named-files");
+    let c = at(&cs, 9).expect("lockfile rule");
+    assert!(json(&c.forbid).contains("package-lock.json"), "{c:#?}");
+    assert!(json(&c.forbid).contains("Cargo.lock"), "{c:#?}");
+    let c = at(&cs, 10).expect("ci rule");
+    assert!(json(&c.forbid).contains(".github/workflows/**"), "{c:#?}");
+}
