@@ -5887,3 +5887,17 @@ fn the_lockfile_and_the_ci_configuration_named_in_words_are_their_files() {
     let c = at(&cs, 10).expect("ci rule");
     assert!(json(&c.forbid).contains(".github/workflows/**"), "{c:#?}");
 }
+
+#[test]
+fn an_act_after_per_or_on_every_is_the_occasion() {
+    // "… the whole suite per commit", "Run the formatter on every push":
+    // due before each commit / push, not a push the rule asks for.
+    let cs = fixture("per-act");
+    let c = at(&cs, 7).expect("suite rule");
+    assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
+    assert!(json(&c.require).contains("test"), "{c:#?}");
+    let c = at(&cs, 9).expect("formatter rule");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+    assert!(!json(&c.require).contains("\"push\""), "{c:#?}");
+    assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
+}

@@ -11,7 +11,7 @@ use super::readings::{
     act_needs_consent, act_then_so, acts_before_the_dash, agent_narration, auto_prefixed,
     change_kind_requires, command_then_verdict, condition_info, connective_command,
     consent_phrasing, explicit_staging, first_lower, flag_with_command, git_subcommand_list,
-    never_with_failing, only_first, otherwise_case, quoted_motto, reason_then_rule,
+    never_with_failing, only_first, otherwise_case, per_act, quoted_motto, reason_then_rule,
     rule_then_reason, sentence_adverbial, state_checked_by, third_person_base, use_not_the_other,
     wrong_order,
 };
@@ -799,6 +799,8 @@ impl Extractor<'_> {
         let s = otherwise.as_deref().unwrap_or(s);
         let auto = auto_prefixed(s);
         let s = auto.as_deref().unwrap_or(s);
+        let per = per_act(s);
+        let s = per.as_deref().unwrap_or(s);
         let other = use_not_the_other(s);
         let s = other.as_deref().unwrap_or(s);
         let staging = explicit_staging(s);

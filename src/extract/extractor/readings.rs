@@ -423,6 +423,52 @@ pub(super) fn quoted_motto(s: &str, lex: &Lexicon) -> Option<String> {
         .then(|| inner.trim().to_string())
 }
 
+/// "Run the full suite per commit", "Run the linter on every push": the
+/// act named after "per" / "on every" / "with each" is the occasion —
+/// due before each one ("… before each commit"). Only acts a session
+/// shows (commit, push, merge, release, tag, pull request).
+pub(super) fn per_act(s: &str) -> Option<String> {
+    let lower = s.to_lowercase();
+    if lower.len() != s.len() {
+        return None;
+    }
+    const LEADS: &[&str] = &[
+        " per ",
+        " on every ",
+        " on each ",
+        " with every ",
+        " with each ",
+        " for every ",
+        " for each ",
+    ];
+    const ACTS: &[&str] = &[
+        "commit",
+        "push",
+        "merge",
+        "release",
+        "tag",
+        "pull request",
+        "pr",
+    ];
+    for (i, lead) in LEADS
+        .iter()
+        .flat_map(|l| lower.match_indices(l).map(move |(i, _)| (i, *l)))
+    {
+        let rest = &lower[i + lead.len()..];
+        let Some(act) = ACTS.iter().find(|a| {
+            rest.strip_prefix(**a).is_some_and(|r| {
+                r.is_empty()
+                    || r.starts_with(['.', ',', ';', ' ', ')', ':']) && !r.starts_with(" message")
+            })
+        }) else {
+            continue;
+        };
+        let end = i + lead.len() + act.len();
+        return Some(format!("{} before each {act}{}", &s[..i], &s[end..]));
+    }
+    None
+}
+
 /// "Don't auto-install the CLI", "Never auto-merge PRs": the act, done
 /// without the user's go ("install … automatically"). Outside code spans;
 /// the hyphenated word is otherwise one word no lexicon entry knows.
