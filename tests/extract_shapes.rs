@@ -5901,3 +5901,15 @@ fn an_act_after_per_or_on_every_is_the_occasion() {
     assert!(!json(&c.require).contains("\"push\""), "{c:#?}");
     assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
 }
+
+#[test]
+fn showing_the_diff_runs_it() {
+    // "Show the diff to the user before committing": the diff shown is one
+    // the session ran; "the printed diff path" names no act.
+    let cs = fixture("named-files");
+    let c = at(&cs, 14).expect("show rule");
+    assert!(json(&c.require).contains("\"diff\""), "{c:#?}");
+    assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
+    let c = at(&cs, 16).expect("path rule");
+    assert!(!json(&c.require).contains("\"diff\""), "{c:#?}");
+}
