@@ -823,9 +823,9 @@ pub(super) fn required_forms(drafts: &mut [Draft]) {
                 || has("prs")
                 || w.windows(2).any(|p| p[0] == "pull" && p[1] == "request");
             let release = has("release") || has("releases");
-            let acts: Vec<&str> = match (pr, release) {
-                (true, false) => vec!["pr"],
-                (false, true) => vec!["release"],
+            let kind = match (pr, release) {
+                (true, false) => "pr",
+                (false, true) => "release",
                 _ => continue,
             };
             // ("Draft the release notes": the notes are written, no draft
@@ -837,7 +837,6 @@ pub(super) fn required_forms(drafts: &mut [Draft]) {
             if !as_form {
                 continue;
             }
-            let kind = acts[0];
             Predicate::All(vec![
                 Predicate::CommandRe(format!(r"^gh {kind} create\b")),
                 Predicate::Not(Box::new(Predicate::CommandRe(r"\s(--draft|-d)\b".into()))),

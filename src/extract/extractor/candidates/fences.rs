@@ -246,10 +246,10 @@ fn mcp_tool_call(line: &str) -> Option<&str> {
 }
 
 /// A predicate that holds only where an act failed (`failed: true` in it).
-fn json_has_failed(p: &Predicate) -> bool {
+fn holds_only_on_failure(p: &Predicate) -> bool {
     match p {
         Predicate::Failed(true) => true,
-        Predicate::All(v) | Predicate::Any(v) => v.iter().any(json_has_failed),
+        Predicate::All(v) | Predicate::Any(v) => v.iter().any(holds_only_on_failure),
         _ => false,
     }
 }
@@ -577,7 +577,7 @@ impl Extractor<'_> {
             .trim_end_matches(':')
             .split_once(' ')
             .and_then(|(_, c)| condition_info(c, self.lex).behavior(false))
-            .filter(json_has_failed);
+            .filter(holds_only_on_failure);
         let cmds = fence_commands(lines, lang, self.lex);
         let (Some(when), Some(cmds)) = (failed, any_of(cmds)) else {
             return false;
