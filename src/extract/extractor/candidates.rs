@@ -783,34 +783,36 @@ impl Extractor<'_> {
         ctx: &Ctx,
         first: bool,
     ) -> Option<Draft> {
-        let motto = (!ctx.in_list).then(|| quoted_motto(s, self.lex)).flatten();
-        let s = motto.as_deref().unwrap_or(s);
-        let checked = state_checked_by(s);
-        let s = checked.as_deref().unwrap_or(s);
-        let flagged = flag_with_command(s);
-        let s = flagged.as_deref().unwrap_or(s);
-        let adverbial = sentence_adverbial(s);
-        let s = adverbial.as_deref().unwrap_or(s);
-        let stepped = connective_command(s, self.lex);
-        let s = stepped.as_deref().unwrap_or(s);
-        let tests_named = self.test_anaphora(s);
-        let s = tests_named.as_deref().unwrap_or(s);
-        let otherwise = otherwise_case(s);
-        let s = otherwise.as_deref().unwrap_or(s);
-        let auto = auto_prefixed(s);
-        let s = auto.as_deref().unwrap_or(s);
-        let per = per_act(s);
-        let s = per.as_deref().unwrap_or(s);
-        let other = use_not_the_other(s);
-        let s = other.as_deref().unwrap_or(s);
-        let staging = explicit_staging(s);
-        let s = staging.as_deref().unwrap_or(s);
-        let listed = git_subcommand_list(s);
-        let s = listed.as_deref().unwrap_or(s);
-        let verdict = command_then_verdict(s);
-        let s = verdict.as_deref().unwrap_or(s);
-        let dashed = acts_before_the_dash(s).or_else(|| rule_then_reason(s));
-        let s = dashed.as_deref().unwrap_or(s);
+        // The readings that put a shape into words the analysis knows, in
+        // order, each over what the one before it left.
+        let lex = self.lex;
+        let motto = |t: &str| (!ctx.in_list).then(|| quoted_motto(t, lex)).flatten();
+        let stepped = |t: &str| connective_command(t, lex);
+        let tests_named = |t: &str| self.test_anaphora(t);
+        let dashed = |t: &str| acts_before_the_dash(t).or_else(|| rule_then_reason(t));
+        let readings: [&Reading; 14] = [
+            &motto,
+            &state_checked_by,
+            &flag_with_command,
+            &sentence_adverbial,
+            &stepped,
+            &tests_named,
+            &otherwise_case,
+            &auto_prefixed,
+            &per_act,
+            &use_not_the_other,
+            &explicit_staging,
+            &git_subcommand_list,
+            &command_then_verdict,
+            &dashed,
+        ];
+        let mut read = s.to_string();
+        for reading in readings {
+            if let Some(t) = reading(&read) {
+                read = t;
+            }
+        }
+        let s = read.as_str();
         let reasoned = act_then_so(s, self.lex)
             .or_else(|| reason_then_rule(s, self.lex))
             .or_else(|| consent_phrasing(s))
@@ -1032,6 +1034,10 @@ pub(super) fn branch_name(text: &str) -> Option<String> {
             .all(|c| c.is_alphanumeric() || matches!(c, '/' | '-' | '_' | '.' | '*'));
     ok.then(|| t.to_string())
 }
+
+/// A reading of a sentence: the sentence put in words the analysis
+/// knows, where its shape calls for one.
+type Reading<'a> = dyn Fn(&str) -> Option<String> + 'a;
 
 /// Context of a sentence.
 /// Where an item stands in a numbered procedure.

@@ -151,22 +151,7 @@ pub(crate) fn due_where_the_skill_applies(drafts: &mut [Draft], act: &Predicate)
 pub(crate) fn holds_from_the_start(text: &str) -> bool {
     // (Words inside an aside are the aside's: "Generate the package (BASE
     // is the commit recorded before dispatching)" says nothing of when.)
-    let mut depth = 0usize;
-    let outside: String = text
-        .chars()
-        .filter(|c| {
-            match c {
-                '(' => depth += 1,
-                ')' => {
-                    depth = depth.saturating_sub(1);
-                    return false;
-                }
-                _ => {}
-            }
-            depth == 0
-        })
-        .collect();
-    let w = words(&outside.to_lowercase());
+    let w = words(&super::qualifiers::without_parentheses(text).to_lowercase());
     w.iter().enumerate().any(|(i, x)| {
         matches!(
             x.text.as_str(),

@@ -13,10 +13,6 @@ pub(crate) fn plain_words(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// The object of a negative rule's act names a kind of it actions do not
-/// show: an un-participle ("untested", "unreviewed"), a content word
-/// ("secrets", "large", "unrelated"), or a relative clause ("code that fails
-/// to build").
 /// The text without its parenthesised parts.
 pub(super) fn without_parentheses(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
