@@ -5913,3 +5913,47 @@ fn showing_the_diff_runs_it() {
     let c = at(&cs, 16).expect("path rule");
     assert!(!json(&c.require).contains("\"diff\""), "{c:#?}");
 }
+
+#[test]
+fn branch_and_git_operations_named_as_a_kind_are_scoped() {
+    // "Before any branch operations, confirm …": the check gates the
+    // commands that make, switch, merge or delete a branch; "ad-hoc git
+    // commands" names git's acts as a kind (scoped, no one command).
+    let cs = fixture("branch-operations");
+    let c = at(&cs, 7).expect("gate rule");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+    assert!(json(&c.when).contains("checkout|switch|merge"), "{c:#?}");
+    let c = at(&cs, 9).expect("scripts rule");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+    let c = at(&cs, 17).expect("forbid rule");
+    assert!(json(&c.forbid).contains("checkout|switch|merge"), "{c:#?}");
+    // `git branch --list` is a look, not an operation on a branch;
+    // `git branch -D old` and `git switch main` are.
+    let mut res = Vec::new();
+    c.forbid.as_ref().unwrap().for_each_node(&mut |q| {
+        if let Predicate::CommandRe(r) = q {
+            res.push(regex::Regex::new(r).unwrap());
+        }
+    });
+    let hits = |cmd: &str| res.iter().any(|r| r.is_match(cmd));
+    assert!(!hits("git branch --list"), "{c:#?}");
+    assert!(
+        hits("git branch -D old") && hits("git switch main"),
+        "{c:#?}"
+    );
+}
+
+#[test]
+fn an_arrow_case_holds_for_the_sentences_after_it() {
+    // "**Ticket open** → **stop**. … Do not perform any branch operations.":
+    // the forbid holds in that case only — no action names the case, so the
+    // rule is when-only, never a forbid over every session.
+    let cs = fixture("branch-operations");
+    for line in [13, 14] {
+        let c = cs
+            .iter()
+            .find(|c| c.lines[0] == line && c.text.starts_with("Do not"))
+            .expect("case rule");
+        assert!(c.forbid.is_none(), "{c:#?}");
+    }
+}

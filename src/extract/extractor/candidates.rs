@@ -471,7 +471,9 @@ impl Extractor<'_> {
         let groups = sentence_groups(body, self.lex);
         let mut lead = None;
         let last = groups.len().saturating_sub(1);
-        let mut shared = groups.first().and_then(|g| opening_condition(&g.full_text));
+        let mut shared = groups.first().and_then(|g| {
+            opening_condition(&g.full_text).or_else(|| arrow_condition(&g.full_text))
+        });
         for (i, g) in groups.iter().enumerate() {
             // "Before creating a PR, look it up. If one exists, reuse it. …
             // Never fabricate results.": a sentence with a condition of its
@@ -479,6 +481,7 @@ impl Extractor<'_> {
             // case; the opening condition no longer carries past it.
             if i > 0
                 && (opening_condition(&g.full_text).is_some()
+                    || arrow_condition(&g.full_text).is_some()
                     || words(&g.full_text).first().is_some_and(|w| {
                         matches!(w.text.as_str(), "otherwise" | "without" | "else")
                     }))
@@ -633,7 +636,9 @@ impl Extractor<'_> {
         }
         let groups = sentence_groups(body, self.lex);
         let drafts_before = self.drafts.len();
-        let shared = groups.first().and_then(|g| opening_condition(&g.full_text));
+        let shared = groups.first().and_then(|g| {
+            opening_condition(&g.full_text).or_else(|| arrow_condition(&g.full_text))
+        });
         let text = strip_emphasis(&body.text);
         let own = text
             .trim_end()

@@ -51,6 +51,24 @@ pub(super) fn opening_condition(s: &str) -> Option<(String, Order)> {
         .map(|(c, _)| (c, order))
 }
 
+/// "**Any check failed** → stop here. Do not touch a branch.": the left
+/// side of a sentence's arrow is a situation that holds for the sentences
+/// after it in the same paragraph or item, as an opening "If …," does. Not a
+/// chain of steps ("lint → test → build").
+pub(super) fn arrow_condition(s: &str) -> Option<(String, Order)> {
+    let normalized = normalize_arrows(s);
+    let s = normalized.as_str();
+    if s.matches('→').count() + s.matches(" -> ").count() != 1 {
+        return None;
+    }
+    let (i, len) = match find_outside_code(s, "→") {
+        Some(i) => (i, '→'.len_utf8()),
+        None => (find_outside_code(s, " -> ")?, 4),
+    };
+    let (left, right) = (s[..i].trim(), s[i + len..].trim());
+    (!left.is_empty() && !right.is_empty()).then(|| (left.to_string(), Order::After))
+}
+
 /// `act`, only where the rule's modifiers name a branch ("Do not proceed
 /// on `main` … unless the user says so": the edits on that branch wait).
 fn on_branches(act: Predicate, mods: &[Predicate]) -> Predicate {
