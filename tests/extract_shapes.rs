@@ -5957,3 +5957,50 @@ fn an_arrow_case_holds_for_the_sentences_after_it() {
         assert!(c.forbid.is_none(), "{c:#?}");
     }
 }
+
+#[test]
+fn a_branch_in_a_condition_narrows_the_condition_and_a_flag_may_carry_a_value() {
+    // "Always use `--latest=false` when releasing from non-default
+    // branches": a release from such a branch must carry the flag; one from
+    // `main` is no case of the rule.
+    let cs = fixture("release-branches");
+    let c = at(&cs, 7).expect("flag rule");
+    let not_default = p("{not: {any: [{branch: main}, {branch: master}]}}");
+    match &c.when {
+        Some(Predicate::All(v)) => assert!(v.contains(&not_default), "{c:#?}"),
+        _ => panic!("when the release on another branch: {c:#?}"),
+    }
+    assert!(json(&c.when).contains("gh release create"), "{c:#?}");
+    assert!(json(&c.require).contains("latest=false"), "{c:#?}");
+    assert!(!json(&c.require).contains("branch"), "{c:#?}");
+}
+
+#[test]
+fn a_branch_other_than_the_default_is_never_the_default() {
+    // "Never force-push from a branch other than main": not every force
+    // push, and never the pushes from main.
+    let cs = fixture("release-branches");
+    let c = at(&cs, 9).expect("push rule");
+    assert!(json(&c.forbid).contains("\"not\""), "{c:#?}");
+    assert!(json(&c.forbid).contains("--force"), "{c:#?}");
+}
+
+#[test]
+fn releasing_is_publishing_a_release_but_not_a_lock() {
+    let cs = fixture("release-branches");
+    let c = at(&cs, 13).expect("suite rule");
+    assert!(json(&c.when).contains("gh release create"), "{c:#?}");
+    let c = at(&cs, 11).expect("lock rule");
+    assert!(!json(c).contains("release create"), "{c:#?}");
+    assert!(c.scope.is_empty(), "{c:#?}");
+}
+
+#[test]
+fn a_flag_alone_belongs_to_the_command_of_its_section() {
+    // "Always pass `--sign`" under a `git tag` block: a tag made without it
+    // breaks the rule (not: some command, any, carries the flag).
+    let cs = fixture("release-branches");
+    let c = at(&cs, 21).expect("sign rule");
+    assert!(c.require.is_none(), "{c:#?}");
+    assert!(json(&c.forbid).contains("^git tag"), "{c:#?}");
+}

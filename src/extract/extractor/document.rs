@@ -1495,7 +1495,15 @@ pub(super) fn flags_of_the_nearby_command(drafts: &mut [Draft], blocks: &[Block]
         }
         // (A flag forbidden on its own — "Never use `--no-verify`" — stays
         // forbidden on every command.)
-        if d.behavior_is_set() || d.when.is_some() || opening_condition(&d.text).is_some() {
+        // ("Always pass `--draft`" alone requires some command with the
+        // flag: the nearby command, where there is one, says which.)
+        let only_the_flag = flags.len() == 1
+            && d.forbid.is_none()
+            && d.require.as_ref() == Some(&flag_predicate(flags[0]));
+        if (d.behavior_is_set() && !only_the_flag)
+            || d.when.is_some()
+            || opening_condition(&d.text).is_some()
+        {
             continue;
         }
         // The flag is what the command is run with ("pass", "use", "retry
@@ -1543,6 +1551,7 @@ pub(super) fn flags_of_the_nearby_command(drafts: &mut [Draft], blocks: &[Block]
         } else {
             Predicate::Not(Box::new(flagged.into_iter().next().expect("one flag")))
         };
+        d.require = None;
         d.forbid = Some(Predicate::All(vec![program, form]));
         add_predicate_scopes(d, lex);
     }

@@ -1523,7 +1523,8 @@ pub(super) fn qualified_name(c: &str) -> Option<(&str, &str)> {
         .then_some((ns, name))
 }
 
-/// A code span that is one command-line flag (`--help`, `--dry-run`).
+/// A code span that is one command-line flag (`--help`, `--dry-run`,
+/// `--latest=false`).
 fn lone_flag(c: &str) -> Option<&str> {
     // `-B`, `-D`: a capital short flag, the forceful variant by convention
     // (lower-case ones such as `-f` mean different things per program).
@@ -1531,6 +1532,19 @@ fn lone_flag(c: &str) -> Option<&str> {
         return ch.chars().all(|x| x.is_ascii_uppercase()).then_some(c);
     }
     let rest = c.strip_prefix("--")?;
+    // A value given with `=`: a plain word or number, not a placeholder.
+    let rest = match rest.split_once('=') {
+        Some((name, value))
+            if !value.is_empty()
+                && value
+                    .chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '-' | '.' | '_')) =>
+        {
+            name
+        }
+        Some(_) => return None,
+        None => rest,
+    };
     (rest.len() >= 2
         && rest
             .chars()

@@ -320,8 +320,21 @@ impl Analysis {
                     *o
                 });
             }
-            cond_actions.extend(info.actions);
-            cond_mods.extend(info.modifiers);
+            // "… when releasing from non-default branches": the branch is
+            // where the condition's act happens, not the main clause's.
+            // A condition that is only a branch ("When on `main`, …") says
+            // where the main clause's act is.
+            match any_of(info.modifiers.clone()).filter(|_| !info.actions.is_empty()) {
+                Some(m) => cond_actions.extend(
+                    info.actions
+                        .into_iter()
+                        .map(|(p, r)| (Predicate::All(vec![p, m.clone()]), r)),
+                ),
+                None => {
+                    cond_actions.extend(info.actions);
+                    cond_mods.extend(info.modifiers);
+                }
+            }
         }
         let main = if self.negative {
             main.without_generic_subagent()
