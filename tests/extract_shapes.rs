@@ -6004,3 +6004,37 @@ fn a_flag_alone_belongs_to_the_command_of_its_section() {
     assert!(c.require.is_none(), "{c:#?}");
     assert!(json(&c.forbid).contains("^git tag"), "{c:#?}");
 }
+
+#[test]
+fn a_forbid_then_its_alternative_forbids_the_act_not_the_alternative() {
+    // "Never delete a release to fix a typo -- bump the patch version
+    // instead": deleting the release breaks the rule; bumping is what to do.
+    let cs = fixture("release-hygiene");
+    let c = cs
+        .iter()
+        .find(|c| c.lines[0] == 13 && c.text.starts_with("Never"))
+        .expect("forbid rule");
+    assert!(json(&c.forbid).contains("gh release delete"), "{c:#?}");
+    assert!(!json(&c.forbid).contains("version"), "{c:#?}");
+}
+
+#[test]
+fn a_statement_about_things_so_treated_requires_nothing() {
+    // "Deleted releases keep their tag names reserved forever": what
+    // happens to deleted releases — no tag deletion required of anyone.
+    let cs = fixture("release-hygiene");
+    let c = cs
+        .iter()
+        .find(|c| c.lines[0] == 13 && c.text.contains("Deleted"))
+        .expect("statement");
+    assert!(c.require.is_none() && c.when.is_none(), "{c:#?}");
+}
+
+#[test]
+fn topic_sections_are_no_steps_of_a_procedure() {
+    // "## Hook setup" then "## Merging": topics, not steps — installing the
+    // hooks is not due before the merge the later section shows.
+    let cs = fixture("release-hygiene");
+    let c = at(&cs, 9).expect("install rule");
+    assert!(!json(&c.when).contains("merge"), "{c:#?}");
+}

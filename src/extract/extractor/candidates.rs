@@ -12,8 +12,8 @@ use super::readings::{
     change_kind_requires, command_then_verdict, condition_info, connective_command,
     consent_phrasing, explicit_staging, first_lower, flag_with_command, git_subcommand_list,
     never_with_failing, only_first, otherwise_case, per_act, quoted_motto, reason_then_rule,
-    rule_then_reason, sentence_adverbial, state_checked_by, third_person_base, use_not_the_other,
-    wrong_order,
+    rule_then_alternative, rule_then_reason, sentence_adverbial, state_checked_by,
+    third_person_base, use_not_the_other, wrong_order,
 };
 use super::*;
 
@@ -794,7 +794,11 @@ impl Extractor<'_> {
         let motto = |t: &str| (!ctx.in_list).then(|| quoted_motto(t, lex)).flatten();
         let stepped = |t: &str| connective_command(t, lex);
         let tests_named = |t: &str| self.test_anaphora(t);
-        let dashed = |t: &str| acts_before_the_dash(t).or_else(|| rule_then_reason(t));
+        let dashed = |t: &str| {
+            acts_before_the_dash(t)
+                .or_else(|| rule_then_reason(t))
+                .or_else(|| rule_then_alternative(t))
+        };
         let readings: [&Reading; 14] = [
             &motto,
             &state_checked_by,
@@ -846,6 +850,7 @@ impl Extractor<'_> {
             || gives_the_reason(s)
             || another_actor_made(s)
             || passive_fact(s)
+            || (!ctx.checkbox && participle_subject(s, self.lex))
             || describes_what_it_does(s, self.lex)
         {
             d.when = None;
@@ -1254,6 +1259,50 @@ pub(super) fn passive_fact(s: &str) -> bool {
         && !matches!(w[0].as_str(), "it" | "this" | "that" | "there" | "what")
         && matches!(w.get(at + 1).map(String::as_str), Some("never" | "not"))
         && participle(at + 2)
+}
+
+/// "Deleted releases block tag names permanently", "**Immutable:**
+/// Squashed commits lose their history": a statement whose subject opens
+/// with a participle — what happens to a thing so treated, not an act to
+/// require. (Not where it says a rule: "Signed commits are required".)
+fn participle_subject(s: &str, lex: &Lexicon) -> bool {
+    let text = split_label(s)
+        .map(|(_, rest)| rest)
+        .unwrap_or_else(|| s.to_string());
+    let w = plain_words(&text);
+    let Some(first) = w.first() else {
+        return false;
+    };
+    let ruled = w.iter().any(|x| {
+        matches!(
+            x.as_str(),
+            "must"
+                | "should"
+                | "never"
+                | "always"
+                | "only"
+                | "not"
+                | "required"
+                | "mandatory"
+                | "forbidden"
+                | "allowed"
+                | "ok"
+                | "fine"
+        )
+    });
+    // ("Watched each test fail": an act done, its object after it.)
+    let object_follows = w.get(1).is_some_and(|x| {
+        matches!(
+            x.as_str(),
+            "the" | "a" | "an" | "each" | "every" | "all" | "it" | "them" | "this" | "that"
+        )
+    });
+    first.len() > 4
+        && first.ends_with("ed")
+        && !lex.is_imperative(first)
+        && w.len() >= 3
+        && !ruled
+        && !object_follows
 }
 
 /// "Never make a subagent read the whole plan", "Have the reviewer run

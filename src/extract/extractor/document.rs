@@ -265,12 +265,15 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
             continue;
         }
         let level = headings[own].1;
+        // (Later sections are later steps only where the headings number
+        // them: "## Hook Detection" then "## Merging" are topics.)
+        let procedure = numbered_heading(headings[own].2);
         let act = std::iter::once(&headings[own])
             .chain(
                 headings[own + 1..]
                     .iter()
                     .take_while(|(_, l, _)| *l >= level)
-                    .filter(|(_, l, _)| *l == level),
+                    .filter(|(_, l, t)| *l == level && procedure && numbered_heading(t)),
             )
             // (Not a step taken only in a case: "### 5. Update Branch if
             // Behind".)
@@ -310,6 +313,16 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
             d.order = Some(Order::Before);
         }
     }
+}
+
+/// "### 2. Push", "## Phase 1 — Plan", "Step 3: Merge": a heading that
+/// numbers a step of a procedure.
+fn numbered_heading(t: &str) -> bool {
+    let w = words(&strip_emphasis(t));
+    heading_number(&w) > 0
+        && w.iter()
+            .take(2)
+            .any(|x| !x.text.is_empty() && x.text.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// A step that confirms a result ("Verify publication with …", "Confirm

@@ -564,6 +564,24 @@ pub(super) fn rule_then_reason(s: &str) -> Option<String> {
         .then(|| format!("{}.", head.trim_end_matches(['.', ',', ';', ':'])))
 }
 
+/// "Never delete a release -- bump the version instead": a forbid, then
+/// what to do in its place after a dash. The forbid is the rule; the
+/// alternative names no act it forbids.
+pub(super) fn rule_then_alternative(s: &str) -> Option<String> {
+    let (head, tail) = s
+        .split_once(" \u{2014} ")
+        .or_else(|| s.split_once(" -- "))
+        .or_else(|| s.split_once(" - "))?;
+    let tw = words(tail);
+    let hw: Vec<String> = words(head).into_iter().map(|w| w.text).collect();
+    let negative = hw
+        .first()
+        .is_some_and(|w| matches!(w.as_str(), "never" | "don't" | "avoid"))
+        || hw.windows(2).take(1).any(|p| p[0] == "do" && p[1] == "not");
+    (negative && hw.len() >= 2 && tw.last().is_some_and(|w| w.text == "instead"))
+        .then(|| format!("{}.", head.trim().trim_end_matches(['.', ',', ';', ':'])))
+}
+
 /// "`rm -rf`, `kubectl delete`, force-pushes — describe the command and ask
 /// the user before running it": the acts listed before the dash are what
 /// "it" runs ("… ask the user before running `rm -rf`, `kubectl delete`,

@@ -280,7 +280,7 @@ pub(crate) fn planning_milestone(t: &str) -> bool {
 
 /// Words that number a heading ("0) If …", "Step 3: When …"): how many
 /// lead it, so its first word is the one after them.
-pub(super) fn heading_number(w: &[Word]) -> usize {
+pub(crate) fn heading_number(w: &[Word]) -> usize {
     w.iter()
         .take_while(|x| {
             x.text.chars().all(|c| c.is_ascii_digit() || c == '.')
