@@ -6038,3 +6038,28 @@ fn topic_sections_are_no_steps_of_a_procedure() {
     let c = at(&cs, 9).expect("install rule");
     assert!(!json(&c.when).contains("merge"), "{c:#?}");
 }
+
+#[test]
+fn the_command_named_after_rather_than_is_forbidden() {
+    // "Stage files by name rather than using `git add --all`", "Look at the
+    // history instead of running `git reflog expire`": the command after
+    // "rather than" / "instead of" is what the rule forbids — never a
+    // command it requires.
+    let cs = fixture("alternative-commands");
+    let c = at(&cs, 17).expect("staging rule");
+    assert_eq!(c.forbid, Some(p("{git: add, args: [--all]}")), "{c:#?}");
+    assert!(c.require.is_none(), "{c:#?}");
+    let c = at(&cs, 23).expect("reflog rule");
+    assert!(json(&c.forbid).contains("reflog expire"), "{c:#?}");
+    assert!(c.require.is_none(), "{c:#?}");
+}
+
+#[test]
+fn a_task_named_for_an_act_is_not_the_act() {
+    // "Open the review PR task:" over a `TaskCreate:` block: a to-do item
+    // made, no pull request opened.
+    let cs = fixture("alternative-commands");
+    let c = at(&cs, 9).expect("task rule");
+    assert!(!json(c).contains("gh pr"), "{c:#?}");
+    assert!(json(&c.require).contains("TaskCreate"), "{c:#?}");
+}

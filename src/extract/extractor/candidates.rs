@@ -8,8 +8,8 @@
 //! modal words of a sentence).
 
 use super::readings::{
-    act_needs_consent, act_then_so, acts_before_the_dash, agent_narration, auto_prefixed,
-    change_kind_requires, command_then_verdict, condition_info, connective_command,
+    act_needs_consent, act_rather_than_command, act_then_so, acts_before_the_dash, agent_narration,
+    auto_prefixed, change_kind_requires, command_then_verdict, condition_info, connective_command,
     consent_phrasing, explicit_staging, first_lower, flag_with_command, git_subcommand_list,
     never_with_failing, only_first, otherwise_case, per_act, quoted_motto, reason_then_rule,
     rule_then_alternative, rule_then_reason, sentence_adverbial, state_checked_by,
@@ -799,7 +799,7 @@ impl Extractor<'_> {
                 .or_else(|| rule_then_reason(t))
                 .or_else(|| rule_then_alternative(t))
         };
-        let readings: [&Reading; 14] = [
+        let readings: [&Reading; 15] = [
             &motto,
             &state_checked_by,
             &flag_with_command,
@@ -810,6 +810,7 @@ impl Extractor<'_> {
             &auto_prefixed,
             &per_act,
             &use_not_the_other,
+            &act_rather_than_command,
             &explicit_staging,
             &git_subcommand_list,
             &command_then_verdict,

@@ -1424,6 +1424,35 @@ pub(super) fn use_not_the_other(s: &str) -> Option<String> {
     (!b.trim().is_empty()).then(|| format!("Never use `{b}`."))
 }
 
+/// "Stage files by name rather than using `git add -A`", "Read the file
+/// instead of running `cat`": the command named after "rather than" /
+/// "instead of" is what the rule forbids; the way named first is how to
+/// act when the session acts at all.
+pub(super) fn act_rather_than_command(s: &str) -> Option<String> {
+    let t = strip_emphasis(s);
+    // (ASCII lower case keeps the byte offsets.)
+    let lower = t.to_ascii_lowercase();
+    let at = [" rather than ", " instead of "]
+        .iter()
+        .find_map(|k| find_outside_code(&lower, k).map(|i| i + k.len()))?;
+    // The head is an instruction of its own (not "never"; "Use `a` rather
+    // than `b`" is read before).
+    let head = words(&mask(t.get(..at)?).0);
+    if negation(&head).0 || head.first().is_some_and(|w| w.text == "use") {
+        return None;
+    }
+    let lower_tail = lower.get(at..)?;
+    let skip = ["using ", "running ", "calling ", "with ", "a ", "the "]
+        .iter()
+        .find_map(|k| lower_tail.starts_with(k).then_some(k.len()))
+        .unwrap_or(0);
+    let tail = t.get(at + skip..)?;
+    let (b, rest) = tail.strip_prefix('`')?.split_once('`')?;
+    let rest = rest.trim().trim_end_matches(['.', ':', ';']).trim();
+    (!b.trim().is_empty() && b.contains(' ') && rest.is_empty())
+        .then(|| format!("Never use `{b}`."))
+}
+
 /// "Stage specific files by name", "Keep staging explicit", "Never blindly
 /// add all files": staging by name is the rule, so the blanket forms
 /// (`git add -A`, `--all`, `.`) are what it forbids — the act a session
