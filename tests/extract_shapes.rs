@@ -6063,3 +6063,15 @@ fn a_task_named_for_an_act_is_not_the_act() {
     assert!(!json(c).contains("gh pr"), "{c:#?}");
     assert!(json(&c.require).contains("TaskCreate"), "{c:#?}");
 }
+
+#[test]
+fn implementing_a_named_part_forbids_no_edit() {
+    // "Do not implement retry logic here": which edit is the retry logic no
+    // session shows; a forbid on every code edit would flag all work. The
+    // gate "… anything until the user approves" still binds.
+    let cs = fixture("delegated-logic");
+    let c = at(&cs, 7).expect("delegation rule");
+    assert!(c.forbid.is_none() && c.require.is_none(), "{c:#?}");
+    let c = at(&cs, 9).expect("gate rule");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+}

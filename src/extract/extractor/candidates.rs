@@ -859,6 +859,14 @@ impl Extractor<'_> {
             d.forbid = None;
             d.order = None;
         }
+        // "Do not implement audit logic here": which code is the audit
+        // logic no edit shows — a forbid on every edit would flag all work.
+        if d.when.is_none()
+            && d.forbid.as_ref() == Some(&work_edits(self.lex))
+            && implements_a_named_part(s)
+        {
+            d.forbid = None;
+        }
         if d.scope.is_empty() {
             d.scope = elided;
         }
@@ -1304,6 +1312,46 @@ fn participle_subject(s: &str, lex: &Lexicon) -> bool {
         && w.len() >= 3
         && !ruled
         && !object_follows
+}
+
+/// "Do not implement audit logic here", "Never implement retries in the
+/// client": "implement" with a named part of the code as its object (not
+/// "anything", "it", "code", "yet", "until …").
+fn implements_a_named_part(s: &str) -> bool {
+    let w = plain_words(s);
+    let Some(at) = w
+        .iter()
+        .position(|x| matches!(x.as_str(), "implement" | "implementing"))
+    else {
+        return false;
+    };
+    let object = w[at + 1..].iter().find(|x| {
+        !matches!(
+            x.as_str(),
+            "a" | "an" | "the" | "any" | "your" | "its" | "new" | "own"
+        )
+    });
+    object.is_some_and(|x| {
+        !matches!(
+            x.as_str(),
+            "anything"
+                | "it"
+                | "this"
+                | "that"
+                | "them"
+                | "code"
+                | "changes"
+                | "change"
+                | "yet"
+                | "now"
+                | "until"
+                | "before"
+                | "without"
+                | "unless"
+                | "fixes"
+                | "plan"
+        )
+    })
 }
 
 /// "Never make a subagent read the whole plan", "Have the reviewer run
