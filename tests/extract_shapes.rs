@@ -6075,3 +6075,24 @@ fn implementing_a_named_part_forbids_no_edit() {
     let c = at(&cs, 9).expect("gate rule");
     assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
 }
+
+#[test]
+fn a_step_over_a_directory_tree_writes_its_files() {
+    // "2. Lay out the files:" over a tree drawn with `├──`: the step writes
+    // the tree's files (under any root; directories are no files); an
+    // agent's `hooks.json` is its configuration. A tree under a heading
+    // alone ("## Project layout") shows, it asks for nothing.
+    let cs = fixture("plugin-hooks");
+    let c = at(&cs, 9).expect("layout step");
+    let r = json(&c.require);
+    for f in [
+        "**/manifest.toml",
+        "**/config/hooks.json",
+        "**/bin/guard.sh",
+    ] {
+        assert!(r.contains(f), "{f}: {c:#?}");
+    }
+    assert!(!r.contains("\"**/config\""), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SelfModification], "{c:#?}");
+    assert!(!cs.iter().any(|c| json(c).contains("main.rs")), "{cs:#?}");
+}

@@ -405,7 +405,13 @@ impl Extractor<'_> {
                         .as_ref()
                         .filter(|_| fence_commands(lines, lang, self.lex).is_empty())
                     {
-                        if reports_in_form(text, self.lex) || self.shows_how(text, &section) {
+                        if let Some(files) = self.tree_written(text, lines) {
+                            let mut d = Draft::new(text.clone(), *at, Modality::Must);
+                            d.require = Some(files);
+                            add_predicate_scopes(&mut d, self.lex);
+                            self.drafts.push(d);
+                        } else if reports_in_form(text, self.lex) || self.shows_how(text, &section)
+                        {
                             self.drafts
                                 .push(Draft::new(text.clone(), *at, Modality::Must));
                         }

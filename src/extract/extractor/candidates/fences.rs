@@ -637,7 +637,11 @@ impl Extractor<'_> {
             }
             return;
         }
-        if section.conditional() || !is_shell(lang) {
+        if section.conditional() {
+            return;
+        }
+        if !is_shell(lang) {
+            self.tree_under(at, lines);
             return;
         }
         let Some(d) = self.drafts.get(at) else { return };
@@ -761,6 +765,47 @@ impl Extractor<'_> {
         }
     }
 
+    /// "4. Create or update:" over a directory tree (`├── hooks.json`): the
+    /// step writes the tree's files — a change to any of them is its act.
+    pub(super) fn tree_written(&self, text: &str, lines: &[(u32, String)]) -> Option<Predicate> {
+        let t = strip_emphasis(text);
+        if !t.trim_end().ends_with(':') || mask(&t).0.contains(". ") {
+            return None;
+        }
+        let main = split_label(&t).map_or(t.clone(), |(_, m)| m);
+        let w = words(&mask(&main).0);
+        let writes = main_verb(&w[heading_number(&w)..]).is_some_and(|v| {
+            matches!(
+                self.lex.path_action(&v),
+                Some(PathAction::Write | PathAction::Touch)
+            ) || matches!(v.as_str(), "scaffold" | "make" | "build" | "lay")
+        });
+        if !writes {
+            return None;
+        }
+        any_of(
+            tree_files(lines)
+                .into_iter()
+                .map(Predicate::Touch)
+                .collect(),
+        )
+    }
+
+    fn tree_under(&mut self, at: usize, lines: &[(u32, String)]) {
+        let Some(d) = self.drafts.get(at) else { return };
+        if d.behavior_is_set() || d.when.is_some() {
+            return;
+        }
+        let Some(files) = self.tree_written(&d.text, lines) else {
+            return;
+        };
+        let lex = self.lex;
+        if let Some(d) = self.drafts.get_mut(at) {
+            d.require = Some(files);
+            add_predicate_scopes(d, lex);
+        }
+    }
+
     pub(crate) fn fence(&mut self, lines: &[(u32, String)], section: &Section) {
         let content: Vec<&(u32, String)> =
             lines.iter().filter(|(_, l)| !l.trim().is_empty()).collect();
@@ -788,4 +833,64 @@ impl Extractor<'_> {
         d.lines = [first.0, last.0];
         self.drafts.push(d);
     }
+}
+
+/// The files of a directory tree drawn with `├──` / `└──` (or `|--` /
+/// `` `-- ``), as globs under any root: `<plugin>/` over `├── plugin.json`
+/// and `│   └── hooks.json` under `extensions/` gives `**/plugin.json` and
+/// `**/extensions/hooks.json`. Directories (a trailing `/`, or a node with
+/// children) are no files. Fewer than two drawn lines: no tree.
+pub(super) fn tree_files(lines: &[(u32, String)]) -> Vec<String> {
+    let connectors = ["├──", "└──", "|--", "`--", "+--"];
+    let drawn: Vec<(usize, String)> = lines
+        .iter()
+        .filter_map(|(_, l)| {
+            let (col, k) = connectors
+                .iter()
+                .filter_map(|k| l.find(k).map(|i| (i, *k)))
+                .min_by_key(|(i, _)| *i)?;
+            let depth = l[..col].chars().count();
+            let name = l[col + k.len()..]
+                .split('#')
+                .next()
+                .unwrap_or("")
+                .split("  ")
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_string();
+            (!name.is_empty()).then_some((depth, name))
+        })
+        .collect();
+    if drawn.len() < 2 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut stack: Vec<(usize, String)> = Vec::new();
+    for (i, (depth, name)) in drawn.iter().enumerate() {
+        while stack.last().is_some_and(|(d, _)| d >= depth) {
+            stack.pop();
+        }
+        let has_children = drawn.get(i + 1).is_some_and(|(d, _)| d > depth);
+        let plain = name.trim_end_matches('/');
+        if name.ends_with('/') || has_children {
+            stack.push((*depth, plain.to_string()));
+            continue;
+        }
+        let placeholder = |p: &str| p.contains(['<', '>', '{', '}', '[', ']', '*', ' ']);
+        if plain.is_empty() || placeholder(plain) || plain == "..." {
+            continue;
+        }
+        let mut path: Vec<&str> = stack
+            .iter()
+            .map(|(_, n)| n.as_str())
+            .filter(|n| !placeholder(n))
+            .collect();
+        path.push(plain);
+        let glob = format!("**/{}", path.join("/"));
+        if !out.contains(&glob) {
+            out.push(glob);
+        }
+    }
+    out
 }
