@@ -6096,3 +6096,14 @@ fn a_step_over_a_directory_tree_writes_its_files() {
     assert_eq!(c.scope, vec![ScopeTag::SelfModification], "{c:#?}");
     assert!(!cs.iter().any(|c| json(c).contains("main.rs")), "{cs:#?}");
 }
+
+#[test]
+fn each_thing_the_work_meets_is_no_start_of_the_session() {
+    // "For each changed file, run …": due where the work changed files,
+    // not from the skill's load; "… once every session" still is.
+    let cs = fixture("each-and-every");
+    let c = at(&cs, 7).expect("per-file rule");
+    assert!(c.when.is_some(), "{c:#?}");
+    let c = at(&cs, 9).expect("per-session rule");
+    assert!(c.when.is_none() && c.require.is_some(), "{c:#?}");
+}

@@ -155,8 +155,36 @@ pub(crate) fn holds_from_the_start(text: &str) -> bool {
     w.iter().enumerate().any(|(i, x)| {
         matches!(
             x.text.as_str(),
-            "first" | "always" | "announce" | "immediately" | "before" | "every" | "each"
-        ) || (x.text == "start"
+            "first" | "always" | "announce" | "immediately" | "before"
+        ) || (matches!(x.text.as_str(), "every" | "each")
+            // "Every session", "each time", "every response": the whole
+            // session, from its start — not "for each imported file" (a
+            // step over things the work meets, due where it meets them).
+            // ("every working session": one word may qualify it.)
+            && w[i + 1..].iter().take(2).any(|n| {
+                matches!(
+                    n.text.as_str(),
+                    "time"
+                        | "session"
+                        | "run"
+                        | "response"
+                        | "reply"
+                        | "answer"
+                        | "turn"
+                        | "message"
+                        | "invocation"
+                        | "conversation"
+                        | "request"
+                        | "interaction"
+                        | "use"
+                        | "step"
+                        | "task"
+                        | "change"
+                        | "commit"
+                        | "edit"
+                )
+            }))
+            || (x.text == "start"
             // "At the start", "from the start" — not "wait for CI to
             // start", nor "Start with the sitemap" (a first look at the
             // work, due where work was done).
