@@ -6107,3 +6107,14 @@ fn each_thing_the_work_meets_is_no_start_of_the_session() {
     let c = at(&cs, 9).expect("per-session rule");
     assert!(c.when.is_none() && c.require.is_some(), "{c:#?}");
 }
+
+#[test]
+fn a_one_word_harness_tool_in_code_is_that_tool() {
+    // "… open it with `Read` before editing it": the harness's Read tool,
+    // before each edit (and "for each imported file" keeps no step due from
+    // the load).
+    let cs = fixture("each-and-every");
+    let c = at(&cs, 11).expect("read rule");
+    assert_eq!(c.require, Some(p("{tool: Read}")), "{c:#?}");
+    assert!(c.when.is_some(), "{c:#?}");
+}

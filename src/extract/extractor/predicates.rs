@@ -523,7 +523,9 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
                 }
                 info.actions.push((p, true));
             }
-        } else if is_tool_name(c)
+        } else if (is_tool_name(c)
+            // (`Read`, `Grep`: the harness's one-word tools, in code.)
+            || (lex.is_harness_tool(c) && matches!(c, "Read" | "Grep" | "Glob" | "Write" | "Edit" | "Bash")))
             && w.iter().any(|x| !x.barrier)
             // ("We don't use `TestClient`" names a class, not a tool: a
             // name is a tool where the harness has it or the rule says so.)
