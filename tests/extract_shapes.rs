@@ -6118,3 +6118,18 @@ fn a_one_word_harness_tool_in_code_is_that_tool() {
     assert_eq!(c.require, Some(p("{tool: Read}")), "{c:#?}");
     assert!(c.when.is_some(), "{c:#?}");
 }
+
+#[test]
+fn a_gate_after_offered_choices_gates_those_acts() {
+    // "Show the summary and offer choices (push, rebase, or leave as is).
+    // Do not proceed without approval.": the push or rebase waits for the
+    // user's answer; nothing offered is required.
+    let cs = fixture("offered-acts");
+    let c = at(&cs, 9).expect("gate");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert!(
+        json(&c.when).contains("push") && json(&c.when).contains("rebase"),
+        "{c:#?}"
+    );
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+}

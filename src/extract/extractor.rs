@@ -103,6 +103,7 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
     attribution_in_commits(&mut drafts);
     checks_the_lead_in_names(&mut drafts, &blocks, lexicon);
     gate_following_acts(&mut drafts, &blocks, lexicon);
+    consent_to_the_offered_acts(&mut drafts, lexicon);
     look_ups_before_the_next_act(&mut drafts, &blocks, lexicon);
     file_looks_before_the_work(&mut drafts, lexicon);
     if let Some(act) = skill_act(description, lexicon) {

@@ -12,7 +12,7 @@ use super::readings::{
     auto_prefixed, change_kind_requires, command_then_verdict, condition_info, connective_command,
     consent_phrasing, explicit_staging, first_lower, flag_with_command, git_subcommand_list,
     never_with_failing, only_first, otherwise_case, per_act, quoted_motto, reason_then_rule,
-    rule_then_alternative, rule_then_reason, sentence_adverbial, state_checked_by,
+    rule_then_alternative, rule_then_reason, sentence_adverbial, spoken_conjunct, state_checked_by,
     third_person_base, use_not_the_other, wrong_order,
 };
 use super::*;
@@ -805,7 +805,7 @@ impl Extractor<'_> {
                 .or_else(|| rule_then_reason(t))
                 .or_else(|| rule_then_alternative(t))
         };
-        let readings: [&Reading; 15] = [
+        let readings: [&Reading; 16] = [
             &motto,
             &state_checked_by,
             &flag_with_command,
@@ -817,6 +817,7 @@ impl Extractor<'_> {
             &per_act,
             &use_not_the_other,
             &act_rather_than_command,
+            &spoken_conjunct,
             &explicit_staging,
             &git_subcommand_list,
             &command_then_verdict,

@@ -126,6 +126,50 @@ pub(super) fn gate_following_acts(drafts: &mut [Draft], blocks: &[Block], lex: &
     }
 }
 
+/// "Offer options (push, stash, or skip). Do not proceed without
+/// approval.": a gate on proceeding whose sentence before offers acts —
+/// those acts wait for the user's answer (one answer covers the choice),
+/// not the next edit.
+pub(super) fn consent_to_the_offered_acts(drafts: &mut [Draft], lex: &Lexicon) {
+    let proceeding = Predicate::Any(vec![
+        Predicate::Write("**".into()),
+        Predicate::Edit("**".into()),
+    ]);
+    for d in drafts.iter_mut() {
+        if d.require != Some(Predicate::UserTurn) || d.when.as_ref() != Some(&proceeding) {
+            continue;
+        }
+        let text = d.text.trim_end().trim_end_matches('.').to_string();
+        let Some((before, _)) = text.rsplit_once(". ") else {
+            continue;
+        };
+        let lower = before.to_ascii_lowercase();
+        let Some(at) = lower.find("offer") else {
+            continue;
+        };
+        let Some((_, offered)) = before[at..].split_once(' ') else {
+            continue;
+        };
+        let mut acts: Vec<Predicate> = Vec::new();
+        if let Some(p) = clause_info(offered, lex).behavior(false) {
+            let all = match p {
+                Predicate::Any(v) => v,
+                p => vec![p],
+            };
+            for p in all.into_iter().map(generic_act) {
+                if !predicate_scopes(&p, lex).is_empty() && !acts.contains(&p) {
+                    acts.push(p);
+                }
+            }
+        }
+        let Some(guarded) = any_of(acts) else {
+            continue;
+        };
+        d.scope.extend(predicate_scopes(&guarded, lex));
+        consent_gate(d, guarded, false);
+    }
+}
+
 /// The act a step of a procedure requires: its `require`, or where a case
 /// kept it unset ("If confirmed: 1. Run `git push`"), the act its own words
 /// run. Steps that forbid, wait on a trigger or speak have none.

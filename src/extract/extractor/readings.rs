@@ -1424,6 +1424,24 @@ pub(super) fn use_not_the_other(s: &str) -> Option<String> {
     (!b.trim().is_empty()).then(|| format!("Never use `{b}`."))
 }
 
+/// "Show the summary and offer choices (push, rebase, or leave it)": the
+/// acts after a spoken conjunct (offer, propose, suggest, recommend) are
+/// what the user is offered, not acts of the rule — the rule is its first
+/// conjunct.
+pub(super) fn spoken_conjunct(s: &str) -> Option<String> {
+    let lower = s.to_ascii_lowercase();
+    let at = [
+        " and offer ",
+        " and propose ",
+        " and suggest ",
+        " and recommend ",
+    ]
+    .iter()
+    .find_map(|k| find_outside_code(&lower, k))?;
+    let head = s.get(..at)?.trim();
+    (words(head).len() >= 2).then(|| format!("{}.", head.trim_end_matches([',', ';', ':'])))
+}
+
 /// "Stage files by name rather than using `git add -A`", "Read the file
 /// instead of running `cat`": the command named after "rather than" /
 /// "instead of" is what the rule forbids; the way named first is how to
