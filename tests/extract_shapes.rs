@@ -6133,3 +6133,26 @@ fn a_gate_after_offered_choices_gates_those_acts() {
     );
     assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
 }
+
+#[test]
+fn an_act_forbidden_if_a_check_fails_needs_the_check_passed_before_it() {
+    // "Do not tag the release if the tests fail", "Do NOT proceed to
+    // tagging if CI fails", "If the pipeline is red, do not push the tag":
+    // the act is the trigger, a passing run of the check is due before it.
+    let cs = fixture("failed-checks");
+    for line in [7, 9, 11] {
+        let c = at(&cs, line).expect("rule");
+        assert!(
+            c.when.is_some() && !json(&c.when).contains("failed"),
+            "{c:#?}"
+        );
+        assert!(
+            json(&c.require).contains("{\"not\":{\"failed\":true}}"),
+            "{c:#?}"
+        );
+        assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    }
+    let c = at(&cs, 9).expect("CI rule");
+    assert_eq!(c.when, Some(p("{git: tag}")), "{c:#?}");
+    assert!(json(&c.require).contains("gh (pr checks"), "{c:#?}");
+}

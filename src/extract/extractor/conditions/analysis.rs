@@ -521,6 +521,15 @@ impl Analysis {
                 // filter-branch": what the user asks for is no act of the
                 // session; the act named is the trigger, judged by people.
                 d.when = Some(x);
+            } else if let Some((x, passed)) = main_pred
+                .clone()
+                .zip(when_actions.as_ref().and_then(passed_instead))
+            {
+                // "Do not tag if the tests fail", "Do NOT proceed to tagging
+                // if CI fails": the act needs the check passed before it.
+                d.when = Some(x);
+                d.require = Some(passed);
+                d.order = Some(Order::Before);
             } else if when_actions.is_some() {
                 // "If X, never Y": `forbid` ignores `when`, so the rule is
                 // judged only where X happened, by people.
@@ -1103,6 +1112,19 @@ pub(super) fn this_skill_in_use(c: &str) -> bool {
 
 /// What "proceeding" is where no act is named ("Do not proceed until the
 /// user responds"): changing files next, on the branches named if any.
+/// A failed act (`{all: [check, {failed: true}]}`) turned into that act
+/// passed (`{all: [check, {not: {failed: true}}]}`); None for any other
+/// condition.
+fn passed_instead(p: &Predicate) -> Option<Predicate> {
+    let Predicate::All(v) = p else {
+        return None;
+    };
+    let failed = v.iter().position(|q| *q == Predicate::Failed(true))?;
+    let mut v = v.clone();
+    v[failed] = Predicate::Not(Box::new(Predicate::Failed(true)));
+    (v.len() >= 2).then_some(Predicate::All(v))
+}
+
 fn proceeding(mods: &[Predicate]) -> Predicate {
     on_branches(
         Predicate::Any(vec![
