@@ -6140,7 +6140,7 @@ fn an_act_forbidden_if_a_check_fails_needs_the_check_passed_before_it() {
     // tagging if CI fails", "If the pipeline is red, do not push the tag":
     // the act is the trigger, a passing run of the check is due before it.
     let cs = fixture("failed-checks");
-    for line in [7, 9, 11] {
+    for line in [7, 9, 11, 13] {
         let c = at(&cs, line).expect("rule");
         assert!(
             c.when.is_some() && !json(&c.when).contains("failed"),
