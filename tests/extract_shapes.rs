@@ -6156,3 +6156,16 @@ fn an_act_forbidden_if_a_check_fails_needs_the_check_passed_before_it() {
     assert_eq!(c.when, Some(p("{git: tag}")), "{c:#?}");
     assert!(json(&c.require).contains("gh (pr checks"), "{c:#?}");
 }
+
+#[test]
+fn an_act_alone_before_takes_the_main_clauses_object() {
+    // "Always preview the PR description with the user before opening": the
+    // PR is opened — a consent gate on `gh pr create`. "Before delivering:"
+    // over a checklist names no act of the items.
+    let cs = fixture("elided-object");
+    let c = at(&cs, 7).expect("preview rule");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert!(json(&c.when).contains("gh pr create"), "{c:#?}");
+    let c = at(&cs, 11).expect("checklist item");
+    assert!(c.when.is_none(), "{c:#?}");
+}

@@ -168,7 +168,10 @@ impl Analysis {
                 if names_going_on(c) || names_the_start_of_work(c) {
                     return Some((work_edits(lex), self.each));
                 }
-                if let Some(act) = clause_info(c, lex).behavior(false) {
+                if let Some(act) = clause_info(c, lex)
+                    .behavior(false)
+                    .or_else(|| object_elided(c, &self.main, lex)?.behavior(false))
+                {
                     return Some((act, true));
                 }
             }
@@ -296,7 +299,12 @@ impl Analysis {
                 cond_actions.push((start, false));
                 continue;
             }
-            let info = condition_info(c, lex);
+            let mut info = condition_info(c, lex);
+            if info.actions.is_empty() && *o == Order::Before {
+                if let Some(elided) = object_elided(c, &self.main, lex) {
+                    info = elided;
+                }
+            }
             if info.actions.is_empty() && names_code_change(c) {
                 if cond_order.is_none() {
                     cond_order = Some(*o);
@@ -1112,6 +1120,22 @@ pub(super) fn this_skill_in_use(c: &str) -> bool {
 
 /// What "proceeding" is where no act is named ("Do not proceed until the
 /// user responds"): changing files next, on the branches named if any.
+/// "Preview the PR title with the user before creating": a condition that
+/// is an act alone ("creating"), its object the main clause's — the act on
+/// what the main clause names. None where that names no act either.
+fn object_elided(c: &str, main: &str, lex: &Lexicon) -> Option<ClauseInfo> {
+    let cw = plain_words(c);
+    if cw.len() != 1 || !cw[0].ends_with("ing") {
+        return None;
+    }
+    let info = condition_info(&format!("{} {}", cw[0], main), lex);
+    // (The act is the condition's verb on that object: "Before
+    // delivering:" over "- Git blame on removed code" names no act of
+    // delivering — the item's own act is all it finds.)
+    let own = clause_info(main, lex).behavior(false);
+    (!info.actions.is_empty() && info.behavior(false) != own).then_some(info)
+}
+
 /// A failed act (`{all: [check, {failed: true}]}`) turned into that act
 /// passed (`{all: [check, {not: {failed: true}}]}`); None for any other
 /// condition.
