@@ -6169,3 +6169,19 @@ fn an_act_alone_before_takes_the_main_clauses_object() {
     let c = at(&cs, 11).expect("checklist item");
     assert!(c.when.is_none(), "{c:#?}");
 }
+
+#[test]
+fn before_the_first_act_is_before_that_act() {
+    // "Before first commit, look for hook configs:" over its block: the
+    // look is due before the commit ("the first commit message" is a thing).
+    let cs = fixture("first-act");
+    let c = at(&cs, 7).expect("hook look");
+    assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
+    assert!(
+        json(&c.require).contains("ls .pre-commit-config.yaml"),
+        "{c:#?}"
+    );
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    let c = at(&cs, 13).expect("message rule");
+    assert_ne!(c.when, Some(p("{git: commit}")), "{c:#?}");
+}

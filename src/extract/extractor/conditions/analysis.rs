@@ -301,7 +301,9 @@ impl Analysis {
             }
             let mut info = condition_info(c, lex);
             if info.actions.is_empty() && *o == Order::Before {
-                if let Some(elided) = object_elided(c, &self.main, lex) {
+                if let Some(elided) =
+                    object_elided(c, &self.main, lex).or_else(|| first_act(c, lex))
+                {
                     info = elided;
                 }
             }
@@ -1134,6 +1136,22 @@ fn object_elided(c: &str, main: &str, lex: &Lexicon) -> Option<ClauseInfo> {
     // delivering — the item's own act is all it finds.)
     let own = clause_info(main, lex).behavior(false);
     (!info.actions.is_empty() && info.behavior(false) != own).then_some(info)
+}
+
+/// "Before first commit", "before your first push": the first of the acts
+/// named (a commit, a push) — "the first commit" elsewhere is a thing.
+fn first_act(c: &str, lex: &Lexicon) -> Option<ClauseInfo> {
+    let cw = plain_words(c);
+    let at = cw.iter().position(|w| w == "first")?;
+    if at > 1 || (at == 1 && !matches!(cw[0].as_str(), "the" | "your" | "a" | "its")) {
+        return None;
+    }
+    let rest = cw[at + 1..].join(" ");
+    if cw.len() != at + 2 {
+        return None;
+    }
+    let info = condition_info(&rest, lex);
+    (!info.actions.is_empty()).then_some(info)
 }
 
 /// A failed act (`{all: [check, {failed: true}]}`) turned into that act
