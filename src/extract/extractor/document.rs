@@ -131,10 +131,7 @@ pub(super) fn gate_following_acts(drafts: &mut [Draft], blocks: &[Block], lex: &
 /// those acts wait for the user's answer (one answer covers the choice),
 /// not the next edit.
 pub(super) fn consent_to_the_offered_acts(drafts: &mut [Draft], lex: &Lexicon) {
-    let proceeding = Predicate::Any(vec![
-        Predicate::Write("**".into()),
-        Predicate::Edit("**".into()),
-    ]);
+    let proceeding = proceeding(&[]);
     for d in drafts.iter_mut() {
         if d.require != Some(Predicate::UserTurn) || d.when.as_ref() != Some(&proceeding) {
             continue;

@@ -1167,7 +1167,7 @@ fn passed_instead(p: &Predicate) -> Option<Predicate> {
     (v.len() >= 2).then_some(Predicate::All(v))
 }
 
-fn proceeding(mods: &[Predicate]) -> Predicate {
+pub(crate) fn proceeding(mods: &[Predicate]) -> Predicate {
     on_branches(
         Predicate::Any(vec![
             Predicate::Write("**".into()),
