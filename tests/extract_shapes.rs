@@ -6185,3 +6185,26 @@ fn before_the_first_act_is_before_that_act() {
     let c = at(&cs, 13).expect("message rule");
     assert_ne!(c.when, Some(p("{git: commit}")), "{c:#?}");
 }
+
+#[test]
+fn a_forbid_under_a_heading_case_binds_where_no_rule_asks_for_the_act() {
+    // "### When a new PR is opened" / "Do NOT approve or request changes":
+    // no part of the skill asks for an approval, so every case forbids it.
+    let cs = fixture("case-forbid");
+    let c = cs
+        .iter()
+        .find(|c| c.text.starts_with("Do NOT"))
+        .expect("forbid");
+    assert!(json(&c.forbid).contains("--approve"), "{c:#?}");
+    assert!(c.when.is_none(), "{c:#?}");
+    // Where another case asks for it ("### When the maintainer signs off" /
+    // "Approve the PR with `gh pr review --approve`"), the heading splits
+    // modes: the forbid stays a trigger judged by people.
+    let cs = fixture("case-modes");
+    let c = cs
+        .iter()
+        .find(|c| c.text.starts_with("Do NOT"))
+        .expect("forbid");
+    assert!(c.forbid.is_none(), "{c:#?}");
+    assert!(json(&c.when).contains("--approve"), "{c:#?}");
+}

@@ -104,6 +104,7 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
     checks_the_lead_in_names(&mut drafts, &blocks, lexicon);
     gate_following_acts(&mut drafts, &blocks, lexicon);
     consent_to_the_offered_acts(&mut drafts, lexicon);
+    case_forbids_what_no_rule_asks(&mut drafts, lexicon);
     look_ups_before_the_next_act(&mut drafts, &blocks, lexicon);
     file_looks_before_the_work(&mut drafts, lexicon);
     if let Some(act) = skill_act(description, lexicon) {
@@ -132,6 +133,10 @@ struct Draft {
     /// `when` is the work's edits until the document pass finds the scoped
     /// commands the following steps run ([`gate_following_acts`]).
     awaits: bool,
+    /// A forbid held back because only its section's heading states its
+    /// case ("### When a new PR is opened" / "Do NOT approve"): the act,
+    /// kept as a trigger until the document pass sees no rule asks for it.
+    case_forbid: Option<Predicate>,
 }
 
 impl Draft {
@@ -152,6 +157,7 @@ impl Draft {
             forbid: None,
             order: None,
             awaits: false,
+            case_forbid: None,
         }
     }
 }

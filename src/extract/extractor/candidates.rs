@@ -986,6 +986,7 @@ impl Extractor<'_> {
             forbid: Some(forbid),
             order: None,
             awaits: false,
+            case_forbid: None,
         });
     }
 }

@@ -1276,6 +1276,7 @@ pub(super) fn analyse(
         .filter(|(c, o)| *o == Order::Before || (!speech && !completed(c, *o)))
         .map(|(c, _)| c.clone())
         .collect();
+    let mut heading_case = false;
     // "## Before You Start" / "- Run the full test suite": the heading's
     // condition, where the rule and its lead-in state none.
     // (A later step of a procedure follows its first step instead.)
@@ -1287,6 +1288,7 @@ pub(super) fn analyse(
     {
         if let Some(c) = ctx.section.condition() {
             conditions.push(c);
+            heading_case = true;
         }
     }
     let mut only_via = None;
@@ -1436,6 +1438,7 @@ pub(super) fn analyse(
     // no condition to wait for.
     conditions.retain(|(c, _)| !the_session_itself(c));
     Some(Analysis {
+        heading_case,
         purpose,
         named_paths,
         only_after,

@@ -167,6 +167,76 @@ pub(super) fn consent_to_the_offered_acts(drafts: &mut [Draft], lex: &Lexicon) {
     }
 }
 
+/// "### When a new PR is opened" / "Do NOT approve or request changes": a
+/// forbid held to its heading's case is a forbid where no rule of the
+/// skill asks for the act or waits on it in any case — the heading then
+/// splits no modes for that act, and every case forbids it.
+pub(super) fn case_forbids_what_no_rule_asks(drafts: &mut [Draft], lex: &Lexicon) {
+    let leaves = |p: &Predicate| {
+        let mut v: Vec<Predicate> = Vec::new();
+        p.for_each_node(&mut |q| {
+            if !matches!(q, Predicate::Any(_) | Predicate::All(_) | Predicate::Not(_)) {
+                v.push(q.clone());
+            }
+        });
+        v
+    };
+    // (What a positive rule names counts, also where its own case kept it
+    // from requiring it: "### When the maintainer signs off" / "Approve
+    // the PR with `gh pr review --approve`".)
+    let mut asked: Vec<Predicate> = drafts
+        .iter()
+        .filter(|d| d.case_forbid.is_none())
+        .flat_map(|d| [&d.when, &d.require].into_iter().flatten().flat_map(leaves))
+        .collect();
+    for d in drafts.iter().filter(|d| {
+        d.case_forbid.is_none() && matches!(d.modality, Modality::Must | Modality::Should)
+    }) {
+        if let Some(p) = clause_info(&d.text, lex).behavior(false) {
+            asked.extend(leaves(&p));
+        }
+    }
+    // The commands those acts stand for, to test the forbid's commands on.
+    let mut sampled = Vec::new();
+    let mut paths = Vec::new();
+    for p in &asked {
+        samples(p, &mut sampled, &mut paths);
+    }
+    for d in drafts.iter_mut() {
+        let Some(x) = d.case_forbid.take() else {
+            continue;
+        };
+        if d.when.as_ref() != Some(&x) || d.require.is_some() || d.forbid.is_some() {
+            continue;
+        }
+        if leaves(&x)
+            .iter()
+            .any(|l| asked.contains(l) || names_a_sample(l, &sampled))
+        {
+            continue;
+        }
+        d.when = None;
+        d.forbid = Some(x);
+    }
+}
+
+/// Whether a command leaf of a predicate matches one of the sample
+/// commands (`gh pr review --approve` for `^gh pr review\b.*--approve`).
+fn names_a_sample(leaf: &Predicate, cmds: &[String]) -> bool {
+    let re = match leaf {
+        Predicate::CommandRe(r) => regex::Regex::new(r).ok(),
+        Predicate::Command(g) => {
+            let body: Vec<String> = g.split('*').map(regex::escape).collect();
+            regex::Regex::new(&format!("^{}", body.join(".*"))).ok()
+        }
+        Predicate::Git { subcommand, .. } => {
+            regex::Regex::new(&format!(r"^git {}\b", regex::escape(subcommand))).ok()
+        }
+        _ => None,
+    };
+    re.is_some_and(|re| cmds.iter().any(|c| re.is_match(c)))
+}
+
 /// The act a step of a procedure requires: its `require`, or where a case
 /// kept it unset ("If confirmed: 1. Run `git push`"), the act its own words
 /// run. Steps that forbid, wait on a trigger or speak have none.

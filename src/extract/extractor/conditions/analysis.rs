@@ -11,6 +11,9 @@ pub(crate) struct Analysis {
     pub(crate) speech: bool,
     /// Condition text and the order its `require` takes relative to it.
     pub(crate) conditions: Vec<(String, Order)>,
+    /// The only condition is the section heading's ("### When a new PR is
+    /// opened" over "Do NOT approve").
+    pub(crate) heading_case: bool,
     pub(crate) main: String,
     /// "without Y" (negative rules): Y.
     pub(crate) without: Option<String>,
@@ -558,6 +561,13 @@ impl Analysis {
                     // "Never push while a review is pending": whether the
                     // condition held is not visible, the act is — its
                     // trigger, judged by people, never a forbid of every push.
+                    // (Under a heading's case alone, the document pass may
+                    // still forbid it: [`case_forbids_what_no_rule_asks`].)
+                    // (Not a case of the user's asking: "### If the User
+                    // Asks to Drop Files from History".)
+                    if self.heading_case && !self.qualified && !self.user_condition(lex) {
+                        d.case_forbid = Some(x.clone());
+                    }
                     d.when = Some(x);
                 } else {
                     d.forbid = Some(x);
