@@ -672,10 +672,7 @@ impl Extractor<'_> {
         // remote URL:", "Verify the checkout was made:").
         // (Only the sentence that ends in the colon: "Update both files.
         // The script handles this:" does not run the block by its first.)
-        let own_colon = {
-            let t = strip_emphasis(&d.text);
-            t.trim_end().ends_with(':') && !mask(&t).0.contains(". ")
-        };
+        let own_colon = own_colon(&d.text);
         // ("**Publish the PR** (remove draft status):" over `gh pr ready`,
         // "Navigate to the main repo:" over `cd …`: a step whose own act
         // no predicate names does what its block runs.)
@@ -768,10 +765,10 @@ impl Extractor<'_> {
     /// "4. Create or update:" over a directory tree (`├── hooks.json`): the
     /// step writes the tree's files — a change to any of them is its act.
     pub(super) fn tree_written(&self, text: &str, lines: &[(u32, String)]) -> Option<Predicate> {
-        let t = strip_emphasis(text);
-        if !t.trim_end().ends_with(':') || mask(&t).0.contains(". ") {
+        if !own_colon(text) {
             return None;
         }
+        let t = strip_emphasis(text);
         let main = split_label(&t).map_or(t.clone(), |(_, m)| m);
         let w = words(&mask(&main).0);
         let writes = main_verb(&w[heading_number(&w)..]).is_some_and(|v| {
@@ -893,4 +890,11 @@ pub(super) fn tree_files(lines: &[(u32, String)]) -> Vec<String> {
         }
     }
     out
+}
+
+/// A rule whose one sentence ends in the colon over a block ("Run:", "Lay
+/// out the files:") — not "Update both files. The script handles this:".
+fn own_colon(text: &str) -> bool {
+    let t = strip_emphasis(text);
+    t.trim_end().ends_with(':') && !mask(&t).0.contains(". ")
 }

@@ -1152,15 +1152,14 @@ fn object_elided(c: &str, main: &str, lex: &Lexicon) -> Option<ClauseInfo> {
 /// named (a commit, a push) — "the first commit" elsewhere is a thing.
 fn first_act(c: &str, lex: &Lexicon) -> Option<ClauseInfo> {
     let cw = plain_words(c);
-    let at = cw.iter().position(|w| w == "first")?;
-    if at > 1 || (at == 1 && !matches!(cw[0].as_str(), "the" | "your" | "a" | "its")) {
-        return None;
-    }
-    let rest = cw[at + 1..].join(" ");
-    if cw.len() != at + 2 {
-        return None;
-    }
-    let info = condition_info(&rest, lex);
+    let act = match cw.as_slice() {
+        [first, act] if first == "first" => act,
+        [det, first, act] if first == "first" && matches!(det.as_str(), "the" | "your" | "its") => {
+            act
+        }
+        _ => return None,
+    };
+    let info = condition_info(act, lex);
     (!info.actions.is_empty()).then_some(info)
 }
 
