@@ -6208,3 +6208,27 @@ fn a_forbid_under_a_heading_case_binds_where_no_rule_asks_for_the_act() {
     assert!(c.forbid.is_none(), "{c:#?}");
     assert!(json(&c.when).contains("--approve"), "{c:#?}");
 }
+
+#[test]
+fn phrases_over_one_act_narrow_it_together() {
+    // "Never force-push to main": a force push *to main* — the phrases
+    // "force-push" and "push to main" share the word and the command, so
+    // they join as one act with both, not as alternatives (a force push
+    // to a feature branch, or a plain push to main, keeps the rule).
+    let cs = fixture("narrowing-phrases");
+    let c = at(&cs, 8).expect("force-push rule");
+    match &c.forbid {
+        Some(Predicate::All(v)) => {
+            assert!(v.contains(&p("{git: push, args: [\"--force\"]}")), "{c:#?}");
+            assert!(json(v).contains("git push * main*"), "{c:#?}");
+        }
+        other => panic!("expected one act with both parts, got {other:?}"),
+    }
+    // One phrase alone stays as it was.
+    let c = at(&cs, 10).expect("tags rule");
+    assert_eq!(
+        c.forbid,
+        Some(p("{git: push, args: [\"--force\"]}")),
+        "{c:#?}"
+    );
+}

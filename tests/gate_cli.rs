@@ -1026,3 +1026,53 @@ fn an_unquoted_colon_in_the_frontmatter_warns_and_the_gate_still_judges() {
         r.stderr
     );
 }
+
+#[test]
+fn a_force_push_to_main_rule_holds_a_force_push_elsewhere() {
+    // "Never force-push to main" (no lockfile): a force push of a feature
+    // branch keeps the rule, the same push to main breaks it.
+    for (cmd, branch, code, label) in [
+        (
+            "git push --force origin feature-x",
+            "feature-x",
+            0,
+            "exercised",
+        ),
+        ("git push --force origin main", "main", 1, "violated"),
+    ] {
+        let d = tempfile::tempdir().unwrap();
+        write_skill(
+            &d.path().join("skills"),
+            "guard",
+            "Never force-push to main.",
+            None,
+            false,
+        );
+        let mut t = Tx::new(Fmt::Claude);
+        t.branch = Some(branch.into());
+        t.user("Ship it.");
+        t.load_skill("guard", "Never force-push to main.");
+        t.shell(cmd, "", false, None);
+        t.end("Done.");
+        t.write(&d.path().join("runs/a.jsonl"));
+        let r = run_in(
+            d.path(),
+            &[
+                "gate",
+                "skills/guard",
+                "--trajectories",
+                "runs",
+                "--format",
+                "json",
+                "--no-report",
+            ],
+        );
+        assert_eq!(r.code, code, "{cmd}: {}\n{}", r.stdout, r.stderr);
+        assert_eq!(
+            r.json()["constraints"][0]["label"],
+            label,
+            "{cmd}: {}",
+            r.stdout
+        );
+    }
+}

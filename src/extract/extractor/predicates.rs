@@ -185,6 +185,69 @@ fn longest_hits(hits: &[(usize, usize, usize, usize)]) -> Vec<(usize, usize, usi
         .collect()
 }
 
+/// For each hit, the group it joins: the phrase index of the first hit of
+/// a run of action phrases that overlap (share a word) and name the same
+/// command ("force-push" and "push to main" over "force-push to main");
+/// a hit alone is its own group.
+fn narrowing_groups(hits: &[(usize, usize, usize, usize)], lex: &Lexicon) -> Vec<usize> {
+    let heads = |pi: usize| {
+        lex.phrases[pi]
+            .action
+            .as_ref()
+            .map(act_heads)
+            .unwrap_or_default()
+    };
+    let mut group: Vec<usize> = hits.iter().map(|h| h.2).collect();
+    for i in 0..hits.len() {
+        for j in 0..i {
+            let ((a1, b1, p1, _), (a2, b2, p2, _)) = (hits[j], hits[i]);
+            if p1 != p2 && a2 <= b1 && a1 <= b2 && !heads(p1).is_disjoint(&heads(p2)) {
+                group[i] = group[j];
+                break;
+            }
+        }
+    }
+    group
+}
+
+/// The commands an action runs, by program and subcommand ("git push"):
+/// what two phrases must share to narrow one act.
+fn act_heads(p: &Predicate) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    match p {
+        Predicate::Git { subcommand, .. } => {
+            out.insert(format!("git {subcommand}"));
+        }
+        Predicate::Command(g) => {
+            let t: Vec<&str> = g.split_whitespace().take(2).collect();
+            if t.len() == 2 && !t[1].contains(['*', '?', '[']) {
+                out.insert(t.join(" "));
+            }
+        }
+        Predicate::CommandRe(r) => {
+            // "^git push\b…", "^git (checkout|switch)\b…".
+            let body = r.strip_prefix('^').unwrap_or(r);
+            if let Some((prog, rest)) = body.split_once(' ') {
+                let subs = match rest.strip_prefix('(') {
+                    Some(alts) => alts.split(')').next().unwrap_or("").to_string(),
+                    None => rest
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                        .collect(),
+                };
+                for s in subs.split('|').filter(|s| !s.is_empty()) {
+                    if s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+                        out.insert(format!("{prog} {s}"));
+                    }
+                }
+            }
+        }
+        Predicate::Any(v) | Predicate::All(v) => v.iter().for_each(|q| out.extend(act_heads(q))),
+        _ => {}
+    }
+    out
+}
+
 /// "Create and push the git tag": two imperatives joined by "and" / "or"
 /// that open the clause (after "then", "always", "never" …), the first with no object of its own — the
 /// first verb's index and where the shared object starts.
@@ -226,12 +289,15 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             .collect(),
         None => vec![w.clone()],
     };
-    let mut kept: Vec<(String, usize)> = readings
+    let mut kept: Vec<(String, usize, usize)> = readings
         .iter()
         .flat_map(|r| {
-            longest_hits(&phrase_hits(r, lex))
-                .into_iter()
-                .map(|(a, _, pi, _)| (r[a].text.clone(), pi))
+            let hits = longest_hits(&phrase_hits(r, lex));
+            let groups = narrowing_groups(&hits, lex);
+            hits.into_iter()
+                .zip(groups)
+                .map(|((a, _, pi, _), g)| (r[a].text.clone(), pi, g))
+                .collect::<Vec<_>>()
         })
         .collect();
     // (A phrase over the pair itself still counts: "approve or request
@@ -241,11 +307,15 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             longest_hits(&hits)
                 .into_iter()
                 .filter(|(a, b, _, _)| *a <= v && *b > v + 2)
-                .map(|(a, _, pi, _)| (w[a].text.clone(), pi)),
+                .map(|(a, _, pi, _)| (w[a].text.clone(), pi, pi)),
         );
     }
+    // Phrases that share a word and name the same act narrow one another
+    // ("force-push to main": a force push, and to main): their actions
+    // join as one act with all of them, not as alternatives.
     let mut seen_phrase = BTreeSet::new();
-    for (first, pi) in &kept {
+    let mut joined: Vec<(usize, Vec<(Predicate, bool)>)> = Vec::new();
+    for (first, pi, group) in &kept {
         if !seen_phrase.insert(*pi) {
             continue;
         }
@@ -258,12 +328,31 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             info.skipping_act = true;
         }
         if let Some(a) = &ph.action {
-            info.actions.push((a.clone(), ph.requirable));
+            match joined.iter_mut().find(|(g, _)| g == group) {
+                Some((_, acts)) => acts.push((a.clone(), ph.requirable)),
+                None => joined.push((*group, vec![(a.clone(), ph.requirable)])),
+            }
         }
         if let Some(m) = &ph.modifier {
             info.modifiers.push(m.clone());
         }
         info.scope.extend(ph.scope.iter().copied());
+    }
+    for (_, mut acts) in joined {
+        if acts.len() == 1 {
+            info.actions.extend(acts.pop());
+        } else {
+            let requirable = acts.iter().all(|(_, r)| *r);
+            let mut all: Vec<Predicate> = acts
+                .into_iter()
+                .flat_map(|(p, _)| match p {
+                    Predicate::All(inner) => inner,
+                    p => vec![p],
+                })
+                .collect();
+            dedup(&mut all);
+            info.actions.push((Predicate::All(all), requirable));
+        }
     }
     // Scope words, unless a stop phrase holds them.
     let stops: Vec<(usize, usize)> = hits
