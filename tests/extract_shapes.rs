@@ -6232,3 +6232,21 @@ fn phrases_over_one_act_narrow_it_together() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn a_rewrite_without_confirmation_is_gated_on_the_skills_file() {
+    // "Do not rewrite the file without explicit confirmation" in a skill
+    // that optimizes AGENTS.md: a write of that file waits for the user.
+    let cs = fixture("rewrite-consent");
+    let c = cs
+        .iter()
+        .find(|c| c.text.starts_with("Do not rewrite"))
+        .expect("rewrite gate");
+    assert_eq!(c.when, Some(p("{touch: \"**/AGENTS.md\"}")), "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SelfModification), "{c:#?}");
+    // "Never overwrite files without the user's approval": the same gate.
+    let c = at(&cs, 10).expect("overwrite gate");
+    assert_eq!(c.when, Some(p("{touch: \"**/AGENTS.md\"}")), "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+}
