@@ -6250,3 +6250,25 @@ fn a_rewrite_without_confirmation_is_gated_on_the_skills_file() {
     assert_eq!(c.when, Some(p("{touch: \"**/AGENTS.md\"}")), "{c:#?}");
     assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
 }
+
+#[test]
+fn making_a_file_executable_is_its_mode_set() {
+    // "mark it executable": a `chmod +x` (or a mode with the execute bit);
+    // "never make downloaded files executable" forbids it.
+    let mode = r"^chmod\b.*(\+x|\b[0-7]?[0-7][5-7][0-7]\b)";
+    let cs = fixture("executable-scripts");
+    let c = at(&cs, 8).expect("mark executable");
+    assert_eq!(c.require, Some(Predicate::CommandRe(mode.into())), "{c:#?}");
+    let c = at(&cs, 10).expect("never executable");
+    assert_eq!(c.forbid, Some(Predicate::CommandRe(mode.into())), "{c:#?}");
+    let re = regex::Regex::new(mode).unwrap();
+    for (cmd, hit) in [
+        ("chmod +x bin/helper", true),
+        ("chmod 755 bin/helper", true),
+        ("chmod 0750 bin/helper", true),
+        ("chmod 644 notes.txt", false),
+        ("chmod 600 key.pem", false),
+    ] {
+        assert_eq!(re.is_match(cmd), hit, "{cmd}");
+    }
+}
