@@ -6272,3 +6272,15 @@ fn making_a_file_executable_is_its_mode_set() {
         assert_eq!(re.is_match(cmd), hit, "{cmd}");
     }
 }
+
+#[test]
+fn a_tag_convention_stated_as_a_fact_is_a_rule() {
+    // "Release tags follow semver with a leading v": a tag under another
+    // name breaks it, though no modal verb says "must".
+    let cs = fixture("tag-convention");
+    let c = at(&cs, 12).expect("tag convention");
+    assert!(json(&c.forbid).contains(r"\\s+v[0-9]+"), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    // A fact about tags that states no format stays no rule.
+    assert!(at(&cs, 13).is_none(), "{:#?}", at(&cs, 13));
+}

@@ -13,7 +13,7 @@ use super::readings::{
     consent_phrasing, explicit_staging, first_lower, flag_with_command, git_subcommand_list,
     never_with_failing, only_first, otherwise_case, per_act, quoted_motto, reason_then_rule,
     rule_then_alternative, rule_then_reason, sentence_adverbial, spoken_conjunct, state_checked_by,
-    third_person_base, use_not_the_other, wrong_order,
+    stated_tag_convention, third_person_base, use_not_the_other, wrong_order,
 };
 use super::*;
 
@@ -805,7 +805,8 @@ impl Extractor<'_> {
                 .or_else(|| rule_then_reason(t))
                 .or_else(|| rule_then_alternative(t))
         };
-        let readings: [&Reading; 16] = [
+        let readings: [&Reading; 17] = [
+            &stated_tag_convention,
             &motto,
             &state_checked_by,
             &flag_with_command,

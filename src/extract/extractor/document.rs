@@ -1005,7 +1005,7 @@ fn annotated_policy(w: &[String], modality: Modality) -> bool {
 /// Whether a rule states a semantic-version format for tags: `Some(true)`
 /// where the format carries a `v` prefix, `Some(false)` where it does not
 /// say.
-fn semver_format(text: &str) -> Option<bool> {
+pub(super) fn semver_format(text: &str) -> Option<bool> {
     let lower = text.to_lowercase();
     let w = plain_words(text);
     let names_version = w

@@ -564,6 +564,29 @@ pub(super) fn rule_then_reason(s: &str) -> Option<String> {
         .then(|| format!("{}.", head.trim_end_matches(['.', ',', ';', ':'])))
 }
 
+/// "Version tags use semantic versioning with 'v' prefix", "Release tags
+/// follow semver": a convention the tags keep, stated as a fact — read as
+/// the rule it is ("Version tags must use …"). Only a statement whose
+/// subject is the tags and whose format is a semantic version.
+pub(super) fn stated_tag_convention(s: &str) -> Option<String> {
+    semver_format(s)?;
+    let w: Vec<String> = words(s).into_iter().map(|w| w.text).collect();
+    let subject = w.iter().take(3).position(|x| x == "tag" || x == "tags")?;
+    let verb = w.get(subject + 1)?;
+    if !matches!(
+        verb.as_str(),
+        "use" | "follow" | "are" | "match" | "take" | "carry"
+    ) {
+        return None;
+    }
+    // The verb's own word in the text, after the subject's words.
+    let lower = s.to_lowercase();
+    let at = lower.find(&format!(" {verb} "))?;
+    let tail = &s[at + 1 + verb.len()..];
+    let verb = if verb == "are" { "be" } else { verb };
+    Some(format!("{} must {verb}{tail}", &s[..at]))
+}
+
 /// "Never delete a release -- bump the version instead": a forbid, then
 /// what to do in its place after a dash. The forbid is the rule; the
 /// alternative names no act it forbids.
