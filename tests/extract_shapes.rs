@@ -6284,3 +6284,16 @@ fn a_tag_convention_stated_as_a_fact_is_a_rule() {
     // A fact about tags that states no format stays no rule.
     assert!(at(&cs, 13).is_none(), "{:#?}", at(&cs, 13));
 }
+
+#[test]
+fn secrets_a_skill_guards_against_are_not_its_topic() {
+    // "… confirm a repo blocks secrets before commit": the skill's acts
+    // are the guards (hooks, configs), not handling of secrets — its rules
+    // that name no object take no sensitive-memory scope from it (as the
+    // rules of "vault-topic", which keeps credentials, do).
+    let cs = fixture("secret-guard");
+    for line in [8, 9] {
+        let c = at(&cs, line).expect("rule");
+        assert!(!c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
+    }
+}

@@ -213,9 +213,31 @@ pub(super) fn stored_topic(description: &str, lex: &Lexicon) -> BTreeSet<ScopeTa
         ]
         .iter()
         .any(|f| lower.contains(f));
+    // (Secrets a protection keeps out — "confirm a repo blocks secrets
+    // before commit", "prevents credentials from being committed" — are
+    // not what the skill handles: its acts are the guards.)
+    let secret = |x: &str| {
+        ["secret", "credential", "password", "token", "key"]
+            .iter()
+            .any(|s| x.starts_with(s))
+    };
+    let guarding = |x: &str| {
+        [
+            "block", "prevent", "detect", "catch", "stop", "guard", "protect", "scan",
+        ]
+        .iter()
+        .any(|v| x.starts_with(v))
+    };
+    let guarded = fw.iter().any(|x| secret(x))
+        && fw
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| secret(x))
+            .all(|(i, _)| fw[i.saturating_sub(3)..i].iter().any(|x| guarding(x)));
     if scope.contains(&ScopeTag::SensitiveMemory)
         && !scope.contains(&ScopeTag::SelfModification)
         && !instructions
+        && !guarded
     {
         out.insert(ScopeTag::SensitiveMemory);
     }
