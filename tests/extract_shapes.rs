@@ -6297,3 +6297,23 @@ fn secrets_a_skill_guards_against_are_not_its_topic() {
         assert!(!c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
     }
 }
+
+#[test]
+fn merging_the_pr_is_the_forges_merge_and_code_names_the_tool() {
+    let cs = fixture("merge-words");
+    let forge = p("{any: [{command: 'gh pr merge*'}, {command: 'glab mr merge*'}]}");
+    // "NEVER merge the PR": the PR's merge, not a `git merge` of the base.
+    let c = at(&cs, 20).expect("never merge the PR");
+    assert_eq!(c.forbid, Some(forge.clone()), "{c:#?}");
+    // "Merge the base branch in with `git merge origin/main`": the code
+    // names the tool; the word's other tools (the forge's merge) go.
+    let c = at(&cs, 10).expect("sync step");
+    assert!(json(&c.require).contains("git merge origin/main"), "{c:#?}");
+    assert!(!json(&c.require).contains("gh pr merge"), "{c:#?}");
+    // "## If the checks pass" / "do not merge": the forge's merge, which
+    // no rule asks for, is forbidden in every case; the `git merge` the
+    // sync step asks for stays allowed.
+    let c = at(&cs, 15).expect("stop, do not merge");
+    assert_eq!(c.forbid, Some(forge), "{c:#?}");
+    assert!(c.when.is_none(), "{c:#?}");
+}

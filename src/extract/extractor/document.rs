@@ -202,21 +202,33 @@ pub(super) fn case_forbids_what_no_rule_asks(drafts: &mut [Draft], lex: &Lexicon
     for p in &asked {
         samples(p, &mut sampled, &mut paths);
     }
+    let is_asked = |l: &Predicate| asked.contains(l) || names_a_sample(l, &sampled);
     for d in drafts.iter_mut() {
         let Some(x) = d.case_forbid.take() else {
             continue;
         };
-        if d.when.as_ref() != Some(&x) || d.require.is_some() || d.forbid.is_some() {
+        if d.require.is_some() || d.forbid.is_some() {
             continue;
         }
-        if leaves(&x)
-            .iter()
-            .any(|l| asked.contains(l) || names_a_sample(l, &sampled))
-        {
+        if !leaves(&x).iter().any(is_asked) {
+            d.when = None;
+            d.forbid = Some(x);
             continue;
         }
-        d.when = None;
-        d.forbid = Some(x);
+        // ("Do not merge" where a step merges the base branch in with
+        // `git merge`: the alternatives no rule asks for — `gh pr merge` —
+        // are forbidden, the one a step asks for stays allowed.)
+        if let Predicate::Any(alts) = &x {
+            let unasked: Vec<Predicate> = alts
+                .iter()
+                .filter(|a| !leaves(a).iter().any(is_asked))
+                .cloned()
+                .collect();
+            if !unasked.is_empty() && unasked.len() < alts.len() {
+                d.when = None;
+                d.forbid = any_of(unasked);
+            }
+        }
     }
 }
 

@@ -227,7 +227,10 @@ fn act_heads(p: &Predicate) -> BTreeSet<String> {
         Predicate::CommandRe(r) => {
             // "^git push\b…", "^git (checkout|switch)\b…".
             let body = r.strip_prefix('^').unwrap_or(r);
-            if let Some((prog, rest)) = body.split_once(' ') {
+            if let Some((prog, rest)) = body
+                .split_once(' ')
+                .filter(|(prog, _)| prog.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+            {
                 let subs = match rest.strip_prefix('(') {
                     Some(alts) => alts.split(')').next().unwrap_or("").to_string(),
                     None => rest
@@ -338,6 +341,7 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
         }
         info.scope.extend(ph.scope.iter().copied());
     }
+    let phrase_acts_at = info.actions.len();
     for (_, mut acts) in joined {
         if acts.len() == 1 {
             info.actions.extend(acts.pop());
@@ -354,6 +358,10 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             info.actions.push((Predicate::All(all), requirable));
         }
     }
+    let phrase_acts: Vec<Predicate> = info.actions[phrase_acts_at..]
+        .iter()
+        .map(|(p, _)| p.clone())
+        .collect();
     // Scope words, unless a stop phrase holds them.
     let stops: Vec<(usize, usize)> = hits
         .iter()
@@ -977,6 +985,36 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
         .any(|(p, _)| is_path_action(p) && !is_wildcard(p))
     {
         info.actions.retain(|(p, _)| !is_wildcard(p));
+    }
+    // A command in code names which tool a word's act is ("Merge the
+    // base branch in with `git merge origin/main`": a `git merge`, not the
+    // forge's PR merge the word alone may mean).
+    let code_heads: BTreeSet<String> = info
+        .actions
+        .iter()
+        .filter(|(p, _)| !phrase_acts.contains(p))
+        .flat_map(|(p, _)| act_heads(p))
+        .collect();
+    if !code_heads.is_empty() {
+        for (p, _) in info.actions.iter_mut() {
+            if !phrase_acts.contains(p) {
+                continue;
+            }
+            let heads = act_heads(p);
+            if heads.is_disjoint(&code_heads) || heads.is_subset(&code_heads) {
+                continue;
+            }
+            if let Predicate::Any(alts) = p {
+                let named: Vec<Predicate> = alts
+                    .iter()
+                    .filter(|a| !act_heads(a).is_disjoint(&code_heads))
+                    .cloned()
+                    .collect();
+                if let Some(q) = any_of(named) {
+                    *p = q;
+                }
+            }
+        }
     }
     info.mentions_work = w.iter().any(|x| {
         matches!(

@@ -545,7 +545,13 @@ impl Analysis {
                 d.order = Some(Order::Before);
             } else if when_actions.is_some() {
                 // "If X, never Y": `forbid` ignores `when`, so the rule is
-                // judged only where X happened, by people.
+                // judged only where X happened, by people. (Under a
+                // heading's case alone — "#### If CI Passes" / "do not
+                // merge" — the document pass may still forbid what no rule
+                // asks for: [`case_forbids_what_no_rule_asks`].)
+                if self.heading_case && !self.qualified && !self.user_condition(lex) {
+                    d.case_forbid = main_pred.clone();
+                }
                 d.when = when_actions;
             } else if let Some(x) = main_pred.clone().filter(|_| acts_unasked(&self.main)) {
                 // "Never commit automatically": not without the user's go.
