@@ -6317,3 +6317,27 @@ fn merging_the_pr_is_the_forges_merge_and_code_names_the_tool() {
     assert_eq!(c.forbid, Some(forge), "{c:#?}");
     assert!(c.when.is_none(), "{c:#?}");
 }
+
+#[test]
+fn a_labelled_step_asking_whether_the_user_wants_an_act_gates_it() {
+    // "Offer publishing: Ask if user wants to push the branch now.": the
+    // step's label, then the question — the push waits for the answer
+    // (also with no article before "user").
+    let cs = fixture("labelled-question");
+    let c = at(&cs, 9).expect("question");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
+}
+
+#[test]
+fn the_branch_a_rebase_goes_onto_is_not_the_sessions_branch() {
+    // "Rebase the feature branch on main": main is the new base; the
+    // session is on the feature branch — no `branch: main` modifier.
+    let cs = fixture("rebase-onto");
+    let c = at(&cs, 8).expect("rebase step");
+    assert_eq!(c.require, Some(p("{git: rebase}")), "{c:#?}");
+    // "Never rebase the main branch": main is the branch rebased.
+    let c = at(&cs, 10).expect("never rebase main");
+    assert!(json(&c.forbid).contains("\"branch\":\"main\""), "{c:#?}");
+}

@@ -452,7 +452,24 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
     }
     // "Never commit directly to `main`", "push onto `release/*`": the branch
     // the act is on (a modifier, as the words "main branch" give).
-    for name in branch_targets(text) {
+    // ("Rebase the branch on `main`": the branch named is what the work
+    // is rebased onto, not the branch the session is on.)
+    let rebases =
+        |p: &Predicate| matches!(p, Predicate::Git { subcommand, .. } if subcommand == "rebase");
+    let only_rebases = !info.actions.is_empty()
+        && info
+            .actions
+            .iter()
+            .all(|(p, _)| rebases(p) || matches!(p, Predicate::Any(v) if v.iter().all(rebases)));
+    let onto = w.windows(2).any(|p| {
+        matches!(p[0].text.as_str(), "on" | "onto" | "against")
+            && matches!(p[1].text.as_str(), "main" | "master" | "trunk" | "develop")
+    });
+    if only_rebases && onto {
+        info.modifiers
+            .retain(|m| !matches!(m, Predicate::Branch(_)) && !is_branch_choice(m));
+    }
+    for name in branch_targets(text).into_iter().filter(|_| !only_rebases) {
         let m = Predicate::Branch(globset::escape(&name).replace("[*]", "*"));
         if !info.modifiers.contains(&m) {
             info.modifiers.push(m);
@@ -1908,6 +1925,11 @@ fn branch_targets(text: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// `{any: [{branch: main}, {branch: master}]}`: a choice of branches.
+fn is_branch_choice(m: &Predicate) -> bool {
+    matches!(m, Predicate::Any(v) if v.iter().all(|q| matches!(q, Predicate::Branch(_))))
 }
 
 /// "… the `main` branch": a code span followed by the word "branch".

@@ -762,6 +762,7 @@ pub(super) fn consent_phrasing(s: &str) -> Option<String> {
 const WHO: &[&str] = &[
     "the user ",
     "the user's ",
+    "user ",
     "they ",
     "the human ",
     "your partner ",
@@ -771,7 +772,16 @@ const WHO: &[&str] = &[
 /// "Ask whether the user wants the edits applied", "Ask if they want to
 /// push": the question seeks consent for the act wished for.
 fn wish_asked(s: &str, lower: &str) -> Option<String> {
-    let rest = lower.strip_prefix("ask ")?;
+    // ("Offer cleanup: Ask if user wants to …": the step's label, then
+    // the question.)
+    let Some(rest) = lower.strip_prefix("ask ") else {
+        let (_, after) = split_label(s)?;
+        let after_lower = after.to_lowercase();
+        return after_lower
+            .starts_with("ask ")
+            .then(|| wish_asked(&after, &after_lower))
+            .flatten();
+    };
     let rest = rest.strip_prefix("the user ").unwrap_or(rest);
     let rest = rest
         .strip_prefix("whether ")
