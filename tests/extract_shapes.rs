@@ -6341,3 +6341,22 @@ fn the_branch_a_rebase_goes_onto_is_not_the_sessions_branch() {
     let c = at(&cs, 10).expect("never rebase main");
     assert!(json(&c.forbid).contains("\"branch\":\"main\""), "{c:#?}");
 }
+
+#[test]
+fn the_projects_checks_named_in_words_are_its_check_commands() {
+    // "Run the local checks before pushing", "before running the
+    // pre-flight checks": the project's test / build / lint commands.
+    let cs = fixture("preflight-checks");
+    let c = at(&cs, 8).expect("local checks");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+    assert!(
+        json(&c.require).contains("cargo (test|nextest|build"),
+        "{c:#?}"
+    );
+    let c = at(&cs, 10).expect("approval before the checks");
+    assert!(
+        json(&c.when).contains("cargo (test|nextest|build"),
+        "{c:#?}"
+    );
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+}
