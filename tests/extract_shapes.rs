@@ -6360,3 +6360,19 @@ fn the_projects_checks_named_in_words_are_its_check_commands() {
     );
     assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
 }
+
+#[test]
+fn adding_to_the_settings_file_changes_the_agents_settings() {
+    // "Register the hook in your settings file": a write to the agent's
+    // settings — self-modification with a predicate.
+    let cs = fixture("settings-add");
+    let c = at(&cs, 9).expect("register");
+    assert!(
+        json(&c.require).contains(".claude/settings*.json"),
+        "{c:#?}"
+    );
+    assert!(c.scope.contains(&ScopeTag::SelfModification), "{c:#?}");
+    // An entry added to another file is no settings change.
+    let c = at(&cs, 10).expect("changelog");
+    assert!(!json(&c).contains("settings"), "{c:#?}");
+}
