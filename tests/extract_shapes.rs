@@ -6376,3 +6376,15 @@ fn adding_to_the_settings_file_changes_the_agents_settings() {
     let c = at(&cs, 10).expect("changelog");
     assert!(!json(&c).contains("settings"), "{c:#?}");
 }
+
+#[test]
+fn checking_whether_the_session_is_in_a_worktree_is_a_look_up() {
+    // "verify whether you are currently inside a linked worktree": the
+    // repository's directories or its worktree list, looked up.
+    let cs = fixture("workspace-check");
+    let c = at(&cs, 8).expect("worktree check");
+    assert!(json(&c.require).contains("worktree list"), "{c:#?}");
+    // Tests run "in the workspace" are no look-up of it.
+    let c = at(&cs, 10).expect("tests");
+    assert!(!json(&c.require).contains("worktree list"), "{c:#?}");
+}
