@@ -6388,3 +6388,21 @@ fn checking_whether_the_session_is_in_a_worktree_is_a_look_up() {
     let c = at(&cs, 10).expect("tests");
     assert!(!json(&c.require).contains("worktree list"), "{c:#?}");
 }
+
+#[test]
+fn reading_a_pull_request_is_viewing_it_on_the_host() {
+    // "Read each pull request that landed": `gh pr view` / `gh pr diff`.
+    let cs = fixture("pr-reading");
+    let c = at(&cs, 8).expect("read each PR");
+    assert_eq!(
+        c.require,
+        Some(p(r"{command_re: '^gh pr (view|diff)\b'}")),
+        "{c:#?}"
+    );
+    // "Read the PR template": a file, not the PR.
+    for line in [10, 12] {
+        if let Some(c) = at(&cs, line) {
+            assert!(!json(c).contains("gh pr (view"), "{c:#?}");
+        }
+    }
+}
