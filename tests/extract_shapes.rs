@@ -6406,3 +6406,23 @@ fn reading_a_pull_request_is_viewing_it_on_the_host() {
         }
     }
 }
+
+#[test]
+fn a_modal_between_the_check_and_its_verdict_keeps_the_check() {
+    // "Tests must pass before you commit": a passing test run before the
+    // commit (the modal had broken the phrase: only the trigger was left).
+    let cs = fixture("must-pass");
+    let c = at(&cs, 8).expect("tests");
+    assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
+    assert!(
+        json(&c.require).contains("pytest") && json(&c.require).contains("failed"),
+        "{c:#?}"
+    );
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    let c = at(&cs, 10).expect("build");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+    assert!(
+        json(&c.require).contains("cargo (test|nextest|build"),
+        "{c:#?}"
+    );
+}
