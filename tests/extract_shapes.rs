@@ -6426,3 +6426,16 @@ fn a_modal_between_the_check_and_its_verdict_keeps_the_check() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn waiting_for_the_user_to_confirm_gates_the_act() {
+    // "Wait for the user to confirm before deleting any files": the
+    // deletion waits on the user's word (as "… to approve" did).
+    let cs = fixture("wait-confirm");
+    let c = cs
+        .iter()
+        .find(|c| c.text.starts_with("Wait"))
+        .expect("wait rule");
+    assert_eq!(c.when, Some(p("{delete: '**'}")), "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+}

@@ -90,27 +90,28 @@ impl Analysis {
             // ("Preview the PR title with the user before creating it",
             // "Discuss the plan with the user before coding": gone over
             // together, the user's answer awaited.)
-            let with_user = w.iter().any(|x| {
+            let names_user = w.iter().any(|x| {
                 matches!(
                     x.text.as_str(),
                     "user" | "user's" | "human" | "partner" | "maintainer"
                 )
-            }) && w
-                .iter()
-                .find(|x| !x.barrier && !is_filler(&x.text))
-                .is_some_and(|x| {
-                    matches!(
-                        x.text.as_str(),
-                        "check"
-                            | "clear"
-                            | "confirm"
-                            | "get"
-                            | "obtain"
-                            | "consult"
-                            | "preview"
-                            | "discuss"
-                    ) || (x.text == "review" && w.iter().any(|y| y.text == "with"))
-                });
+            });
+            let with_user = names_user
+                && w.iter()
+                    .find(|x| !x.barrier && !is_filler(&x.text))
+                    .is_some_and(|x| {
+                        matches!(
+                            x.text.as_str(),
+                            "check"
+                                | "clear"
+                                | "confirm"
+                                | "get"
+                                | "obtain"
+                                | "consult"
+                                | "preview"
+                                | "discuss"
+                        ) || (x.text == "review" && w.iter().any(|y| y.text == "with"))
+                    });
             // ("Check the branch permissions": access rights looked at, not
             // consent sought.)
             let looks_at = w
@@ -133,6 +134,15 @@ impl Analysis {
                             "confirmation" | "confirms" | "confirmed" | "ok" | "okay"
                         )
                 })
+                // ("Wait for the user to confirm", "… until the user
+                // agrees": the verb whose subject is the user.)
+                || (names_user
+                    && w.iter().any(|x| {
+                        matches!(
+                            x.text.as_str(),
+                            "confirm" | "agree" | "agrees" | "agreed" | "accept" | "accepts"
+                        )
+                    }))
         };
         // "Ask the user to review the spec before proceeding": asking
         // before going on waits for the answer.
