@@ -6438,4 +6438,9 @@ fn waiting_for_the_user_to_confirm_gates_the_act() {
         .expect("wait rule");
     assert_eq!(c.when, Some(p("{delete: '**'}")), "{c:#?}");
     assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    // "Wait until the user agrees before pushing …": the user's word is the
+    // condition, the act after "before" what waits for it.
+    let c = at(&cs, 10).expect("wait until");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
 }

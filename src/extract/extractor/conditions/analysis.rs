@@ -173,6 +173,27 @@ impl Analysis {
         {
             return Some((act, false));
         }
+        // "Wait until the user confirms before pushing": the user's word is
+        // the condition the waiting holds to, the act after "before" what
+        // waits for it.
+        let waits = mw
+            .iter()
+            .find(|w| !w.barrier && !is_filler(&w.text))
+            .is_some_and(|w| w.text == "wait");
+        if waits {
+            for (c, _) in self.conditions.iter().filter(|(c, _)| seeks(c)) {
+                let lower = c.to_lowercase();
+                let Some(at) = lower
+                    .find(" before ")
+                    .filter(|&i| c.is_char_boundary(i + 8))
+                else {
+                    continue;
+                };
+                if let Some(act) = clause_info(&c[at + 8..], lex).behavior(false) {
+                    return Some((act, true));
+                }
+            }
+        }
         if seeks(&self.main) {
             for (c, o) in &self.conditions {
                 if *o != Order::Before {
