@@ -341,7 +341,6 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
         }
         info.scope.extend(ph.scope.iter().copied());
     }
-    let phrase_acts_at = info.actions.len();
     for (_, mut acts) in joined {
         if acts.len() == 1 {
             info.actions.extend(acts.pop());
@@ -358,10 +357,8 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             info.actions.push((Predicate::All(all), requirable));
         }
     }
-    let phrase_acts: Vec<Predicate> = info.actions[phrase_acts_at..]
-        .iter()
-        .map(|(p, _)| p.clone())
-        .collect();
+    // (What the phrases named, told apart from what code spans add below.)
+    let phrase_acts: Vec<Predicate> = info.actions.iter().map(|(p, _)| p.clone()).collect();
     // Scope words, unless a stop phrase holds them.
     let stops: Vec<(usize, usize)> = hits
         .iter()

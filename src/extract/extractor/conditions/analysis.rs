@@ -97,29 +97,24 @@ impl Analysis {
                 )
             });
             let with_user = names_user
-                && w.iter()
-                    .find(|x| !x.barrier && !is_filler(&x.text))
-                    .is_some_and(|x| {
-                        matches!(
-                            x.text.as_str(),
-                            "check"
-                                | "clear"
-                                | "confirm"
-                                | "get"
-                                | "obtain"
-                                | "consult"
-                                | "preview"
-                                | "discuss"
-                        ) || (x.text == "review" && w.iter().any(|y| y.text == "with"))
-                    });
+                && opening_word(&w).is_some_and(|x| {
+                    matches!(
+                        x.text.as_str(),
+                        "check"
+                            | "clear"
+                            | "confirm"
+                            | "get"
+                            | "obtain"
+                            | "consult"
+                            | "preview"
+                            | "discuss"
+                    ) || (x.text == "review" && w.iter().any(|y| y.text == "with"))
+                });
             // ("Check the branch permissions": access rights looked at, not
             // consent sought.)
-            let looks_at = w
-                .iter()
-                .find(|x| !x.barrier && !is_filler(&x.text))
-                .is_some_and(|x| {
-                    matches!(x.text.as_str(), "check" | "verify" | "inspect" | "review")
-                });
+            let looks_at = opening_word(&w).is_some_and(|x| {
+                matches!(x.text.as_str(), "check" | "verify" | "inspect" | "review")
+            });
             with_user
                 || lower.contains("sign-off")
                 || lower.contains("sign off")
@@ -149,10 +144,7 @@ impl Analysis {
         // ("Tell the user which branch it targets and ask before
         // continuing": the second of two joined verbs.)
         let mw = words(&mask(&self.main).0);
-        let asks = mw
-            .iter()
-            .find(|w| !w.barrier && !is_filler(&w.text))
-            .is_some_and(|w| w.text == "ask")
+        let asks = opening_word(&mw).is_some_and(|w| w.text == "ask")
             || mw
                 .windows(2)
                 .any(|p| matches!(p[0].text.as_str(), "and" | "then") && p[1].text == "ask");
@@ -176,20 +168,19 @@ impl Analysis {
         // "Wait until the user confirms before pushing": the user's word is
         // the condition the waiting holds to, the act after "before" what
         // waits for it.
-        let waits = mw
-            .iter()
-            .find(|w| !w.barrier && !is_filler(&w.text))
-            .is_some_and(|w| w.text == "wait");
+        let waits = opening_word(&mw).is_some_and(|w| w.text == "wait");
         if waits {
             for (c, _) in self.conditions.iter().filter(|(c, _)| seeks(c)) {
+                const BEFORE: &str = " before ";
                 let lower = c.to_lowercase();
                 let Some(at) = lower
-                    .find(" before ")
-                    .filter(|&i| c.is_char_boundary(i + 8))
+                    .find(BEFORE)
+                    .map(|i| i + BEFORE.len())
+                    .filter(|&i| c.is_char_boundary(i))
                 else {
                     continue;
                 };
-                if let Some(act) = clause_info(&c[at + 8..], lex).behavior(false) {
+                if let Some(act) = clause_info(&c[at..], lex).behavior(false) {
                     return Some((act, true));
                 }
             }
@@ -403,9 +394,7 @@ impl Analysis {
             // ("Show the plan and ask the user to confirm before …": the
             // question the second verb asks.)
             let mw = words(&self.main);
-            let asks = mw
-                .iter()
-                .find(|w| !w.barrier && !is_filler(&w.text))
+            let asks = opening_word(&mw)
                 .is_some_and(|w| matches!(w.text.as_str(), "ask" | "confirm"))
                 || mw.windows(2).any(|p| {
                     matches!(p[0].text.as_str(), "and" | "then")
@@ -1221,4 +1210,10 @@ pub(crate) fn proceeding(mods: &[Predicate]) -> Predicate {
         ]),
         mods,
     )
+}
+
+/// The first word of a clause that is not a filler ("then", "always"…):
+/// its verb, where it opens with one.
+fn opening_word(w: &[Word]) -> Option<&Word> {
+    w.iter().find(|x| !x.barrier && !is_filler(&x.text))
 }
