@@ -6444,3 +6444,20 @@ fn waiting_for_the_user_to_confirm_gates_the_act() {
     assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
     assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
 }
+
+#[test]
+fn a_step_held_to_its_headings_case_is_due_before_the_cases_act() {
+    // "## When a new PR is opened" / "1. Run `gh pr diff`" … "2. Post one
+    // comment with `gh pr comment`": no act shows the case, the comment
+    // posted in it does — the diff is due before it.
+    let cs = fixture("case-steps");
+    let c = at(&cs, 8).expect("diff step");
+    assert_eq!(c.when, Some(p("{command: 'gh pr comment 12*'}")), "{c:#?}");
+    assert_eq!(c.require, Some(p("{command: 'gh pr diff 12*'}")), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    // "## When the maintainer is away" / "1. Run `cargo audit`" … "2. Push
+    // the tag": the release procedure pushes the same tag without the
+    // audit, so a push shows nothing of the case — unverifiable.
+    let c = at(&cs, 16).expect("audit step");
+    assert!(c.when.is_none() && c.require.is_none(), "{c:#?}");
+}

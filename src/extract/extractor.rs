@@ -105,6 +105,7 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
     gate_following_acts(&mut drafts, &blocks, lexicon);
     consent_to_the_offered_acts(&mut drafts, lexicon);
     case_forbids_what_no_rule_asks(&mut drafts, lexicon);
+    case_steps_before_the_case_act(&mut drafts, &blocks, lexicon);
     look_ups_before_the_next_act(&mut drafts, &blocks, lexicon);
     file_looks_before_the_work(&mut drafts, lexicon);
     if let Some(act) = skill_act(description, lexicon) {
@@ -137,6 +138,11 @@ struct Draft {
     /// case ("### When a new PR is opened" / "Do NOT approve"): the act,
     /// kept as a trigger until the document pass sees no rule asks for it.
     case_forbid: Option<Predicate>,
+    /// A step held back because only its section's heading states its
+    /// case ("### When a new PR is opened" / "1. Run `gh pr diff`"): the
+    /// act, due before the case's own scoped act where the document pass
+    /// finds one ([`case_steps_before_the_case_act`]); else unverifiable.
+    case_require: Option<Predicate>,
 }
 
 impl Draft {
@@ -158,6 +164,7 @@ impl Draft {
             order: None,
             awaits: false,
             case_forbid: None,
+            case_require: None,
         }
     }
 }

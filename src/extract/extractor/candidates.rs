@@ -988,6 +988,7 @@ impl Extractor<'_> {
             order: None,
             awaits: false,
             case_forbid: None,
+            case_require: None,
         });
     }
 }

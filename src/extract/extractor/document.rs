@@ -232,6 +232,100 @@ pub(super) fn case_forbids_what_no_rule_asks(drafts: &mut [Draft], lex: &Lexicon
     }
 }
 
+/// "### When a new PR is opened" / "1. Run `gh pr diff`" … "3. Post one
+/// comment with `gh pr comment`": a step held to its heading's case is due
+/// before the first scoped act a later step of the same section asks for —
+/// that act shows the case held. Only where every other section asking
+/// for that act has the step before it too ("### If CI fails" / "1. Read
+/// the log" … "3. Push" beside a push in the main procedure stays
+/// unverifiable: a push there says nothing of the case).
+pub(super) fn case_steps_before_the_case_act(
+    drafts: &mut [Draft],
+    blocks: &[Block],
+    lex: &Lexicon,
+) {
+    let headings: Vec<(u32, usize)> = blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Heading { line, level, .. } => Some((*line, *level)),
+            _ => None,
+        })
+        .collect();
+    // The lines a section spans: from its heading to the next heading of
+    // its level or above.
+    let section = |line: u32| {
+        let own = headings.iter().rposition(|(l, _)| *l <= line)?;
+        let (start, level) = headings[own];
+        let end = headings[own + 1..]
+            .iter()
+            .find(|(_, l)| *l <= level)
+            .map_or(u32::MAX, |(l, _)| *l);
+        Some((start, end))
+    };
+    let contains = |p: &Predicate, q: &Predicate| {
+        let mut found = false;
+        p.for_each_node(&mut |n| found |= n == q);
+        found
+    };
+    // What each rule asks for, as a step or a trigger, with its section.
+    type Asks = (u32, Option<(u32, u32)>, Vec<Predicate>);
+    let asks: Vec<Asks> = drafts
+        .iter()
+        .map(|d| {
+            let acts = [&d.when, &d.require, &d.case_require]
+                .into_iter()
+                .flatten()
+                .filter(|p| **p != Predicate::UserTurn)
+                .cloned()
+                .collect();
+            (d.lines[0], section(d.lines[0]), acts)
+        })
+        .collect();
+    for i in 0..drafts.len() {
+        let Some(step) = drafts[i].case_require.take() else {
+            continue;
+        };
+        if drafts[i].behavior_is_set() {
+            continue;
+        }
+        let Some((start, end)) = section(drafts[i].lines[0]) else {
+            continue;
+        };
+        let after = drafts[i].lines[1];
+        let Some(act) = drafts
+            .iter()
+            .filter(|d| after < d.lines[0] && d.lines[0] < end && d.forbid.is_none())
+            .filter_map(|d| d.require.as_ref())
+            .find(|r| {
+                **r != step && **r != Predicate::UserTurn && !predicate_scopes(r, lex).is_empty()
+            })
+            .cloned()
+        else {
+            continue;
+        };
+        // Elsewhere, the act comes with the step before it in its section.
+        let elsewhere_too = asks.iter().all(|(line, sec, acts)| {
+            let outside = *line < start || end <= *line;
+            !outside
+                || !acts.iter().any(|a| contains(a, &act))
+                || asks
+                    .iter()
+                    .any(|(l, s, a)| s == sec && l < line && a.iter().any(|p| contains(p, &step)))
+        });
+        if !elsewhere_too {
+            continue;
+        }
+        let d = &mut drafts[i];
+        if looks_at_the_repository(&step, false) {
+            d.scope.extend(predicate_scopes(&act, lex));
+        }
+        d.scope.extend(predicate_scopes(&step, lex));
+        d.when = Some(act);
+        d.require = Some(step);
+        d.order = Some(Order::Before);
+    }
+}
+
 /// Whether a command leaf of a predicate matches one of the sample
 /// commands (`gh pr review --approve` for `^gh pr review\b.*--approve`).
 fn names_a_sample(leaf: &Predicate, cmds: &[String]) -> bool {

@@ -745,6 +745,11 @@ impl Analysis {
                 d.when = req;
             } else if !ctx.section.conditional() && !self.user_condition(lex) && !unseen {
                 d.require = req;
+            } else if self.heading_case && !ctx.after_user && !self.user_condition(lex) {
+                // "### When a new PR is opened" / "1. Run `gh pr diff`":
+                // whether the case holds no act shows, unless the case's
+                // own scoped act does (the document pass looks).
+                d.case_require = req;
             }
         }
         if d.require.is_some() && d.require == d.when {
