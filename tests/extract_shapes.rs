@@ -6461,3 +6461,12 @@ fn a_step_held_to_its_headings_case_is_due_before_the_cases_act() {
     let c = at(&cs, 16).expect("audit step");
     assert!(c.when.is_none() && c.require.is_none(), "{c:#?}");
 }
+
+#[test]
+fn overwriting_a_file_is_writing_it_whole() {
+    // "Never overwrite the .gitignore file" beside a step that appends to
+    // it: replacing the file is forbidden, an edit that appends is not.
+    let cs = fixture("overwrite");
+    let c = at(&cs, 9).expect("overwrite");
+    assert_eq!(c.forbid, Some(p("{write: '**/.gitignore'}")), "{c:#?}");
+}
