@@ -6470,3 +6470,16 @@ fn overwriting_a_file_is_writing_it_whole() {
     let c = at(&cs, 9).expect("overwrite");
     assert_eq!(c.forbid, Some(p("{write: '**/.gitignore'}")), "{c:#?}");
 }
+
+#[test]
+fn requesting_a_review_adds_reviewers_to_the_pull_request() {
+    // "Never request a review while the checks are red", "Add a reviewer":
+    // reviewers added to the PR — an act on shared repo state.
+    let cs = fixture("request-review");
+    for line in [7, 9] {
+        let c = at(&cs, line).expect("review rule");
+        assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+        let acts = format!("{}{}", json(&c.when), json(&c.require));
+        assert!(acts.contains("--(add-)?reviewer"), "{c:#?}");
+    }
+}
