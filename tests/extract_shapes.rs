@@ -6483,3 +6483,27 @@ fn requesting_a_review_adds_reviewers_to_the_pull_request() {
         assert!(acts.contains("--(add-)?reviewer"), "{c:#?}");
     }
 }
+
+#[test]
+fn a_state_confirmed_is_looked_at_not_asked_for() {
+    // "Confirm the branch is clean before pushing": the status looked at
+    // before the push — not the user's word awaited (a session that checked
+    // and pushed followed it).
+    let cs = fixture("confirm-state");
+    let c = at(&cs, 7).expect("clean branch");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+    assert_eq!(
+        c.require,
+        Some(p("{any: [{git: status}, {git: diff}]}")),
+        "{c:#?}"
+    );
+    let c = at(&cs, 9).expect("tests pass");
+    assert_ne!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert!(json(&c.require).contains("cargo (test"), "{c:#?}");
+    // "Confirm with the user before pushing", "Confirm before deleting the
+    // branch", "Confirm the version number with them": consent, as before.
+    for line in [11, 13, 15] {
+        let c = at(&cs, line).expect("consent");
+        assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    }
+}

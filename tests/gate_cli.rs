@@ -1076,3 +1076,39 @@ fn a_force_push_to_main_rule_holds_a_force_push_elsewhere() {
         );
     }
 }
+
+#[test]
+fn confirming_a_clean_branch_before_a_push_needs_no_user_turn() {
+    // "Confirm the branch is clean before pushing" (no lockfile): a session
+    // that looked at the status and pushed, with no user turn between,
+    // kept the rule; one that pushed without looking broke it.
+    const RULE: &str = "Confirm the branch is clean before pushing.";
+    for (looks, code, label) in [(true, 0, "exercised"), (false, 1, "violated")] {
+        let d = tempfile::tempdir().unwrap();
+        write_skill(&d.path().join("skills"), "ship", RULE, None, false);
+        let mut t = Tx::new(Fmt::Claude);
+        t.branch = Some("feature-x".into());
+        t.user("Ship it.");
+        t.load_skill("ship", RULE);
+        if looks {
+            t.shell("git status", "", false, None);
+        }
+        t.shell("git push origin feature-x", "", false, None);
+        t.end("Done.");
+        t.write(&d.path().join("runs/a.jsonl"));
+        let r = run_in(
+            d.path(),
+            &[
+                "gate",
+                "skills/ship",
+                "--trajectories",
+                "runs",
+                "--format",
+                "json",
+                "--no-report",
+            ],
+        );
+        assert_eq!(r.code, code, "looks={looks}: {}\n{}", r.stdout, r.stderr);
+        assert_eq!(r.json()["constraints"][0]["label"], label, "{}", r.stdout);
+    }
+}

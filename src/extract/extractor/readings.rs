@@ -564,6 +564,70 @@ pub(super) fn rule_then_reason(s: &str) -> Option<String> {
         .then(|| format!("{}.", head.trim_end_matches(['.', ',', ';', ':'])))
 }
 
+/// "Confirm the branch is clean before pushing", "Confirm that all tests
+/// pass": a state confirmed is a look at it ("Verify …"), not the user's
+/// confirmation sought — that names the user or confirms nothing stated
+/// ("Confirm with the user before pushing", "Confirm before deleting",
+/// "Confirm that deleting the branch is fine").
+pub(super) fn confirmed_state(s: &str) -> Option<String> {
+    let w = words(s);
+    let first = w.iter().find(|x| !x.barrier)?;
+    if first.text != "confirm" {
+        return None;
+    }
+    // The clause confirmed: up to its condition.
+    let rest: Vec<&str> = w
+        .iter()
+        .skip_while(|x| x.text != "confirm")
+        .skip(1)
+        .map(|x| x.text.as_str())
+        .take_while(|t| !matches!(*t, "before" | "after" | "when" | "if" | "once" | "until"))
+        .collect();
+    let user = w.iter().any(|x| {
+        matches!(
+            x.text.as_str(),
+            "user" | "user's" | "users" | "human" | "partner" | "maintainer" | "they" | "them"
+        )
+    });
+    let states = rest.first() == Some(&"that")
+        || rest.iter().skip(1).any(|t| {
+            matches!(
+                *t,
+                "is" | "are"
+                    | "was"
+                    | "were"
+                    | "has"
+                    | "have"
+                    | "exists"
+                    | "exist"
+                    | "pass"
+                    | "passes"
+                    | "succeeds"
+                    | "succeeded"
+                    | "works"
+                    | "matches"
+                    | "match"
+                    | "contains"
+                    | "points"
+                    | "compiles"
+                    | "builds"
+            )
+        });
+    // ("Confirm that deleting the branch is fine": whether an act is
+    // acceptable is the user's call.)
+    let acceptable = rest.iter().any(|t| {
+        matches!(
+            *t,
+            "fine" | "ok" | "okay" | "acceptable" | "alright" | "allowed" | "wanted" | "desired"
+        )
+    });
+    if user || acceptable || !states || rest.first().is_some_and(|t| *t == "with") {
+        return None;
+    }
+    let at = s.to_lowercase().find("confirm")?;
+    Some(format!("{}Verify{}", &s[..at], &s[at + "confirm".len()..]))
+}
+
 /// "Version tags use semantic versioning with 'v' prefix", "Release tags
 /// follow semver": a convention the tags keep, stated as a fact — read as
 /// the rule it is ("Version tags must use …"). Only a statement whose
