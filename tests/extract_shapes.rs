@@ -6507,3 +6507,34 @@ fn a_state_confirmed_is_looked_at_not_asked_for() {
         assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
     }
 }
+
+#[test]
+fn standing_rules_keep_their_own_branches_and_acts() {
+    let cs = fixture("standing-rules");
+    // "Never commit directly to `main` or `master`": both branches, not
+    // `main` a second time (which left a commit to `master` allowed).
+    let c = at(&cs, 9).expect("no commits to main");
+    assert_eq!(
+        c.forbid,
+        Some(p(
+            "{all: [{git: commit}, {any: [{branch: main}, {branch: master}]}]}"
+        )),
+        "{c:#?}"
+    );
+    // "Always sign your commits with `-S`": a commit without the flag
+    // breaks it — not a flag due before the tag the next bullet makes.
+    let c = at(&cs, 10).expect("signed commits");
+    assert!(c.when.is_none() && c.require.is_none(), "{c:#?}");
+    assert_eq!(
+        c.forbid,
+        Some(p(
+            r#"{all: [{command_re: '^git commit\b'}, {not: {command_re: '(^|\s)\-S(=|\s|$)'}}]}"#
+        )),
+        "{c:#?}"
+    );
+    // "Always update `CHANGELOG.md`." then "Tag releases …": a bullet that
+    // holds throughout is no step before the next bullet's tag.
+    let c = at(&cs, 11).expect("changelog");
+    assert!(c.when.is_none(), "{c:#?}");
+    assert_eq!(c.require, Some(p("{touch: '**/CHANGELOG.md'}")), "{c:#?}");
+}

@@ -481,6 +481,12 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
         if acting.iter().any(|l| start < *l && *l < d.lines[0]) {
             continue;
         }
+        // (A bullet of a list of rules — "- Always sign your commits with
+        // `-S`." then "- Tag releases with `git tag -a`" — is no step
+        // before the next: only a look guards whatever act comes next.)
+        if step && in_a_list_of_rules(blocks, d.lines[0]) && states_a_standing_rule(&d.text) {
+            continue;
+        }
         let level = headings[own].1;
         // (Later sections are later steps only where the headings number
         // them: "## Hook Detection" then "## Merging" are topics.)
@@ -530,6 +536,24 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
             d.order = Some(Order::Before);
         }
     }
+}
+
+/// "Always sign your commits …", "Never …": a rule that holds throughout,
+/// no step of a procedure.
+fn states_a_standing_rule(text: &str) -> bool {
+    let w = words(&mask(&strip_emphasis(text)).0);
+    w.iter()
+        .find(|x| !x.barrier)
+        .is_some_and(|x| matches!(x.text.as_str(), "always" | "never" | "must"))
+}
+
+/// Whether a line sits in a bullet of an unordered list at the top level,
+/// with no numbered step around it: a list of rules, not of steps.
+fn in_a_list_of_rules(blocks: &[Block], line: u32) -> bool {
+    blocks.iter().any(|b| {
+        matches!(b, Block::Item { body, ordered: false, indent: 0, .. }
+            if body.first_line() <= line && line <= body.last_line())
+    })
 }
 
 /// "### 2. Push", "## Phase 1 — Plan", "Step 3: Merge": a heading that
@@ -1764,14 +1788,27 @@ pub(super) fn flags_of_the_nearby_command(drafts: &mut [Draft], blocks: &[Block]
                 "argument" | "arguments" | "provided" | "given" | "user" | "user's" | "message"
             )
         });
-        if !passes || given {
+        // ("Always sign your commits with `-S`": the act the rule names
+        // carries the flag, whatever command stands nearby.)
+        // ("Push the tag with `--follow-tags`": the first act named.)
+        let own = w.iter().find_map(|x| match x.as_str() {
+            "commit" | "commits" => Some("git commit"),
+            "tag" | "tags" => Some("git tag"),
+            "push" | "pushes" => Some("git push"),
+            _ => None,
+        });
+        let with = own.is_some() && w.iter().any(|x| x == "with");
+        if !(passes || with) || given {
             continue;
         }
         let negative = matches!(d.modality, Modality::MustNot | Modality::ShouldNot);
         if !negative && flags.len() != 1 {
             continue;
         }
-        let Some(prefix) = nearby_command(blocks, d.lines[0], lex) else {
+        let Some(prefix) = own
+            .map(str::to_string)
+            .or_else(|| nearby_command(blocks, d.lines[0], lex))
+        else {
             continue;
         };
         let program = Predicate::CommandRe(format!(r"^{}\b", regex::escape(&prefix)));

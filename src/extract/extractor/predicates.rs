@@ -95,9 +95,13 @@ impl ClauseInfo {
                 .iter()
                 .all(|a| checkout(a) || matches!(a, Predicate::Any(v) if v.iter().all(checkout)));
         let base = any_of(acts)?;
+        // ("Never commit directly to `main` or `master`": the branches the
+        // phrase already names are no narrowing of their own — `main` again
+        // would leave a commit to `master` allowed.)
         let mods: Vec<Predicate> = mods
             .iter()
             .filter(|m| !(only_checkouts && matches!(m, Predicate::Branch(_))))
+            .filter(|m| !base.any_node(&|n| n == *m))
             .cloned()
             .collect();
         Some(match (any_of(mods), base) {
