@@ -6538,3 +6538,24 @@ fn standing_rules_keep_their_own_branches_and_acts() {
     assert!(c.when.is_none(), "{c:#?}");
     assert_eq!(c.require, Some(p("{touch: '**/CHANGELOG.md'}")), "{c:#?}");
 }
+
+#[test]
+fn nothing_to_commit_is_a_case_and_secrets_in_files_no_forbid() {
+    let cs = fixture("nothing-to-commit");
+    // "**No changes to commit:**": the case its bullets hold in, not a
+    // forbid of every commit.
+    assert!(
+        cs.iter().all(|c| c.forbid != Some(p("{git: commit}"))),
+        "{cs:#?}"
+    );
+    assert!(at(&cs, 7).is_none(), "{:#?}", at(&cs, 7));
+    // "Never stage these files:" / "- Any files with API keys or secrets":
+    // which files hold a secret no act shows — never a forbid of every
+    // `git add`; the file named (`.env`) is forbidden.
+    let c = at(&cs, 13).expect("secrets item");
+    assert!(c.forbid.is_none(), "{c:#?}");
+    assert!(at(&cs, 12).expect(".env").forbid.is_some());
+    // "No commits to main.": a rule all the same.
+    let c = at(&cs, 15).expect("no commits to main");
+    assert!(json(&c.forbid).contains("main"), "{c:#?}");
+}

@@ -124,6 +124,9 @@ pub(crate) fn negation(w: &[Word]) -> (bool, bool) {
     let head = &t[..t.len().min(5).min(verb_at + 1)];
     // "No need to re-review": the reader may skip it.
     let no_need = head.starts_with(&["no", "need"]);
+    if nothing_to_act_on(&t) {
+        return (false, false);
+    }
     let weak = head.first() == Some(&"avoid")
         || no_need
         || head.windows(2).any(|p| p == ["should", "not"])
@@ -144,6 +147,42 @@ pub(crate) fn negation(w: &[Word]) -> (bool, bool) {
             .windows(2)
             .any(|p| matches!(p[0], "must" | "shall") && p[1] == "not");
     (strong || weak, weak && !strong)
+}
+
+/// "No changes to commit", "No commits to push": a state (nothing there
+/// to act on), not a forbid of the act — unlike "No commits to main".
+pub(crate) fn nothing_to_act_on(t: &[&str]) -> bool {
+    t.first() == Some(&"no")
+        && t.iter().take(4).position(|x| *x == "to").is_some_and(|i| {
+            i >= 2
+                && t.get(i + 1).is_some_and(|v| {
+                    matches!(
+                        *v,
+                        "commit"
+                            | "push"
+                            | "stage"
+                            | "merge"
+                            | "review"
+                            | "fix"
+                            | "run"
+                            | "test"
+                            | "release"
+                            | "publish"
+                            | "deploy"
+                            | "tag"
+                            | "report"
+                            | "address"
+                            | "resolve"
+                            | "update"
+                            | "clean"
+                            | "delete"
+                            | "remove"
+                            | "process"
+                            | "check"
+                            | "do"
+                    )
+                })
+        })
 }
 
 /// Where a relative clause starts ("files that must not be committed"):

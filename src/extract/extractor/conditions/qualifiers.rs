@@ -252,23 +252,26 @@ pub(crate) fn object_qualified(main: &str) -> bool {
     }
     // "Never edit `.env` directly with secrets", "Editing pyproject.toml
     // to add deps": what the change puts in, which the act does not show.
+    // ("Any files with API keys or secrets": the secret a few words on.)
+    let secret = |t: &str| {
+        matches!(
+            t,
+            "secrets" | "secret" | "credentials" | "tokens" | "passwords" | "keys" | "plaintext"
+        )
+    };
+    if w.iter()
+        .enumerate()
+        .skip(1)
+        .any(|(i, t)| t == "with" && w[i + 1..].iter().take(3).any(|x| secret(x)))
+    {
+        return true;
+    }
     if w.windows(2).skip(1).any(|p| {
-        (p[0] == "with"
+        p[0] == "to"
             && matches!(
                 p[1].as_str(),
-                "secrets"
-                    | "secret"
-                    | "credentials"
-                    | "tokens"
-                    | "passwords"
-                    | "keys"
-                    | "plaintext"
-            ))
-            || (p[0] == "to"
-                && matches!(
-                    p[1].as_str(),
-                    "add" | "insert" | "include" | "store" | "paste"
-                ))
+                "add" | "insert" | "include" | "store" | "paste"
+            )
     }) {
         return true;
     }
