@@ -6559,3 +6559,17 @@ fn nothing_to_commit_is_a_case_and_secrets_in_files_no_forbid() {
     let c = at(&cs, 15).expect("no commits to main");
     assert!(json(&c.forbid).contains("main"), "{c:#?}");
 }
+
+#[test]
+fn always_running_the_checks_is_due_where_work_was_done() {
+    // "Always run `just lint` and `just test`": a check of the work — due
+    // in a session that changed something, not from the skill's load.
+    let cs = fixture("always-checks");
+    let c = at(&cs, 7).expect("checks");
+    assert_eq!(
+        c.when,
+        Some(p("{any: [{write: '**'}, {edit: '**'}, {subagent: '*'}]}")),
+        "{c:#?}"
+    );
+    assert!(json(&c.require).contains("just test"), "{c:#?}");
+}

@@ -1112,3 +1112,38 @@ fn confirming_a_clean_branch_before_a_push_needs_no_user_turn() {
         assert_eq!(r.json()["constraints"][0]["label"], label, "{}", r.stdout);
     }
 }
+
+#[test]
+fn always_running_the_tests_holds_a_session_that_changed_nothing() {
+    // "Always run `just test`." (no lockfile): a session that loaded the
+    // skill and stopped at a question owes no test run (exit 0); one that
+    // edited a file and never tested broke it.
+    const RULE: &str = "Always run `just test`.";
+    for (edits, label) in [(false, "untested"), (true, "violated")] {
+        let d = tempfile::tempdir().unwrap();
+        write_skill(&d.path().join("skills"), "checks", RULE, None, false);
+        let mut t = Tx::new(Fmt::Claude);
+        t.user("Can you look at the parser?");
+        t.load_skill("checks", RULE);
+        if edits {
+            t.edit_file("src/parser.py");
+            t.end("Done.");
+        } else {
+            t.end("Which parser do you mean?");
+        }
+        t.write(&d.path().join("runs/a.jsonl"));
+        let r = run_in(
+            d.path(),
+            &[
+                "gate",
+                "skills/checks",
+                "--trajectories",
+                "runs",
+                "--format",
+                "json",
+                "--no-report",
+            ],
+        );
+        assert_eq!(r.json()["constraints"][0]["label"], label, "{}", r.stdout);
+    }
+}

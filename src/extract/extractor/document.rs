@@ -933,7 +933,11 @@ pub(super) fn judged_where_work_was_done(d: &mut Draft) {
     // loaded the skill and looked around. Rules that say they hold from
     // the start ("first", "at start", "always", "before any …") keep the
     // load.
-    if !holds_from_the_start(&d.text) {
+    // ("ALWAYS Run Tests", "Always run the linter": a check of the work,
+    // always due after it — "always" says how often, not from when.)
+    let always_checks = d.require.as_ref().is_some_and(runs_checks)
+        && !holds_from_the_start(&d.text.to_lowercase().replace("always", ""));
+    if !holds_from_the_start(&d.text) || always_checks {
         d.when = Some(Predicate::Any(vec![
             Predicate::Write("**".into()),
             Predicate::Edit("**".into()),
@@ -941,6 +945,26 @@ pub(super) fn judged_where_work_was_done(d: &mut Draft) {
         ]));
         d.order = Some(Order::Anywhere);
     }
+}
+
+/// Whether a predicate runs the project's checks: its tests, linter, type
+/// checker or build (`just test`, `npm run lint`, the test-runner pattern).
+fn runs_checks(p: &Predicate) -> bool {
+    let check = |t: &str| {
+        matches!(
+            t,
+            "test" | "tests" | "lint" | "check" | "typecheck" | "build" | "verify" | "ci"
+        )
+    };
+    p.any_node(&|n| match n {
+        Predicate::Command(g) => g
+            .split(|c: char| c.is_whitespace() || c == ':' || c == '*')
+            .skip(1)
+            .take(2)
+            .any(check),
+        Predicate::CommandRe(r) => r.contains("pytest") || r.contains("|lint"),
+        _ => false,
+    })
 }
 
 /// The files the skill exists to change, where they are the agent's own
