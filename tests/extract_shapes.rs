@@ -6573,3 +6573,14 @@ fn always_running_the_checks_is_due_where_work_was_done() {
     );
     assert!(json(&c.require).contains("just test"), "{c:#?}");
 }
+
+#[test]
+fn a_rule_drawn_in_a_box_is_read_without_its_frame() {
+    // "║  You MUST run `just test` after EVERY code change.  ║" between
+    // "╔═══╗" and "╚═══╝": the frame is no text; the rule inside it is.
+    let cs = fixture("banner");
+    let c = at(&cs, 8).expect("banner rule");
+    assert_eq!(c.require, Some(p("{command: 'just test*'}")), "{c:#?}");
+    assert!(json(&c.when).contains("write"), "{c:#?}");
+    assert!(!c.text.contains('║'), "{c:#?}");
+}

@@ -177,6 +177,11 @@ fn is_separator_row(line: &str) -> bool {
     t.contains('-') && t.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ' | '\t'))
 }
 
+/// A box-drawing character (U+2500–U+257F): the frame of a drawn banner.
+fn is_box_drawing(c: char) -> bool {
+    ('\u{2500}'..='\u{257F}').contains(&c)
+}
+
 /// Segment body lines into blocks.
 pub fn blocks<'a>(lines: impl Iterator<Item = (u32, &'a str)>) -> Vec<Block> {
     let mut out: Vec<Block> = Vec::new();
@@ -228,6 +233,15 @@ pub fn blocks<'a>(lines: impl Iterator<Item = (u32, &'a str)>) -> Vec<Block> {
             }
             continue;
         }
+        // A banner drawn with box characters ("╔═══╗" / "║ You MUST … ║"):
+        // the frame is no text, the words inside it are.
+        let unframed;
+        let raw = if raw.chars().any(is_box_drawing) {
+            unframed = raw.replace(is_box_drawing, " ");
+            unframed.as_str()
+        } else {
+            raw
+        };
         if raw.trim().is_empty() {
             header = None;
             if !matches!(out.last(), Some(Block::Blank)) {
