@@ -6554,7 +6554,10 @@ fn nothing_to_commit_is_a_case_and_secrets_in_files_no_forbid() {
     // `git add`; the file named (`.env`) is forbidden.
     let c = at(&cs, 13).expect("secrets item");
     assert!(c.forbid.is_none(), "{c:#?}");
-    assert!(at(&cs, 12).expect(".env").forbid.is_some());
+    // (Staging or committing it is an act on the repository's state.)
+    let c = at(&cs, 12).expect(".env");
+    assert!(c.forbid.is_some(), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
     // "No commits to main.": a rule all the same.
     let c = at(&cs, 15).expect("no commits to main");
     assert!(json(&c.forbid).contains("main"), "{c:#?}");

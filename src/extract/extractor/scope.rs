@@ -652,6 +652,25 @@ fn regex_paths(re: &str) -> Vec<String> {
 /// `git push`; `^(gh pr create|git push)\b` → both; `^(uv run )?pytest` →
 /// `uv run pytest` and `pytest`. Enough to test the scope lexicon's command
 /// globs, not a regex engine.
+/// How many bytes of a regex its leading literal text spans (escapes
+/// counted as written).
+fn literal_len(re: &str) -> usize {
+    let mut chars = re.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some((_, e)) if "./-_ :".contains(e) => {}
+                _ => return i,
+            },
+            '(' | ')' | '[' | ']' | '{' | '}' | '.' | '*' | '+' | '?' | '|' | '$' | '^' => {
+                return i
+            }
+            _ => {}
+        }
+    }
+    re.len()
+}
+
 pub(super) fn regex_samples(re: &str) -> Vec<String> {
     // A flag anywhere in a command (`(^|\s)\-\-no\-verify(=|\s|$)`): a
     // command that carries it.
@@ -683,7 +702,17 @@ pub(super) fn regex_samples(re: &str) -> Vec<String> {
         out
     };
     let Some(inner) = re.strip_prefix('(') else {
-        let l = literal(re).trim().to_string();
+        let l = literal(re);
+        // ("^git (add|commit)\b…": the literal words, then each of the
+        // group's alternatives.)
+        let raw_len = literal_len(re);
+        if !l.trim().is_empty() && re[raw_len..].starts_with('(') {
+            let alts = regex_samples(&re[raw_len..]);
+            if !alts.is_empty() {
+                return alts.into_iter().map(|a| format!("{l}{a}")).collect();
+            }
+        }
+        let l = l.trim().to_string();
         return if l.is_empty() { Vec::new() } else { vec![l] };
     };
     // The group's top-level alternatives and what follows it.
@@ -760,6 +789,10 @@ mod tests {
     #[test]
     fn regex_samples_are_the_literal_commands() {
         assert_eq!(regex_samples(r"^git push\b"), vec!["git push"]);
+        assert_eq!(
+            regex_samples(r"^git (add|commit)\b.*(\s|/)\.env(\s|$)"),
+            vec!["git add", "git commit"]
+        );
         assert_eq!(
             regex_samples(r"^(gh pr create|git push)\b"),
             vec!["gh pr create", "git push"]
