@@ -6587,3 +6587,16 @@ fn a_rule_drawn_in_a_box_is_read_without_its_frame() {
     assert!(json(&c.when).contains("write"), "{c:#?}");
     assert!(!c.text.contains('║'), "{c:#?}");
 }
+
+#[test]
+fn an_at_reference_names_the_file() {
+    // "Read the current notes: @docs/NOTES.md": the harness's file
+    // reference is the file read (a handle, "@octocat", is no path).
+    let cs = fixture("at-reference");
+    let c = at(&cs, 9).expect("read notes");
+    assert!(json(&c.require).contains("docs/NOTES.md"), "{c:#?}");
+    assert!(
+        cs.iter().all(|c| !json(&c.require).contains("octocat")),
+        "{cs:#?}"
+    );
+}

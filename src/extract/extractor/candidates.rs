@@ -9,11 +9,12 @@
 
 use super::readings::{
     act_needs_consent, act_rather_than_command, act_then_so, acts_before_the_dash, agent_narration,
-    auto_prefixed, change_kind_requires, command_then_verdict, condition_info, confirmed_state,
-    connective_command, consent_phrasing, explicit_staging, first_lower, flag_with_command,
-    git_subcommand_list, never_with_failing, only_first, otherwise_case, per_act, quoted_motto,
-    reason_then_rule, rule_then_alternative, rule_then_reason, sentence_adverbial, spoken_conjunct,
-    state_checked_by, stated_tag_convention, third_person_base, use_not_the_other, wrong_order,
+    at_file_reference, auto_prefixed, change_kind_requires, command_then_verdict, condition_info,
+    confirmed_state, connective_command, consent_phrasing, explicit_staging, first_lower,
+    flag_with_command, git_subcommand_list, never_with_failing, only_first, otherwise_case,
+    per_act, quoted_motto, reason_then_rule, rule_then_alternative, rule_then_reason,
+    sentence_adverbial, spoken_conjunct, state_checked_by, stated_tag_convention,
+    third_person_base, use_not_the_other, wrong_order,
 };
 use super::*;
 
@@ -805,7 +806,8 @@ impl Extractor<'_> {
                 .or_else(|| rule_then_reason(t))
                 .or_else(|| rule_then_alternative(t))
         };
-        let readings: [&Reading; 18] = [
+        let readings: [&Reading; 19] = [
+            &at_file_reference,
             &stated_tag_convention,
             &confirmed_state,
             &motto,

@@ -564,6 +564,42 @@ pub(super) fn rule_then_reason(s: &str) -> Option<String> {
         .then(|| format!("{}.", head.trim_end_matches(['.', ',', ';', ':'])))
 }
 
+/// "Read the current documentation: @CLAUDE.md": an `@path` reference (a
+/// file the agent's harness loads by name) is that file, as a code span
+/// would name it. Not a handle ("@octocat") nor an address.
+pub(super) fn at_file_reference(s: &str) -> Option<String> {
+    let mut out = String::with_capacity(s.len() + 4);
+    let mut changed = false;
+    for (i, piece) in s.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let body = piece.strip_prefix('@');
+        let path = body.map(|b| b.trim_end_matches(['.', ',', ';', ':', ')']));
+        match (body, path) {
+            (Some(b), Some(p))
+                if !p.is_empty()
+                    && (p.contains('/')
+                        || p.rsplit_once('.').is_some_and(|(_, e)| {
+                            !e.is_empty()
+                                && e.len() <= 5
+                                && e.chars().all(|c| c.is_ascii_alphanumeric())
+                        }))
+                    && p.chars()
+                        .all(|c| c.is_alphanumeric() || "._-/~".contains(c)) =>
+            {
+                out.push('`');
+                out.push_str(p);
+                out.push('`');
+                out.push_str(&b[p.len()..]);
+                changed = true;
+            }
+            _ => out.push_str(piece),
+        }
+    }
+    changed.then_some(out)
+}
+
 /// "Confirm the branch is clean before pushing", "Confirm that all tests
 /// pass": a state confirmed is a look at it ("Verify …"), not the user's
 /// confirmation sought — that names the user or confirms nothing stated
