@@ -6600,3 +6600,13 @@ fn an_at_reference_names_the_file() {
         "{cs:#?}"
     );
 }
+
+#[test]
+fn a_heading_that_gives_reasons_has_no_rules_under_it() {
+    // "### Always use the helper script because it:" / "- Handle all
+    // configuration automatically": the items say why, they are no rules;
+    // another colon heading's items still are.
+    let cs = fixture("reasons-heading");
+    assert!(at(&cs, 8).is_none() && at(&cs, 9).is_none(), "{cs:#?}");
+    assert!(at(&cs, 12).is_some(), "{cs:#?}");
+}

@@ -169,6 +169,11 @@ impl Extractor<'_> {
                         body.push_line(*line, &rule);
                         self.paragraph(&body, &section);
                     }
+                    // "### Always use the slash commands because they:" over
+                    // its reasons: the items say why, they are no rules.
+                    if strip_emphasis(text).trim_end().ends_with(':') {
+                        para_lead = Some(lead_of(text, self.lex)).filter(|l| l.describes_items);
+                    }
                     // "### Step 2: Check CI status" over a shell block: a
                     // step that runs the block, as "1. Check the status:".
                     if numbered_step(text) {

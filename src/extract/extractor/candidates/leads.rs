@@ -340,7 +340,14 @@ pub(crate) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
                 "mock" | "stub" | "fake" | "simulate" | "emulate" | "document" | "cover"
             )
         });
-    lead.describes_items = !last.is_empty() && (describes_effects(&last) || names_causes(&last));
+    // ("Always use the slash commands because they:" / "- Handle all
+    // configuration": the items say why, the lead-in is the rule.)
+    let gives_reasons = t.iter().rev().take(2).any(|x| *x == "because")
+        || (t.len() >= 2
+            && matches!(t[t.len() - 2], "since" | "as")
+            && matches!(t[t.len() - 1], "they" | "it" | "this"));
+    lead.describes_items =
+        gives_reasons || (!last.is_empty() && (describes_effects(&last) || names_causes(&last)));
     lead.speech_items = main_verb(&w).is_some_and(|v| lex.is_speech(&v))
         && t.iter()
             .any(|x| matches!(*x, "options" | "choices" | "alternatives"))
