@@ -6610,3 +6610,16 @@ fn a_heading_that_gives_reasons_has_no_rules_under_it() {
     assert!(at(&cs, 8).is_none() && at(&cs, 9).is_none(), "{cs:#?}");
     assert!(at(&cs, 12).is_some(), "{cs:#?}");
 }
+
+#[test]
+fn occasions_and_purposes_under_a_lead_in_are_no_rules() {
+    // "ALWAYS. Use this skill:" / "- After EVERY code modification": when
+    // the skill applies. "This helps ensure we're:" / "- On the right
+    // branch": what the step is for. Neither list holds rules; the step
+    // before the purpose is one.
+    let cs = fixture("use-this-skill");
+    for line in [7, 8, 9, 12, 13] {
+        assert!(at(&cs, line).is_none(), "line {line}: {cs:#?}");
+    }
+    assert!(at(&cs, 11).is_some_and(|c| c.require.is_some()), "{cs:#?}");
+}

@@ -326,8 +326,11 @@ pub(crate) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
                 )
             })
     };
-    lead.use_conditions =
-        says_when_to_use(&t) || describes_effects(&t) || user_cases || names_causes(&t);
+    lead.use_conditions = says_when_to_use(&t)
+        || says_when_to_use(&last)
+        || describes_effects(&t)
+        || user_cases
+        || names_causes(&t);
     // ("You may apply these fixes without asking:": the items are
     // permitted, never required.)
     let permits = lead.modality.is_none()
@@ -444,6 +447,9 @@ pub(super) fn says_when_to_use(t: &[&str]) -> bool {
     match t.as_slice() {
         ["when", "to", v, rest @ ..] if calls(v) => object(rest),
         ["use", rest @ .., last] if matches!(*last, "when" | "if" | "for") && object(rest) => true,
+        // "ALWAYS. Use this skill:" / "- After EVERY code modification":
+        // the items are the occasions.
+        [v, rest @ ..] if calls(v) && !rest.is_empty() && object(rest) => true,
         // "Invoke this skill when you need to:": what follows is when.
         [v, rest @ ..] if calls(v) => rest
             .iter()
@@ -489,7 +495,10 @@ pub(super) fn describes_effects(t: &[&str]) -> bool {
             ]
             | [
                 "this" | "it",
-                "updates" | "creates" | "runs" | "performs" | "handles" | "includes" | "means",
+                "updates" | "creates" | "runs" | "performs" | "handles" | "includes" | "means"
+                    // ("This helps ensure we're:" / "- On the right branch":
+                    // what the step is for.)
+                    | "helps" | "ensures" | "keeps" | "lets" | "allows",
                 ..
             ]
     ) || matches!(t, ["this" | "that", noun]
