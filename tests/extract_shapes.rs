@@ -6623,3 +6623,17 @@ fn occasions_and_purposes_under_a_lead_in_are_no_rules() {
     }
     assert!(at(&cs, 11).is_some_and(|c| c.require.is_some()), "{cs:#?}");
 }
+
+#[test]
+fn insistence_after_a_dash_acts_on_nothing() {
+    // "YOU CANNOT WRITE TESTS WITHOUT test-writer SKILL - No exceptions, no
+    // shortcuts, every test, every time": "every test" runs no test (it had
+    // forbidden every test run); the skill named is used before a test is
+    // written.
+    let cs = fixture("insistence");
+    let c = at(&cs, 7).expect("rule");
+    assert!(c.forbid.is_none(), "{c:#?}");
+    assert!(json(&c.when).contains("**/tests/**"), "{c:#?}");
+    assert_eq!(c.require, Some(p("{skill: test-writer}")), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+}

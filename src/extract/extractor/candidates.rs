@@ -12,8 +12,8 @@ use super::readings::{
     at_file_reference, auto_prefixed, change_kind_requires, command_then_verdict, condition_info,
     confirmed_state, connective_command, consent_phrasing, explicit_staging, first_lower,
     flag_with_command, git_subcommand_list, never_with_failing, only_first, otherwise_case,
-    per_act, quoted_motto, reason_then_rule, rule_then_alternative, rule_then_reason,
-    sentence_adverbial, spoken_conjunct, state_checked_by, stated_tag_convention,
+    per_act, quoted_motto, reason_then_rule, rule_then_alternative, rule_then_insistence,
+    rule_then_reason, sentence_adverbial, spoken_conjunct, state_checked_by, stated_tag_convention,
     third_person_base, use_not_the_other, wrong_order,
 };
 use super::*;
@@ -807,7 +807,8 @@ impl Extractor<'_> {
         let stepped = |t: &str| connective_command(t, lex);
         let tests_named = |t: &str| self.test_anaphora(t);
         let dashed = |t: &str| {
-            acts_before_the_dash(t)
+            rule_then_insistence(t)
+                .or_else(|| acts_before_the_dash(t))
                 .or_else(|| rule_then_reason(t))
                 .or_else(|| rule_then_alternative(t))
         };

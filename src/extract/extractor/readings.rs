@@ -527,6 +527,43 @@ pub(super) fn auto_prefixed(s: &str) -> Option<String> {
     changed.then_some(out)
 }
 
+/// "YOU CANNOT WRITE TESTS WITHOUT the test-writer skill - No exceptions,
+/// no shortcuts, every test, every time": a rule, then a dash and words
+/// that only insist. The insistence acts on nothing ("every test" runs no
+/// test); the rule is the head.
+pub(super) fn rule_then_insistence(s: &str) -> Option<String> {
+    let (head, tail) = s
+        .split_once(" \u{2014} ")
+        .or_else(|| s.split_once(" -- "))
+        .or_else(|| s.split_once(" - "))?;
+    let parts: Vec<Vec<String>> = tail
+        .split([',', ';', '.', '!'])
+        .map(|p| words(p).into_iter().map(|w| w.text).collect::<Vec<_>>())
+        .filter(|w| !w.is_empty())
+        .collect();
+    // ("— never your session's history", "— no force pushes": a rule of
+    // their own, not insistence.)
+    let insists = !parts.is_empty()
+        && parts.iter().all(|w| match w.as_slice() {
+            [no, what] if no == "no" => matches!(
+                what.as_str(),
+                "exceptions"
+                    | "exception"
+                    | "shortcuts"
+                    | "shortcut"
+                    | "excuses"
+                    | "excuse"
+                    | "compromises"
+                    | "negotiation"
+                    | "debate"
+            ),
+            [every, _] if matches!(every.as_str(), "every" | "each") => true,
+            [always] => always == "always",
+            _ => false,
+        });
+    (insists && words(head).len() >= 2).then(|| head.trim_end().to_string())
+}
+
 /// "Never debug forward on red — the last commit is seconds away": a rule,
 /// then a dash and a statement of why. The statement is no part of the
 /// rule (what it names is not what the rule acts on); the rule is the

@@ -476,7 +476,19 @@ impl Analysis {
                         || self.negative_before.as_deref().is_some_and(user_consent)
                 });
             if let Some(y) = &self.without {
-                let req = clause_info(y, lex).behavior(true);
+                // ("… WITHOUT test-writer SKILL", "… without the reviewer
+                // agent": the skill or agent named is the one used.)
+                let names_agent = words(&mask(y).0).iter().any(|w| {
+                    matches!(
+                        w.text.as_str(),
+                        "skill" | "skills" | "agent" | "subagent" | "sub-skill"
+                    )
+                });
+                let req = clause_info(y, lex).behavior(true).or_else(|| {
+                    names_agent
+                        .then(|| clause_info(&format!("use {y}"), lex).behavior(true))
+                        .flatten()
+                });
                 let consent = user_consent(y);
                 // ("… without telling the user": what the agent says, no
                 // answer to wait for.)
