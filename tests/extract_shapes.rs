@@ -6637,3 +6637,22 @@ fn insistence_after_a_dash_acts_on_nothing() {
     assert_eq!(c.require, Some(p("{skill: test-writer}")), "{c:#?}");
     assert_eq!(c.order, Some(Order::Before), "{c:#?}");
 }
+
+#[test]
+fn labelled_examples_are_the_wrong_way_or_the_right_one() {
+    // Under "## VIOLATIONS: What NOT To Do": "- WRONG: *Makes 5 changes,
+    // then tests once*" is the wrong option (no rule); "- RIGHT: *Make
+    // change → test + lint → …*" is the right way — never the heading's
+    // forbid (which forbade every edit).
+    let cs = fixture("right-wrong");
+    for line in [10, 14] {
+        assert!(at(&cs, line).is_none(), "line {line}: {cs:#?}");
+    }
+    for line in [11, 15] {
+        let c = at(&cs, line).expect("right way");
+        assert!(c.forbid.is_none() && c.require.is_some(), "{c:#?}");
+        assert_eq!(c.modality, Modality::Must, "{c:#?}");
+    }
+    let c = at(&cs, 11).expect("tests");
+    assert_eq!(c.require, Some(p("{command: 'just test*'}")), "{c:#?}");
+}

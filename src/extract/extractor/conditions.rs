@@ -379,6 +379,27 @@ pub(super) fn analyse(
             return None;
         }
     }
+    // "WRONG: *Makes 5 changes, then tests once*" / "RIGHT: *Make change →
+    // test*": a labelled example (the label in capitals, or the example
+    // quoted or in italics), not a rule.
+    // ("RIGHT: *Runs `just test` …*" under "❌ Skipping tests": the right
+    // way is a rule of its own — never the negative lead-in's forbid.)
+    let right_way;
+    let mut s = s;
+    if let Some((label, rest)) = unmarked.split_once(':') {
+        let label = label.trim();
+        let rest = rest.trim_start();
+        let lower = label.to_lowercase();
+        let shown = label.chars().all(|c| c.is_ascii_uppercase())
+            || rest.starts_with(['*', '_', '"', '`', '\u{201c}']);
+        if shown && matches!(lower.as_str(), "bad" | "wrong" | "incorrect") {
+            return None;
+        }
+        if shown && matches!(lower.as_str(), "good" | "right" | "correct") {
+            right_way = format!("Always {}", strip_emphasis(rest).trim_start_matches('"'));
+            s = right_way.as_str();
+        }
+    }
     // "`some-technique.md` - what it adds", "[guide](guide.md): when to
     // read it": a reference to a supporting file, not a rule (a read at most).
     // Under a lead-in that writes files ("Generate these files:"), an item
