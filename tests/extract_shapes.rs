@@ -6656,3 +6656,14 @@ fn labelled_examples_are_the_wrong_way_or_the_right_one() {
     let c = at(&cs, 11).expect("tests");
     assert_eq!(c.require, Some(p("{command: 'just test*'}")), "{c:#?}");
 }
+
+#[test]
+fn a_file_read_for_a_purpose_is_only_the_read() {
+    // "Read `docs/STANDARDS.md` for the full standards this release must
+    // satisfy, specifically the Published Package section": what the file
+    // is read for names no act of the rule (it had required a publish).
+    let cs = fixture("read-for");
+    let c = at(&cs, 7).expect("read");
+    assert_eq!(c.require, Some(p("{read: docs/STANDARDS.md}")), "{c:#?}");
+    assert!(c.scope.is_empty(), "{c:#?}");
+}

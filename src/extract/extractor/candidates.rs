@@ -12,9 +12,9 @@ use super::readings::{
     at_file_reference, auto_prefixed, change_kind_requires, command_then_verdict, condition_info,
     confirmed_state, connective_command, consent_phrasing, explicit_staging, first_lower,
     flag_with_command, git_subcommand_list, never_with_failing, only_first, otherwise_case,
-    per_act, quoted_motto, reason_then_rule, rule_then_alternative, rule_then_insistence,
-    rule_then_reason, sentence_adverbial, spoken_conjunct, state_checked_by, stated_tag_convention,
-    third_person_base, use_not_the_other, wrong_order,
+    per_act, quoted_motto, read_for_purpose, reason_then_rule, rule_then_alternative,
+    rule_then_insistence, rule_then_reason, sentence_adverbial, spoken_conjunct, state_checked_by,
+    stated_tag_convention, third_person_base, use_not_the_other, wrong_order,
 };
 use super::*;
 
@@ -812,8 +812,9 @@ impl Extractor<'_> {
                 .or_else(|| rule_then_reason(t))
                 .or_else(|| rule_then_alternative(t))
         };
-        let readings: [&Reading; 19] = [
+        let readings: [&Reading; 20] = [
             &at_file_reference,
+            &read_for_purpose,
             &stated_tag_convention,
             &confirmed_state,
             &motto,

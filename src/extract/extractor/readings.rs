@@ -601,6 +601,35 @@ pub(super) fn rule_then_reason(s: &str) -> Option<String> {
         .then(|| format!("{}.", head.trim_end_matches(['.', ',', ';', ':'])))
 }
 
+/// "Read `~/code/CLAUDE.md` for the full standards this release must
+/// satisfy", "See `docs/api.md` for the endpoints": a file read, then what
+/// it is read for. What the purpose names (a release here) is no act of
+/// the rule; the rule is the read.
+pub(super) fn read_for_purpose(s: &str) -> Option<String> {
+    let w = words(s);
+    let verb = w.iter().find(|x| !x.barrier && !is_filler(&x.text))?;
+    if !matches!(
+        verb.text.as_str(),
+        "read" | "see" | "consult" | "open" | "check" | "review" | "load"
+    ) {
+        return None;
+    }
+    // The file in code, straight after the verb, then " for ".
+    let lower = s.to_lowercase();
+    let at = lower.find(&verb.text)? + verb.text.len();
+    let rest = s[at..].trim_start();
+    let inner = rest.strip_prefix('`')?;
+    let end = inner.find('`')?;
+    let file = &inner[..end];
+    if !(file.contains('/') || file.contains('.')) || file.contains(' ') {
+        return None;
+    }
+    let after = &inner[end + 1..];
+    after
+        .starts_with(" for ")
+        .then(|| format!("{}`{file}`.", &s[..s.len() - rest.len()]))
+}
+
 /// "Read the current documentation: @CLAUDE.md": an `@path` reference (a
 /// file the agent's harness loads by name) is that file, as a code span
 /// would name it. Not a handle ("@octocat") nor an address.
