@@ -232,6 +232,17 @@ pub(super) fn case_forbids_what_no_rule_asks(drafts: &mut [Draft], lex: &Lexicon
     }
 }
 
+/// Each heading's line and level, in document order.
+fn heading_levels(blocks: &[Block]) -> Vec<(u32, usize)> {
+    blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Heading { line, level, .. } => Some((*line, *level)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// "### When a new PR is opened" / "1. Run `gh pr diff`" … "3. Post one
 /// comment with `gh pr comment`": a step held to its heading's case is due
 /// before the first scoped act a later step of the same section asks for —
@@ -244,13 +255,7 @@ pub(super) fn case_steps_before_the_case_act(
     blocks: &[Block],
     lex: &Lexicon,
 ) {
-    let headings: Vec<(u32, usize)> = blocks
-        .iter()
-        .filter_map(|b| match b {
-            Block::Heading { line, level, .. } => Some((*line, *level)),
-            _ => None,
-        })
-        .collect();
+    let headings = heading_levels(blocks);
     // The lines a section spans: from its heading to the next heading of
     // its level or above.
     let section = |line: u32| {
@@ -1335,13 +1340,7 @@ fn branch_prefix(span: &str) -> Option<String> {
 /// the lead-in names — its scope, and where it runs something and waits on
 /// nothing else, `when` that act, `order: before`.
 pub(super) fn checks_the_lead_in_names(drafts: &mut [Draft], blocks: &[Block], lex: &Lexicon) {
-    let headings: Vec<(u32, usize)> = blocks
-        .iter()
-        .filter_map(|b| match b {
-            Block::Heading { line, level, .. } => Some((*line, *level)),
-            _ => None,
-        })
-        .collect();
+    let headings = heading_levels(blocks);
     let leads: Vec<(u32, u32, Predicate)> = drafts
         .iter()
         .filter(|d| {
