@@ -6667,3 +6667,24 @@ fn a_file_read_for_a_purpose_is_only_the_read() {
     assert_eq!(c.require, Some(p("{read: docs/STANDARDS.md}")), "{c:#?}");
     assert!(c.scope.is_empty(), "{c:#?}");
 }
+
+#[test]
+fn a_cross_marks_what_not_to_do() {
+    // "- ❌ Pushing to main directly": a push to main is forbidden (the old
+    // build *required* one, from the first edit on).
+    let cs = fixture("crossed-out");
+    let c = at(&cs, 9).expect("push to main");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    assert!(
+        c.require.is_none() && json(&c.forbid).contains("main"),
+        "{c:#?}"
+    );
+    // "- ❌ Skipping the linter": never skip it — run it.
+    let c = at(&cs, 10).expect("linter");
+    assert!(json(&c.require).contains("lint"), "{c:#?}");
+    // "❌ **Committing `.env` files**" on its own line: a rule too.
+    let c = at(&cs, 12).expect(".env");
+    assert!(json(&c.forbid).contains(".env"), "{c:#?}");
+    // A crossed-out thought in quotes stays no act.
+    assert!(at(&cs, 14).is_none_or(|c| c.forbid.is_none() && c.require.is_none()));
+}

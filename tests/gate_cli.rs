@@ -1147,3 +1147,39 @@ fn always_running_the_tests_holds_a_session_that_changed_nothing() {
         assert_eq!(r.json()["constraints"][0]["label"], label, "{}", r.stdout);
     }
 }
+
+#[test]
+fn a_crossed_out_push_to_main_is_forbidden_not_required() {
+    // "- ❌ Pushing to main directly" (no lockfile): the old build required
+    // a push to main from the first edit on, so an edit and a feature-branch
+    // push failed; now only a push to main does.
+    const RULE: &str = "- ❌ Pushing to main directly";
+    for (cmd, branch, code) in [
+        ("git push origin feature-x", "feature-x", 0),
+        ("git push origin main", "main", 1),
+    ] {
+        let d = tempfile::tempdir().unwrap();
+        write_skill(&d.path().join("skills"), "ship", RULE, None, false);
+        let mut t = Tx::new(Fmt::Claude);
+        t.branch = Some(branch.into());
+        t.user("Ship it.");
+        t.load_skill("ship", RULE);
+        t.edit_file("src/app.py");
+        t.shell(cmd, "", false, None);
+        t.end("Done.");
+        t.write(&d.path().join("runs/a.jsonl"));
+        let r = run_in(
+            d.path(),
+            &[
+                "gate",
+                "skills/ship",
+                "--trajectories",
+                "runs",
+                "--format",
+                "json",
+                "--no-report",
+            ],
+        );
+        assert_eq!(r.code, code, "{cmd}: {}\n{}", r.stdout, r.stderr);
+    }
+}

@@ -342,6 +342,44 @@ fn noted_remark(s: &str) -> Option<&str> {
         .map(|p| t[p.len()..].trim_start_matches(['*', '_', ' ']))
 }
 
+/// A rule marked with a cross ("❌ Pushing to main directly", "🚫 Skip
+/// the linter"): the same act, forbidden — "Never push to main directly".
+/// A gerund opening is read as its verb; words already negative stay.
+fn crossed_out(s: &str, lex: &Lexicon) -> Option<String> {
+    const CROSSES: [char; 6] = ['❌', '✗', '✖', '🚫', '⛔', '\u{fe0f}'];
+    let t = s.trim_start();
+    if !t.starts_with(CROSSES) {
+        return None;
+    }
+    let rest = strip_emphasis(t.trim_start_matches(CROSSES).trim_start());
+    let rest = rest.trim();
+    let (head, tail) = rest.split_once(' ').unwrap_or((rest, ""));
+    let lower = head.to_lowercase();
+    if matches!(
+        lower.as_str(),
+        "never" | "don't" | "do" | "no" | "not" | "avoid"
+    ) {
+        return Some(rest.to_string());
+    }
+    // "Pushing" → "push", "Skipping" → "skip", "Making" → "make".
+    let verb = lower.strip_suffix("ing").and_then(|stem| {
+        let undoubled = stem
+            .chars()
+            .last()
+            .filter(|c| stem.len() > 2 && stem.ends_with(&format!("{c}{c}")))
+            .map(|_| stem[..stem.len() - 1].to_string());
+        [Some(stem.to_string()), undoubled, Some(format!("{stem}e"))]
+            .into_iter()
+            .flatten()
+            .find(|v| lex.is_imperative(v))
+    });
+    let verb = verb.unwrap_or(lower);
+    if !lex.is_imperative(&verb) {
+        return None;
+    }
+    Some(format!("Never {verb} {tail}").trim_end().to_string())
+}
+
 pub(super) fn analyse(
     s: &str,
     question: Option<&str>,
@@ -398,6 +436,15 @@ pub(super) fn analyse(
         if shown && matches!(lower.as_str(), "good" | "right" | "correct") {
             right_way = format!("Always {}", strip_emphasis(rest).trim_start_matches('"'));
             s = right_way.as_str();
+        }
+    }
+    // "- ❌ Pushing to main directly", "❌ **Push to main**": the cross
+    // marks what not to do — never a requirement of it.
+    let crossed;
+    if s.len() == whole.len() {
+        if let Some(rest) = crossed_out(s, lex) {
+            crossed = rest;
+            s = crossed.as_str();
         }
     }
     // "`some-technique.md` - what it adds", "[guide](guide.md): when to
