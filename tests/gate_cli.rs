@@ -1055,18 +1055,7 @@ fn a_force_push_to_main_rule_holds_a_force_push_elsewhere() {
         t.shell(cmd, "", false, None);
         t.end("Done.");
         t.write(&d.path().join("runs/a.jsonl"));
-        let r = run_in(
-            d.path(),
-            &[
-                "gate",
-                "skills/guard",
-                "--trajectories",
-                "runs",
-                "--format",
-                "json",
-                "--no-report",
-            ],
-        );
+        let r = gate_runs(d.path(), "guard");
         assert_eq!(r.code, code, "{cmd}: {}\n{}", r.stdout, r.stderr);
         assert_eq!(
             r.json()["constraints"][0]["label"],
@@ -1096,18 +1085,7 @@ fn confirming_a_clean_branch_before_a_push_needs_no_user_turn() {
         t.shell("git push origin feature-x", "", false, None);
         t.end("Done.");
         t.write(&d.path().join("runs/a.jsonl"));
-        let r = run_in(
-            d.path(),
-            &[
-                "gate",
-                "skills/ship",
-                "--trajectories",
-                "runs",
-                "--format",
-                "json",
-                "--no-report",
-            ],
-        );
+        let r = gate_runs(d.path(), "ship");
         assert_eq!(r.code, code, "looks={looks}: {}\n{}", r.stdout, r.stderr);
         assert_eq!(r.json()["constraints"][0]["label"], label, "{}", r.stdout);
     }
@@ -1132,18 +1110,7 @@ fn always_running_the_tests_holds_a_session_that_changed_nothing() {
             t.end("Which parser do you mean?");
         }
         t.write(&d.path().join("runs/a.jsonl"));
-        let r = run_in(
-            d.path(),
-            &[
-                "gate",
-                "skills/checks",
-                "--trajectories",
-                "runs",
-                "--format",
-                "json",
-                "--no-report",
-            ],
-        );
+        let r = gate_runs(d.path(), "checks");
         assert_eq!(r.json()["constraints"][0]["label"], label, "{}", r.stdout);
     }
 }
@@ -1168,18 +1135,24 @@ fn a_crossed_out_push_to_main_is_forbidden_not_required() {
         t.shell(cmd, "", false, None);
         t.end("Done.");
         t.write(&d.path().join("runs/a.jsonl"));
-        let r = run_in(
-            d.path(),
-            &[
-                "gate",
-                "skills/ship",
-                "--trajectories",
-                "runs",
-                "--format",
-                "json",
-                "--no-report",
-            ],
-        );
+        let r = gate_runs(d.path(), "ship");
         assert_eq!(r.code, code, "{cmd}: {}\n{}", r.stdout, r.stderr);
     }
+}
+
+/// `skillgate gate skills/<name> --trajectories runs --format json
+/// --no-report` in `dir` (no lockfile: the skill is extracted on the fly).
+fn gate_runs(dir: &Path, name: &str) -> Run {
+    run_in(
+        dir,
+        &[
+            "gate",
+            &format!("skills/{name}"),
+            "--trajectories",
+            "runs",
+            "--format",
+            "json",
+            "--no-report",
+        ],
+    )
 }
