@@ -6599,6 +6599,9 @@ fn an_at_reference_names_the_file() {
         cs.iter().all(|c| !json(&c.require).contains("octocat")),
         "{cs:#?}"
     );
+    // A scoped package in a command is no file: `npx @acme/inspector`.
+    let c = at(&cs, 13).expect("inspector");
+    assert!(json(&c.require).contains("npx @acme/inspector"), "{c:#?}");
 }
 
 #[test]

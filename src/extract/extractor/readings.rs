@@ -632,38 +632,27 @@ pub(super) fn read_for_purpose(s: &str) -> Option<String> {
 
 /// "Read the current documentation: @CLAUDE.md": an `@path` reference (a
 /// file the agent's harness loads by name) is that file, as a code span
-/// would name it. Not a handle ("@octocat") nor an address.
+/// would name it. Not a handle ("@octocat"), an address nor a package.
 pub(super) fn at_file_reference(s: &str) -> Option<String> {
-    let mut out = String::with_capacity(s.len() + 4);
     let mut changed = false;
-    for (i, piece) in s.split(' ').enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
-        let body = piece.strip_prefix('@');
-        let path = body.map(|b| b.trim_end_matches(['.', ',', ';', ':', ')']));
-        match (body, path) {
-            (Some(b), Some(p))
-                if !p.is_empty()
-                    && (p.contains('/')
-                        || p.rsplit_once('.').is_some_and(|(_, e)| {
-                            !e.is_empty()
-                                && e.len() <= 5
-                                && e.chars().all(|c| c.is_ascii_alphanumeric())
-                        }))
-                    && p.chars()
-                        .all(|c| c.is_alphanumeric() || "._-/~".contains(c)) =>
-            {
-                out.push('`');
-                out.push_str(p);
-                out.push('`');
-                out.push_str(&b[p.len()..]);
+    let pieces: Vec<String> = s
+        .split(' ')
+        .map(|piece| {
+            let Some(body) = piece.strip_prefix('@') else {
+                return piece.to_string();
+            };
+            let path = body.trim_end_matches(['.', ',', ';', ':', ')']);
+            // (Not code, nor a scoped package: `npx @scope/tool`.)
+            let file = path.rsplit('/').next().unwrap_or(path);
+            if !path.contains('`') && looks_like_file(file) {
                 changed = true;
+                format!("`{path}`{}", &body[path.len()..])
+            } else {
+                piece.to_string()
             }
-            _ => out.push_str(piece),
-        }
-    }
-    changed.then_some(out)
+        })
+        .collect();
+    changed.then(|| pieces.join(" "))
 }
 
 /// "Confirm the branch is clean before pushing", "Confirm that all tests
