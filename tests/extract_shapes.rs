@@ -6691,3 +6691,29 @@ fn a_cross_marks_what_not_to_do() {
     // A crossed-out thought in quotes stays no act.
     assert!(at(&cs, 14).is_none_or(|c| c.forbid.is_none() && c.require.is_none()));
 }
+
+#[test]
+fn a_run_paragraph_runs_the_block_under_it() {
+    // "Run every check in order. Each one must pass before continuing." over
+    // `make verify`: the paragraph runs the block though it ends in a full
+    // stop, and "before continuing" is the next step, no condition.
+    let cs = fixture("run-paragraph");
+    let c = at(&cs, 8).expect("run");
+    assert_eq!(c.require, Some(p("{command: 'make verify*'}")), "{c:#?}");
+    // Under an example heading the block is output, no rule.
+    assert!(at(&cs, 16).is_none());
+}
+
+#[test]
+fn what_not_to_attempt_by_hand_is_the_means_not_the_act() {
+    // "### Do NOT attempt to:" / "- Manually edit environment files": the
+    // manual way is barred, not every `.env` change (it forbade each one).
+    let cs = fixture("attempt-not");
+    let c = at(&cs, 9).expect("env files");
+    assert!(c.forbid.is_none(), "{c:#?}");
+    assert!(json(&c.when).contains(".env"), "{c:#?}");
+    // "- Use the shell to remove folders directly": removing a folder is a
+    // delete.
+    let c = at(&cs, 10).expect("folders");
+    assert_eq!(c.forbid, Some(p("{delete: '**'}")), "{c:#?}");
+}

@@ -469,6 +469,12 @@ impl Extractor<'_> {
     ) {
         let text = strip_emphasis(&body.text);
         if !text.trim_end().ends_with(':') {
+            // "Run all checks in sequence. Each must pass before continuing."
+            // right over `just check`: the paragraph opens by running what
+            // the block shows, though it names no command of its own.
+            if self.runs_the_block_below(drafts_before) {
+                *colon_rule = Some(drafts_before);
+            }
             return;
         }
         if self.drafts.len() > drafts_before {
@@ -476,6 +482,19 @@ impl Extractor<'_> {
         } else {
             *bare_colon = Some((text, [body.first_line(), body.last_line()]));
         }
+    }
+
+    /// Whether the first rule a paragraph made opens with "Run" / "Execute"
+    /// and names no act: the shell block right under the paragraph is what
+    /// it runs.
+    fn runs_the_block_below(&self, first: usize) -> bool {
+        self.drafts.get(first).is_some_and(|d| {
+            let w = words(&mask(&strip_emphasis(&d.text)).0);
+            w.first()
+                .is_some_and(|v| matches!(v.text.as_str(), "run" | "execute"))
+                && !d.behavior_is_set()
+                && d.when.is_none()
+        })
     }
 
     /// A paragraph: its rules, and the lead it gives a following list.

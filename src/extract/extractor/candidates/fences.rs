@@ -696,8 +696,11 @@ impl Extractor<'_> {
             ) || (own_colon && is_step_verb(v))
         }) || unnamed_act;
         // A condition kept the rule from binding ("If it fails, run:").
+        // ("Each must pass before continuing": going on is the next step,
+        // no condition.)
         let conditioned = opening_condition(&d.text).is_some()
-            || split_trailing(&d.text).is_some()
+            || split_trailing(&d.text)
+                .is_some_and(|(_, k, c)| !(k == "before" && names_going_on(&c)))
             || parenthetical_condition(&d.text).is_some();
         // "Read the current version from `package.json`:" over a command
         // that reads it: the read is that command, or a read of the file.

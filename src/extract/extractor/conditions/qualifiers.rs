@@ -48,8 +48,10 @@ pub(super) fn for_that_reason_alone(text: &str) -> bool {
     // a judgement no action shows — not every such act. (A command given
     // with its arguments — "never `git add -A` blindly" — is the act
     // itself, whatever the manner.)
-    || !names_a_full_command(text) && w.iter().skip(1).any(|x| {
-        matches!(
+    // ("- Manually configure ports" under "Do NOT attempt to:": the
+    // adverb opens the item.)
+    || !names_a_full_command(text) && w.iter().enumerate().any(|(i, x)| {
+        (i > 0 || x.ends_with("ly")) && matches!(
             x.as_str(),
             "blind"
                 | "blindly"
