@@ -5448,12 +5448,20 @@ fn a_program_word_after_run_is_run_and_the_other_option_is_forbidden() {
     assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
     let c = at(&cs, 9).expect("lease rule");
     assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
-    let Some(Predicate::CommandRe(re)) = &c.forbid else {
+    let Some(Predicate::All(parts)) = &c.forbid else {
         panic!("{c:#?}")
     };
-    let re = regex::Regex::new(re).unwrap();
-    assert!(re.is_match("git push --force origin x"));
-    assert!(!re.is_match("git push --force-with-lease origin x"));
+    let matches = |cmd: &str| {
+        parts.iter().all(|q| {
+            let Predicate::CommandRe(re) = q else {
+                panic!("{c:#?}")
+            };
+            regex::Regex::new(re).unwrap().is_match(cmd)
+        })
+    };
+    assert!(matches("git push --force origin x"));
+    assert!(!matches("git push --force-with-lease origin x"));
+    assert!(!matches("cp --force a b"));
     assert!(c.require.is_none(), "{c:#?}");
 }
 
@@ -5806,13 +5814,16 @@ fn an_auto_prefixed_act_waits_on_the_user() {
 #[test]
 fn a_warning_sign_before_use_a_not_b_still_avoids_b() {
     // "⚠️ Use `--force-with-lease` - safer than `--force`": the sign is no
-    // word of the rule; the plain force is what it avoids.
+    // word of the rule; the plain force is what it avoids — on a push, the
+    // one command the lease flag belongs to.
     let cs = fixture("reason-tails");
     let c = at(&cs, 15).expect("lease rule");
     assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
     assert_eq!(
         c.forbid,
-        Some(p(r#"{command_re: '(^|\s)\-\-force(=|\s|$)'}"#)),
+        Some(p(
+            r#"{all: [{command_re: '^git push\b'}, {command_re: '(^|\s)\-\-force(=|\s|$)'}]}"#
+        )),
         "{c:#?}"
     );
 }
@@ -6716,4 +6727,29 @@ fn what_not_to_attempt_by_hand_is_the_means_not_the_act() {
     // delete.
     let c = at(&cs, 10).expect("folders");
     assert_eq!(c.forbid, Some(p("{delete: '**'}")), "{c:#?}");
+}
+
+#[test]
+fn a_flag_only_one_command_takes_names_that_command() {
+    // "Use `--force-with-lease`, not `--force`": the force is forbidden on a
+    // push (it was forbidden on every command, with no scope), never the
+    // lease.
+    let cs = fixture("force-lease");
+    let c = at(&cs, 9).expect("lease");
+    assert_eq!(
+        c.forbid,
+        Some(p(
+            r#"{all: [{command_re: '^git push\b'}, {command_re: '(^|\s)\-\-force(=|\s|$)'}]}"#
+        )),
+        "{c:#?}"
+    );
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+    // "Merge with `--no-ff` only": a merge without the flag is forbidden —
+    // no merge is required from the first edit on.
+    let c = at(&cs, 10).expect("no-ff");
+    assert!(c.require.is_none() && c.when.is_none(), "{c:#?}");
+    assert!(
+        json(&c.forbid).contains("git merge") && json(&c.forbid).contains("not"),
+        "{c:#?}"
+    );
 }

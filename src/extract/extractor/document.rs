@@ -1777,6 +1777,37 @@ pub(super) fn flags_of_the_nearby_command(drafts: &mut [Draft], blocks: &[Block]
         let only_the_flag = flags.len() == 1
             && d.forbid.is_none()
             && d.require.as_ref() == Some(&flag_predicate(flags[0]));
+        // ("Use `--force-with-lease`, not `--force`": the flag after "not"
+        // is forbidden on its own; the command says where.)
+        let forbidden_flags: Vec<&str> = flags
+            .iter()
+            .copied()
+            .filter(|f| {
+                d.forbid
+                    .as_ref()
+                    .is_some_and(|p| p.any_node(&|q| *q == flag_predicate(f)))
+            })
+            .collect();
+        // (A flag forbidden alone — "Never use `--no-verify`" — stays
+        // forbidden on every command.)
+        let only_flags_forbidden = d.require.is_none()
+            && forbidden_flags.len() < flags.len()
+            && d.forbid.as_ref().is_some_and(|p| {
+                *p == any_of(forbidden_flags.iter().map(|f| flag_predicate(f)).collect())
+                    .expect("flags")
+            });
+        // ("Merge with `--no-ff` only": the act named, or the flag, was
+        // required; the flag is how the act is always run. A step — "5.
+        // Push to fork with `--force-with-lease`" — says how this once.)
+        let w = plain_words(&d.text);
+        let act_with_flag = flags.len() == 1
+            && w.iter().any(|x| matches!(x.as_str(), "only" | "always"))
+            && d.forbid.is_none()
+            && d.when.is_none()
+            && w.first().is_some_and(|v| lex.is_imperative(v))
+            && w.iter().any(|x| x == "with")
+            && matches!(&d.require, Some(Predicate::Any(v)) if v.contains(&flag_predicate(flags[0])));
+        let only_the_flag = only_the_flag || only_flags_forbidden || act_with_flag;
         if (d.behavior_is_set() && !only_the_flag)
             || d.when.is_some()
             || opening_condition(&d.text).is_some()
@@ -1786,7 +1817,6 @@ pub(super) fn flags_of_the_nearby_command(drafts: &mut [Draft], blocks: &[Block]
         // The flag is what the command is run with ("pass", "use", "retry
         // with", "is not optional") — not an argument the user gave the
         // skill ("Check for a `--reviewer` argument in the user's message").
-        let w = plain_words(&d.text);
         let passes = w.iter().any(|x| {
             matches!(
                 x.as_str(),
@@ -1818,6 +1848,7 @@ pub(super) fn flags_of_the_nearby_command(drafts: &mut [Draft], blocks: &[Block]
             "commit" | "commits" => Some("git commit"),
             "tag" | "tags" => Some("git tag"),
             "push" | "pushes" => Some("git push"),
+            "merge" | "merges" => Some("git merge"),
             _ => None,
         });
         let with = own.is_some() && w.iter().any(|x| x == "with");
@@ -1828,14 +1859,22 @@ pub(super) fn flags_of_the_nearby_command(drafts: &mut [Draft], blocks: &[Block]
         if !negative && flags.len() != 1 {
             continue;
         }
+        // (A flag only one command takes names it: `--force-with-lease`
+        // is a push's.)
         let Some(prefix) = own
+            .or_else(|| flags.iter().find_map(|f| flag_command(f)))
             .map(str::to_string)
             .or_else(|| nearby_command(blocks, d.lines[0], lex))
         else {
             continue;
         };
         let program = Predicate::CommandRe(format!(r"^{}\b", regex::escape(&prefix)));
-        let flagged: Vec<Predicate> = flags.iter().map(|f| flag_predicate(f)).collect();
+        let named = if only_flags_forbidden {
+            &forbidden_flags
+        } else {
+            &flags
+        };
+        let flagged: Vec<Predicate> = named.iter().map(|f| flag_predicate(f)).collect();
         let form = if negative {
             any_of(flagged).expect("flags")
         } else {
@@ -1844,6 +1883,18 @@ pub(super) fn flags_of_the_nearby_command(drafts: &mut [Draft], blocks: &[Block]
         d.require = None;
         d.forbid = Some(Predicate::All(vec![program, form]));
         add_predicate_scopes(d, lex);
+    }
+}
+
+/// The one command a flag belongs to, where only one takes it.
+fn flag_command(flag: &str) -> Option<&'static str> {
+    match flag.split('=').next()? {
+        "--force-with-lease" | "--force-if-includes" | "--follow-tags" | "--set-upstream" => {
+            Some("git push")
+        }
+        "--no-ff" | "--ff-only" => Some("git merge"),
+        "--amend" | "--allow-empty" | "--signoff" => Some("git commit"),
+        _ => None,
     }
 }
 
