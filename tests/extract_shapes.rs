@@ -6753,3 +6753,34 @@ fn a_flag_only_one_command_takes_names_that_command() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn deploying_is_an_act_and_a_dont_list_says_never() {
+    let cs = fixture("deploying");
+    let deploys = |p: &Option<Predicate>| {
+        let Some(Predicate::CommandRe(re)) = p else {
+            return false;
+        };
+        let re = regex::Regex::new(re).unwrap();
+        re.is_match("vercel deploy --prod")
+            && re.is_match("fly deploy")
+            && re.is_match("npm run deploy")
+            && !re.is_match("npm test")
+    };
+    // "Run the full test suite before deploying": tests before the deploy.
+    let c = at(&cs, 8).expect("tests before deploying");
+    assert!(deploys(&c.when), "{c:#?}");
+    assert!(json(&c.require).contains("pytest"), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    // "Keep the deployment guide up to date": a thing named, no deploy.
+    assert!(at(&cs, 9).is_none_or(|c| !deploys(&c.when) && !deploys(&c.require)));
+    // "### DON'T" / "- Push with failing tests": the tests pass before the
+    // push (it was a rule on any push or any failed run, requiring nothing).
+    let c = at(&cs, 13).expect("push");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+    assert!(json(&c.require).contains("failed"), "{c:#?}");
+    let c = at(&cs, 12).expect("deploy");
+    assert!(deploys(&c.when) && c.require.is_some(), "{c:#?}");
+    // A deploy is no change of the repository.
+    assert!(c.scope.is_empty(), "{c:#?}");
+}

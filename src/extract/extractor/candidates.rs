@@ -868,6 +868,17 @@ impl Extractor<'_> {
             .or_else(|| act_needs_consent(s))
             .or_else(|| change_kind_requires(s))
             .or_else(|| never_with_failing(s))
+            // ("### DON'T" / "- Deploy with failing tests": the lead-in
+            // says never.)
+            .or_else(|| {
+                let never = ctx.lead.map_or_else(
+                    || ctx.section.normative() == Some(Some(Modality::MustNot)),
+                    |l| matches!(l.modality, Some(Modality::MustNot)),
+                );
+                never
+                    .then(|| never_with_failing(&format!("Never {}", first_lower(s))))
+                    .flatten()
+            })
             .or_else(|| agent_narration(s, self.lex));
         let s = reasoned.as_deref().unwrap_or(s);
         let mut a = analyse(s, question, ctx, first, self.lex)?;
