@@ -6783,4 +6783,7 @@ fn deploying_is_an_act_and_a_dont_list_says_never() {
     assert!(deploys(&c.when) && c.require.is_some(), "{c:#?}");
     // A deploy is no change of the repository.
     assert!(c.scope.is_empty(), "{c:#?}");
+    // "After deployment:" / "1. Run the smoke tests": after a deploy.
+    let c = at(&cs, 18).expect("after deployment");
+    assert!(deploys(&c.when), "{c:#?}");
 }

@@ -265,6 +265,8 @@ pub(super) fn commit_as_act(c: &str) -> std::borrow::Cow<'_, str> {
         Some("commit" | "commits") => "committing".into(),
         // "before the PR", "before PR": before opening it.
         Some("pr" | "prs") => "opening the pr".into(),
+        // "After deployment:", "before each deploy": deploying.
+        Some("deployment" | "deployments" | "deploy" | "deploys") => "deploying".into(),
         _ => c.into(),
     }
 }
