@@ -6787,3 +6787,18 @@ fn deploying_is_an_act_and_a_dont_list_says_never() {
     let c = at(&cs, 18).expect("after deployment");
     assert!(deploys(&c.when), "{c:#?}");
 }
+
+#[test]
+fn a_goal_label_states_what_the_phase_is_for() {
+    // "Goal: Create an annotated tag …": no step and no policy — it forbade
+    // every lightweight tag (and so flagged a session that made none).
+    let cs = fixture("goal-label");
+    let c = at(&cs, 8).expect("goal");
+    assert!(
+        c.forbid.is_none() && c.require.is_none() && c.when.is_none(),
+        "{c:#?}"
+    );
+    // "Always create annotated tags": the policy still is one.
+    let c = at(&cs, 10).expect("policy");
+    assert!(json(&c.forbid).contains("git tag"), "{c:#?}");
+}

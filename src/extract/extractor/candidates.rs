@@ -1197,11 +1197,23 @@ fn callout(q: &Lined) -> Option<Lined> {
 /// label that opens with "why" gives the reason for the method, not a
 /// step of it.
 fn gives_the_reason(s: &str) -> bool {
+    states_a_goal(s)
+        || split_label(&strip_emphasis(s)).is_some_and(|(label, _)| {
+            label
+                .split_whitespace()
+                .next()
+                .is_some_and(|w| w.eq_ignore_ascii_case("why"))
+        })
+}
+
+/// "Goal: Create the annotated tag and optionally push it": what a phase
+/// is for, which its steps do — not a step, nor a forbid of every other way.
+pub(super) fn states_a_goal(s: &str) -> bool {
     split_label(&strip_emphasis(s)).is_some_and(|(label, _)| {
-        label
-            .split_whitespace()
-            .next()
-            .is_some_and(|w| w.eq_ignore_ascii_case("why"))
+        matches!(
+            label.trim().to_lowercase().as_str(),
+            "goal" | "goals" | "purpose" | "objective" | "objectives" | "aim"
+        )
     })
 }
 

@@ -1089,7 +1089,7 @@ pub(super) fn tag_name_format(drafts: &mut [Draft]) {
 /// own; what they required or triggered on is replaced by the form.
 pub(super) fn required_forms(drafts: &mut [Draft]) {
     for d in drafts.iter_mut() {
-        if opening_condition(&d.text).is_some() {
+        if opening_condition(&d.text).is_some() || states_a_goal(&d.text) {
             continue;
         }
         let w = plain_words(&d.text);
