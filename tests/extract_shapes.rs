@@ -6802,3 +6802,15 @@ fn a_goal_label_states_what_the_phase_is_for() {
     let c = at(&cs, 10).expect("policy");
     assert!(json(&c.forbid).contains("git tag"), "{c:#?}");
 }
+
+#[test]
+fn a_file_the_work_draws_on_is_read() {
+    // "Create the hook structure using patterns from `PATTERNS.md`": the
+    // patterns are read; the old build required a write of PATTERNS.md.
+    let cs = fixture("path-sources");
+    let c = at(&cs, 8).expect("patterns");
+    assert_eq!(c.require, Some(p("{read: '**/PATTERNS.md'}")), "{c:#?}");
+    // "Write `notes.md`": the file written.
+    let c = at(&cs, 9).expect("notes");
+    assert_eq!(c.require, Some(p("{write: '**/notes.md'}")), "{c:#?}");
+}

@@ -530,9 +530,31 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
                 .trim_end_matches(['.', ' '])
                 .ends_with(" into \u{1}"));
     let last_code = code.len().saturating_sub(1);
+    // "Create the hook using patterns from `REFERENCE.md`", "Update
+    // `settings.json` with values from `defaults.json`": a file the work
+    // draws on is read, whatever the verb does to its object.
+    let sources: Vec<bool> = lower_masked
+        .split('\u{1}')
+        .take(code.len())
+        .map(|before| {
+            let t = before.trim_end();
+            let w: Vec<&str> = t.split_whitespace().rev().take(2).collect();
+            [" from", " from the", " based on", " per", " following"]
+                .iter()
+                .any(|k| t.ends_with(k))
+                // ("from the template in `TEMPLATE.md`")
+                || matches!(w.as_slice(), ["in", n] if matches!(
+                    *n,
+                    "template" | "templates" | "example" | "examples" | "pattern" | "patterns"
+                        | "format" | "guidance" | "instructions" | "conventions" | "rules"
+                ))
+        })
+        .collect();
     let span_verb = |i: usize| -> Option<PathAction> {
         if removes_from {
             Some(PathAction::Touch)
+        } else if verb_action.is_some() && sources.get(i).copied().unwrap_or(false) {
+            Some(PathAction::Read)
         } else if adds_to {
             (i == last_code).then_some(PathAction::Touch)
         } else {
@@ -1794,6 +1816,8 @@ pub(super) fn path_glob(c: &str) -> Option<String> {
         || c.starts_with('-')
         || c.starts_with('[')
         || c.contains(['(', ')', '=', '"', '\'', ',', '|'])
+        // (`..`, `./`: a relative step, no file.)
+        || c.chars().all(|ch| matches!(ch, '.' | '/'))
     {
         return None;
     }
@@ -2010,5 +2034,13 @@ mod tests {
             Some("logs/run-[0-9].txt")
         );
         assert_eq!(path_glob("src/[a-z]*.rs").as_deref(), Some("src/[a-z]*.rs"));
+    }
+
+    #[test]
+    fn a_relative_step_is_no_path() {
+        // "Block path traversal (`..` checks)" had required a read of `**/..`.
+        assert_eq!(path_glob(".."), None);
+        assert_eq!(path_glob("./"), None);
+        assert_eq!(path_glob(".env").as_deref(), Some("**/.env"));
     }
 }
