@@ -6814,3 +6814,15 @@ fn a_file_the_work_draws_on_is_read() {
     let c = at(&cs, 9).expect("notes");
     assert_eq!(c.require, Some(p("{write: '**/notes.md'}")), "{c:#?}");
 }
+
+#[test]
+fn a_step_verb_that_names_a_stage_is_still_a_verb() {
+    // "2. **Stage relevant files**:" over `git add …`: "stage" with no number
+    // after it is the step's verb, not "Stage 2" of a heading (the step was
+    // dropped); "**Analyze the changes**:" runs its block.
+    let cs = fixture("stage-step");
+    let c = at(&cs, 13).expect("stage");
+    assert!(json(&c.require).contains("git add"), "{c:#?}");
+    let c = at(&cs, 8).expect("analyze");
+    assert!(json(&c.require).contains("--stat"), "{c:#?}");
+}

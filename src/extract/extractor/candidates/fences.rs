@@ -80,6 +80,12 @@ pub(super) fn is_step_verb(v: &str) -> bool {
             | "triage"
             | "diagnose"
             | "debug"
+            | "analyze"
+            | "analyse"
+            | "scan"
+            | "audit"
+            | "validate"
+            | "stage"
     )
 }
 

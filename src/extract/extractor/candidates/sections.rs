@@ -281,10 +281,14 @@ pub(crate) fn planning_milestone(t: &str) -> bool {
 /// Words that number a heading ("0) If …", "Step 3: When …"): how many
 /// lead it, so its first word is the one after them.
 pub(crate) fn heading_number(w: &[Word]) -> usize {
+    let number = |x: &Word| x.text.chars().all(|c| c.is_ascii_digit() || c == '.');
+    // ("Stage the files:": the word is a verb where no number follows it.)
     w.iter()
-        .take_while(|x| {
-            x.text.chars().all(|c| c.is_ascii_digit() || c == '.')
+        .enumerate()
+        .take_while(|(i, x)| {
+            number(x)
                 || matches!(x.text.as_str(), "step" | "phase" | "stage" | "part")
+                    && w.get(i + 1).is_some_and(number)
         })
         .count()
 }
