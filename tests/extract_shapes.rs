@@ -6826,3 +6826,21 @@ fn a_step_verb_that_names_a_stage_is_still_a_verb() {
     let c = at(&cs, 8).expect("analyze");
     assert!(json(&c.require).contains("--stat"), "{c:#?}");
 }
+
+#[test]
+fn an_act_after_the_users_approval_is_a_consent_gate() {
+    // "After user approval, apply the changes": the edits wait for a user
+    // turn (one covers the batch); "Once the user confirms, push the
+    // branch": each push does. The old build read neither.
+    let cs = fixture("after-approval");
+    let c = at(&cs, 9).expect("apply");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    let c = at(&cs, 10).expect("push");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
+    // "When the user asks for a release, run the tests first": what they
+    // ask for is no consent to the tests.
+    assert!(at(&cs, 11).is_none_or(|c| c.require != Some(p("{user_turn: true}"))));
+}

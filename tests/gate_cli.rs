@@ -1140,6 +1140,32 @@ fn a_crossed_out_push_to_main_is_forbidden_not_required() {
     }
 }
 
+#[test]
+fn a_push_after_the_users_confirmation_waits_for_their_turn() {
+    // "Once the user confirms, push the branch." (no lockfile): the old
+    // build read no gate, so a push straight after the skill loaded passed;
+    // now it needs a user turn since the load.
+    const RULE: &str = "Once the user confirms, push the branch.";
+    for (asks, code, label) in [(true, 0, "exercised"), (false, 1, "violated")] {
+        let d = tempfile::tempdir().unwrap();
+        write_skill(&d.path().join("skills"), "ship", RULE, None, false);
+        let mut t = Tx::new(Fmt::Claude);
+        t.branch = Some("feature-x".into());
+        t.user("Get this ready.");
+        t.load_skill("ship", RULE);
+        t.edit_file("src/app.py");
+        if asks {
+            t.user("Yes, push it.");
+        }
+        t.shell("git push origin feature-x", "", false, None);
+        t.end("Done.");
+        t.write(&d.path().join("runs/a.jsonl"));
+        let r = gate_runs(d.path(), "ship");
+        assert_eq!(r.code, code, "asks={asks}: {}\n{}", r.stdout, r.stderr);
+        assert_eq!(r.json()["constraints"][0]["label"], label, "{}", r.stdout);
+    }
+}
+
 /// `skillgate gate skills/<name> --trajectories runs --format json
 /// --no-report` in `dir` (no lockfile: the skill is extracted on the fly).
 fn gate_runs(dir: &Path, name: &str) -> Run {

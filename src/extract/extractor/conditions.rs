@@ -1397,7 +1397,13 @@ pub(super) fn analyse(
                 .iter()
                 .find(|x| !x.barrier)
                 .is_some_and(|x| x.text == "only"))
-        && conditions.iter().all(|(c, _)| mentions_consent(c));
+        && conditions.iter().all(|(c, _)| mentions_consent(c))
+        // "After user approval, push the branch", "Once confirmed, apply
+        // the changes": the act waits on the user's word as "only" says.
+        || !negative
+            && !speech
+            && !conditions.is_empty()
+            && conditions.iter().all(|(c, _)| approval_given(c));
     let skips = !negative && !skipped && verb.as_deref() == Some("skip");
     let only_limits = !negative
         && !only_on_consent

@@ -144,6 +144,58 @@ pub(super) fn user_consent(text: &str) -> bool {
             })
 }
 
+/// "user approval", "the user has confirmed", "approved", "receiving
+/// explicit consent": a condition that is the user's word given, and
+/// nothing else (not what they asked for: "the user asks to commit").
+pub(super) fn approval_given(text: &str) -> bool {
+    let w = words(&mask(text).0);
+    let given = |t: &str| {
+        [
+            "approv", "confirm", "consent", "agree", "sign-off", "go-ahead",
+        ]
+        .iter()
+        .any(|v| t.starts_with(v))
+    };
+    w.iter().any(|x| given(&x.text))
+        && w.iter().all(|x| {
+            x.barrier
+                || given(&x.text)
+                || matches!(
+                    possessed(&x.text),
+                    "after"
+                        | "once"
+                        | "upon"
+                        | "on"
+                        | "with"
+                        | "the"
+                        | "their"
+                        | "your"
+                        | "user"
+                        | "users"
+                        | "human"
+                        | "partner"
+                        | "they"
+                        | "explicit"
+                        | "explicitly"
+                        | "written"
+                        | "has"
+                        | "have"
+                        | "is"
+                        | "been"
+                        | "given"
+                        | "getting"
+                        | "receiving"
+                        | "obtaining"
+                        | "it"
+                        | "this"
+                        | "that"
+                        | "plan"
+                        | "changes"
+                        | "report"
+                )
+        })
+}
+
 pub(super) fn mentions_consent(text: &str) -> bool {
     let lower = text.to_lowercase();
     if lower.contains("sign-off") || lower.contains("sign off") || lower.contains("go-ahead") {

@@ -352,6 +352,12 @@ fn names_a_sample(leaf: &Predicate, cmds: &[String]) -> bool {
 /// kept it unset ("If confirmed: 1. Run `git push`"), the act its own words
 /// run. Steps that forbid, wait on a trigger or speak have none.
 fn step_act(d: &Draft, lex: &Lexicon) -> Option<Predicate> {
+    // ("If approved:" / "1. Run `git push`": a step gated on the user's
+    // word by its lead-in still runs its act; a rule that asks for the
+    // word itself is a gate of its own.)
+    if d.require == Some(Predicate::UserTurn) && d.forbid.is_none() && !mentions_consent(&d.text) {
+        return d.when.clone();
+    }
     if d.forbid.is_some() || d.when.is_some() || d.modality != Modality::Must {
         return None;
     }

@@ -652,7 +652,10 @@ impl Analysis {
         {
             // "Only force-push when the user explicitly asks": a consent
             // gate. The act is visible, the consent is a user turn before it.
-            consent_gate(&mut d, x, true);
+            // ("After approval, apply the changes": one word covers the
+            // batch of edits.)
+            let each = !x.any_node(&|q| is_path_action(q));
+            consent_gate(&mut d, x, each);
             d.modality = if matches!(d.modality, Modality::Should) {
                 Modality::ShouldNot
             } else {
