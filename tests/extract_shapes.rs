@@ -6844,3 +6844,18 @@ fn an_act_after_the_users_approval_is_a_consent_gate() {
     // ask for is no consent to the tests.
     assert!(at(&cs, 11).is_none_or(|c| c.require != Some(p("{user_turn: true}"))));
 }
+
+#[test]
+fn only_after_approval_gates_the_changes_of_its_steps() {
+    // "Only after user approval:" / "1. Make the necessary code changes":
+    // the edits wait for a user turn — the old build read `make` the
+    // program ("Make the necessary code changes*"), which nothing runs.
+    let cs = fixture("after-approval");
+    let c = at(&cs, 17).expect("changes");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert!(json(&c.when).contains("edit"), "{c:#?}");
+    assert!(!json(&c.when).contains("Make the"), "{c:#?}");
+    // "2. Run the affected tests": a test run needs no consent.
+    let c = at(&cs, 18).expect("tests");
+    assert_ne!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+}

@@ -648,7 +648,19 @@ impl Extractor<'_> {
         // work's edits one consent for them all.
         if lead.is_some_and(|l| l.consent_before) {
             let text = strip_emphasis(&body.text);
-            if let Some(act) = clause_info(&text, self.lex).behavior(false) {
+            let changes = |act: &Predicate| {
+                !predicate_scopes(act, self.lex).is_empty()
+                    || act.any_node(&|q| {
+                        matches!(
+                            q,
+                            Predicate::Write(_) | Predicate::Edit(_) | Predicate::Delete(_)
+                        )
+                    })
+            };
+            if let Some(act) = clause_info(&text, self.lex)
+                .behavior(false)
+                .filter(|a| !lead.is_some_and(|l| l.after_approval) || changes(a))
+            {
                 let mut d = Draft::new(
                     text,
                     [

@@ -163,6 +163,7 @@ pub(super) fn approval_given(text: &str) -> bool {
                 || matches!(
                     possessed(&x.text),
                     "after"
+                        | "only"
                         | "once"
                         | "upon"
                         | "on"

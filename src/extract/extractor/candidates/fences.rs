@@ -160,6 +160,19 @@ pub(super) fn bare_command(text: &str, lex: &Lexicon) -> Option<Predicate> {
     if !lex.is_command_word(&first) {
         return None;
     }
+    // ("Make the necessary code changes": prose whose verb is a program's
+    // name — capitalised, an article after it — outside code.)
+    let quoted = inner.len() < t.len();
+    let prose = inner.starts_with(|c: char| c.is_uppercase())
+        || inner.split_whitespace().nth(1).is_some_and(|w| {
+            matches!(
+                w.to_lowercase().as_str(),
+                "the" | "a" | "an" | "any" | "all" | "your" | "this" | "these" | "those" | "sure"
+            )
+        });
+    if !quoted && prose {
+        return None;
+    }
     // A lone `*` stands for any arguments ("git push *").
     let cmd: Vec<&str> = inner.split_whitespace().filter(|t| *t != "*").collect();
     command_predicate(&cmd.join(" "), lex)

@@ -47,6 +47,10 @@ pub(crate) struct Lead {
     /// "You must ask before:", "Check with the user before:": each item is
     /// an act that waits on the user's word (a consent gate per item).
     pub(crate) consent_before: bool,
+    /// "Only after user approval:": the items are done once the user's word
+    /// is given — those that change something wait for it (a test run or a
+    /// look does not).
+    pub(crate) after_approval: bool,
     /// "Never commit:", "Do NOT commit files that are:": the items are what
     /// is not to be staged; the lead-in's verb.
     pub(crate) stage_verb: Option<String>,
@@ -218,7 +222,9 @@ pub(crate) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
         consent_before: before_the_items(&t)
             && (t.iter().any(|x| matches!(*x, "ask" | "asking"))
                 || t.windows(3).any(|p| p[0] == "check" && p[1] == "with")
-                || asks_approval(body)),
+                || asks_approval(body))
+            || approval_given(strip_emphasis(body).trim_end().trim_end_matches(':')),
+        after_approval: approval_given(strip_emphasis(body).trim_end().trim_end_matches(':')),
         ..Lead::default()
     };
     // "NEVER force push to:", "Never commit directly on:": the items name
