@@ -6859,3 +6859,17 @@ fn only_after_approval_gates_the_changes_of_its_steps() {
     let c = at(&cs, 18).expect("tests");
     assert_ne!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
 }
+
+#[test]
+fn a_labelled_run_when_the_skill_is_invoked_runs_its_block() {
+    // "**AGENT: When this skill is invoked with `/land`, immediately run:**"
+    // over `./scripts/land.sh`: the skill's load is no condition; the label
+    // kept the block unread.
+    let cs = fixture("invoked-run");
+    let c = at(&cs, 8).expect("run");
+    assert_eq!(c.require, Some(p("{command: '*land.sh*'}")), "{c:#?}");
+    // "**Step 3:** If the gate fails, run:": a case after its label is
+    // still one — nothing due from the load.
+    let c = at(&cs, 13).expect("case");
+    assert!(c.require.is_none() || c.when.is_some(), "{c:#?}");
+}

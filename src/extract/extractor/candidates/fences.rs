@@ -680,11 +680,17 @@ impl Extractor<'_> {
         }
         // ("Before every commit, run:": the verb of the main clause.)
         // ("**Port assignment:** Find the next free port:": after its label.)
+        // ("**CLAUDE: When this skill is invoked, immediately run:**": a
+        // label, then a condition.)
         let plain = strip_emphasis(&d.text);
-        let main = opening_condition(&plain)
-            .and(split_leading_condition(&plain))
-            .or_else(|| split_label(&plain))
-            .map_or(plain, |(_, m)| m);
+        let unlabelled = if opening_condition(&plain).is_some() {
+            plain.clone()
+        } else {
+            split_label(&plain).map_or(plain.clone(), |(_, m)| m)
+        };
+        let main = opening_condition(&unlabelled)
+            .and(split_leading_condition(&unlabelled))
+            .map_or(unlabelled.clone(), |(_, m)| m);
         let w = words(&mask(&main).0);
         let verb = main_verb(&w[heading_number(&w)..]);
         // "Run:", and a step that names no act of its own ("Get the
@@ -717,10 +723,12 @@ impl Extractor<'_> {
         // A condition kept the rule from binding ("If it fails, run:").
         // ("Each must pass before continuing": going on is the next step,
         // no condition.)
-        let conditioned = opening_condition(&d.text).is_some()
-            || split_trailing(&d.text)
+        // ("When this skill is invoked": from the load on, no condition.)
+        let conditioned = opening_condition(&unlabelled)
+            .is_some_and(|(c, _)| !this_skill_in_use(&c))
+            || split_trailing(&unlabelled)
                 .is_some_and(|(_, k, c)| !(k == "before" && names_going_on(&c)))
-            || parenthetical_condition(&d.text).is_some();
+            || parenthetical_condition(&unlabelled).is_some();
         // "Read the current version from `package.json`:" over a command
         // that reads it: the read is that command, or a read of the file.
         let read = match &d.require {

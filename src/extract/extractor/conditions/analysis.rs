@@ -1149,7 +1149,9 @@ pub(super) fn active_form(c: &str, lex: &Lexicon) -> Option<String> {
 
 /// "using this skill", "while this skill is active", "when you follow
 /// this skill": a condition that holds for as long as the skill steers.
-pub(super) fn this_skill_in_use(c: &str) -> bool {
+pub(crate) fn this_skill_in_use(c: &str) -> bool {
+    // ("when this skill is invoked with `/finish`": how it is invoked.)
+    let c = c.split(" with ").next().unwrap_or(c);
     let w = plain_words(c);
     let rest: Vec<&str> = w
         .iter()
