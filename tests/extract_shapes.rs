@@ -6873,3 +6873,14 @@ fn a_labelled_run_when_the_skill_is_invoked_runs_its_block() {
     let c = at(&cs, 13).expect("case");
     assert!(c.require.is_none() || c.when.is_some(), "{c:#?}");
 }
+
+#[test]
+fn a_means_then_its_step_runs_the_block() {
+    // "Use the GitHub CLI to get the PR details:" over `gh pr view …`: the
+    // step the means takes runs the block; "Use the bundled helper for
+    // one-off runs:" only names a means.
+    let cs = fixture("run-paragraph");
+    let c = at(&cs, 24).expect("gh");
+    assert!(json(&c.require).contains("gh pr view"), "{c:#?}");
+    assert!(at(&cs, 30).is_none_or(|c| c.require.is_none()));
+}

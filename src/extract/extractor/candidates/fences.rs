@@ -719,7 +719,14 @@ impl Extractor<'_> {
                 v,
                 "run" | "execute" | "invoke" | "call" | "launch" | "start"
             ) || (own_colon && is_step_verb(v))
-        }) || unnamed_act;
+        }) || unnamed_act
+            // ("Use the GitHub CLI to get the PR details and check status:":
+            // the means, then the step it takes.)
+            || own_colon
+                && verb.as_deref() == Some("use")
+                && w.windows(2).any(|p| p[0].text == "to" && is_step_verb(&p[1].text))
+                && !d.behavior_is_set()
+                && d.when.is_none();
         // A condition kept the rule from binding ("If it fails, run:").
         // ("Each must pass before continuing": going on is the next step,
         // no condition.)
