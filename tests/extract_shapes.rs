@@ -6813,6 +6813,10 @@ fn a_file_the_work_draws_on_is_read() {
     // "Write `notes.md`": the file written.
     let c = at(&cs, 9).expect("notes");
     assert_eq!(c.require, Some(p("{write: '**/notes.md'}")), "{c:#?}");
+    // "Identify the event from `references/events.md`": a document looked
+    // up, whatever the verb.
+    let c = at(&cs, 11).expect("identify");
+    assert_eq!(c.require, Some(p("{read: references/events.md}")), "{c:#?}");
 }
 
 #[test]

@@ -553,7 +553,17 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
     let span_verb = |i: usize| -> Option<PathAction> {
         if removes_from {
             Some(PathAction::Touch)
-        } else if verb_action.is_some() && sources.get(i).copied().unwrap_or(false) {
+        } else if sources.get(i).copied().unwrap_or(false)
+            && (verb_action.is_some()
+                // ("Identify the event from `references/hooks.md`": a
+                // document looked up.)
+                || code.get(i).is_some_and(|c| {
+                    let c = c.trim();
+                    [".md", ".txt", ".json", ".yaml", ".yml", ".toml"]
+                        .iter()
+                        .any(|e| c.ends_with(e))
+                }))
+        {
             Some(PathAction::Read)
         } else if adds_to {
             (i == last_code).then_some(PathAction::Touch)
