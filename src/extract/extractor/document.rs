@@ -1798,10 +1798,8 @@ pub(super) fn flags_of_the_nearby_command(drafts: &mut [Draft], blocks: &[Block]
         // forbidden on every command.)
         let only_flags_forbidden = d.require.is_none()
             && forbidden_flags.len() < flags.len()
-            && d.forbid.as_ref().is_some_and(|p| {
-                *p == any_of(forbidden_flags.iter().map(|f| flag_predicate(f)).collect())
-                    .expect("flags")
-            });
+            && d.forbid.is_some()
+            && d.forbid == any_of(forbidden_flags.iter().map(|f| flag_predicate(f)).collect());
         // ("Merge with `--no-ff` only": the act named, or the flag, was
         // required; the flag is how the act is always run. A step — "5.
         // Push to fork with `--force-with-lease`" — says how this once.)
@@ -1895,11 +1893,10 @@ pub(super) fn flags_of_the_nearby_command(drafts: &mut [Draft], blocks: &[Block]
 /// The one command a flag belongs to, where only one takes it.
 fn flag_command(flag: &str) -> Option<&'static str> {
     match flag.split('=').next()? {
-        "--force-with-lease" | "--force-if-includes" | "--follow-tags" | "--set-upstream" => {
-            Some("git push")
-        }
-        "--no-ff" | "--ff-only" => Some("git merge"),
-        "--amend" | "--allow-empty" | "--signoff" => Some("git commit"),
+        // (Not `--no-ff` or `--signoff`: a pull, a revert or a cherry-pick
+        // take them too.)
+        "--force-with-lease" | "--force-if-includes" | "--follow-tags" => Some("git push"),
+        "--amend" | "--allow-empty" => Some("git commit"),
         _ => None,
     }
 }

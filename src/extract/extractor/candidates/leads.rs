@@ -210,6 +210,8 @@ pub(crate) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
         .filter(|x| !x.barrier)
         .map(|x| x.text.as_str())
         .collect();
+    // ("Only after user approval:": the items wait on the word given.)
+    let after_approval = approval_given(strip_emphasis(body).trim_end().trim_end_matches(':'));
     let mut lead = Lead {
         modality: own_modal(&w),
         branches: w.iter().any(|x| x.text == "branch" || x.text == "branches"),
@@ -223,8 +225,8 @@ pub(crate) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
             && (t.iter().any(|x| matches!(*x, "ask" | "asking"))
                 || t.windows(3).any(|p| p[0] == "check" && p[1] == "with")
                 || asks_approval(body))
-            || approval_given(strip_emphasis(body).trim_end().trim_end_matches(':')),
-        after_approval: approval_given(strip_emphasis(body).trim_end().trim_end_matches(':')),
+            || after_approval,
+        after_approval,
         ..Lead::default()
     };
     // "NEVER force push to:", "Never commit directly on:": the items name
