@@ -6786,6 +6786,11 @@ fn deploying_is_an_act_and_a_dont_list_says_never() {
     // "After deployment:" / "1. Run the smoke tests": after a deploy.
     let c = at(&cs, 18).expect("after deployment");
     assert!(deploys(&c.when), "{c:#?}");
+    // "## Pre-Deployment Checklist" / "### Code Quality" / "- [ ] All tests
+    // passing": the topic under the checklist holds before the deploy too.
+    let c = at(&cs, 23).expect("checklist item");
+    assert!(deploys(&c.when), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
 }
 
 #[test]

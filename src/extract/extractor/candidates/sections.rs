@@ -30,6 +30,18 @@ impl Section {
         if heading_after_planning(h) || self.when_to() {
             return None;
         }
+        self.own_condition(h).or_else(|| {
+            // "## Pre-Deployment Checklist" / "### Code Quality": a topic
+            // of the checklist above it holds before the same act.
+            let n = self.headings.len();
+            (n >= 2)
+                .then(|| pre_act_heading(&self.headings[n - 2].1))
+                .flatten()
+                .map(|act| (act, Order::Before))
+        })
+    }
+
+    fn own_condition(&self, h: &str) -> Option<(String, Order)> {
         let w = words(h);
         let first = w.get(heading_number(&w))?;
         // "Pre-commit checklist", "Pre-push checks": before that act.
