@@ -650,12 +650,7 @@ impl Extractor<'_> {
             let text = strip_emphasis(&body.text);
             let changes = |act: &Predicate| {
                 !predicate_scopes(act, self.lex).is_empty()
-                    || act.any_node(&|q| {
-                        matches!(
-                            q,
-                            Predicate::Write(_) | Predicate::Edit(_) | Predicate::Delete(_)
-                        )
-                    })
+                    || act.any_node(&|q| is_path_action(q) && !matches!(q, Predicate::Read(_)))
             };
             if let Some(act) = clause_info(&text, self.lex)
                 .behavior(false)
