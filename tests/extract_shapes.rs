@@ -6893,3 +6893,27 @@ fn a_means_then_its_step_runs_the_block() {
     assert!(json(&c.require).contains("gh pr view"), "{c:#?}");
     assert!(at(&cs, 30).is_none_or(|c| c.require.is_none()));
 }
+
+#[test]
+fn a_list_of_tool_names_holds_no_rules() {
+    // "## Tools" over "- Read", "- Grep", "- Edit": the harness's tools the
+    // skill uses — the old build required a Grep call before every edit.
+    let cs = fixture("instructions-tidier");
+    for line in 10..=13 {
+        assert!(at(&cs, line).is_none(), "line {line}: {cs:#?}");
+    }
+}
+
+#[test]
+fn asking_before_a_bare_update_gates_the_edits() {
+    // "ask the user for confirmation before updating": no object named —
+    // the skill's own edits wait on the user's word; in a skill that edits
+    // AGENTS.md that is a change to the agent's configuration.
+    let cs = fixture("instructions-tidier");
+    let c = at(&cs, 17).expect("gate");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert!(json(&c.when).contains("edit"), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SelfModification], "{c:#?}");
+    let c = at(&cs, 19).expect("changes");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+}

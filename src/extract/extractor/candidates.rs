@@ -559,6 +559,14 @@ impl Extractor<'_> {
                 return None;
             }
         }
+        // "## Tools" over "- Read", "- Grep": the harness's tools the skill
+        // uses, named one per item — a listing, no instruction.
+        if self
+            .lex
+            .is_harness_tool(strip_emphasis(t).trim().trim_matches('`'))
+        {
+            return None;
+        }
         if let Some(l) = lead.filter(|l| {
             l.branches && matches!(l.modality, Some(Modality::MustNot | Modality::ShouldNot))
         }) {
@@ -925,7 +933,10 @@ impl Extractor<'_> {
         if d.scope.is_empty() {
             d.scope = elided;
         }
-        if d.scope.is_empty() && !speech && d.modality != Modality::Should {
+        // (Asking first is speech, but what it gates is the act: "ask for
+        // confirmation before updating" in a skill that edits CLAUDE.md.)
+        let gate = d.require == Some(Predicate::UserTurn);
+        if d.scope.is_empty() && (!speech || gate) && d.modality != Modality::Should {
             let writes = writes_a_file(s);
             d.scope = self
                 .topic

@@ -190,7 +190,9 @@ impl Analysis {
                 if *o != Order::Before {
                     continue;
                 }
-                if names_going_on(c) || names_the_start_of_work(c) {
+                // ("… ask for confirmation before updating": the skill's
+                // own changes, whatever they touch — its edits.)
+                if names_going_on(c) || names_the_start_of_work(c) || names_a_bare_change(c) {
                     return Some((work_edits(lex), self.each));
                 }
                 if let Some(act) = clause_info(c, lex)

@@ -209,6 +209,36 @@ pub(crate) fn names_going_on(c: &str) -> bool {
         })
 }
 
+/// "before updating", "before making any changes", "before changing
+/// anything": a change with no object named — the work's edits.
+pub(crate) fn names_a_bare_change(c: &str) -> bool {
+    let w = plain_words(c);
+    w.iter().any(|x| {
+        matches!(
+            x.as_str(),
+            "updating" | "changing" | "modifying" | "editing" | "making" | "applying"
+        )
+    }) && w.iter().all(|x| {
+        matches!(
+            x.as_str(),
+            "updating"
+                | "changing"
+                | "modifying"
+                | "editing"
+                | "making"
+                | "applying"
+                | "any"
+                | "anything"
+                | "changes"
+                | "edits"
+                | "updates"
+                | "the"
+        )
+    }) && w
+        .iter()
+        .any(|x| !matches!(x.as_str(), "making" | "applying" | "any" | "the"))
+}
+
 /// "before fixing it", "before attempting to fix the bug", "before
 /// refactoring", "after each step", "after each logical change": a change
 /// to the code, in a condition only — as a trigger it is the work's edits
