@@ -1182,3 +1182,32 @@ fn gate_runs(dir: &Path, name: &str) -> Run {
         ],
     )
 }
+
+#[test]
+fn committing_secrets_is_staging_a_known_secret_file() {
+    // "- Never commit secrets." (no lockfile): the old build kept no
+    // predicate, so the rule failed closed on every commit; now staging a
+    // well-known secret file by name violates it, and an example file does
+    // not.
+    const RULE: &str = "- Never commit secrets.";
+    for (cmd, code, label) in [
+        ("git add .env.example src/app.py", 0, "exercised"),
+        ("git add config/.env.local", 1, "violated"),
+        ("git add deploy/server.pem", 1, "violated"),
+    ] {
+        let d = tempfile::tempdir().unwrap();
+        write_skill(&d.path().join("skills"), "ship", RULE, None, false);
+        let mut t = Tx::new(Fmt::Claude);
+        t.branch = Some("feature-x".into());
+        t.user("Commit this.");
+        t.load_skill("ship", RULE);
+        t.edit_file("src/app.py");
+        t.shell(cmd, "", false, None);
+        t.shell("git commit -m 'app'", "", false, None);
+        t.end("Done.");
+        t.write(&d.path().join("runs/a.jsonl"));
+        let r = gate_runs(d.path(), "ship");
+        assert_eq!(r.code, code, "{cmd}: {}\n{}", r.stdout, r.stderr);
+        assert_eq!(r.json()["constraints"][0]["label"], label, "{}", r.stdout);
+    }
+}
