@@ -6922,3 +6922,21 @@ fn asking_before_a_bare_update_gates_the_edits() {
     let c = at(&cs, 19).expect("changes");
     assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
 }
+
+#[test]
+fn committing_secrets_names_the_files_it_gives() {
+    // "Never commit secrets such as `.env` files or `service-account.json`":
+    // the files named narrow the act (staging them by name); without names,
+    // the well-known secret files.
+    let cs = fixture("secret-files");
+    let c = cs
+        .iter()
+        .find(|c| c.lines[0] == 10 && c.text.contains("secrets"))
+        .expect("named");
+    let forbid = json(&c.forbid);
+    assert!(forbid.contains("account"), "{c:#?}");
+    assert!(!forbid.contains("pem"), "{c:#?}");
+    let c = at(&cs, 11).expect("general");
+    assert!(json(&c.forbid).contains("pem"), "{c:#?}");
+    assert!(c.when.is_none() && c.require.is_none(), "{c:#?}");
+}

@@ -262,6 +262,9 @@ pub(super) fn staging_named(act: &Predicate, paths: &[String]) -> Option<Predica
             Predicate::Git { subcommand, args } => {
                 matches!(subcommand.as_str(), "commit" | "add") && args.is_empty()
             }
+            // (Committing secrets in general is staging a well-known secret
+            // file; the files the rule names narrow it.)
+            Predicate::CommandRe(re) => re.starts_with(r"^git (add|commit)\b"),
             Predicate::Any(v) => !v.is_empty() && v.iter().all(commits),
             _ => false,
         }
