@@ -6940,3 +6940,45 @@ fn committing_secrets_names_the_files_it_gives() {
     assert!(json(&c.forbid).contains("pem"), "{c:#?}");
     assert!(c.when.is_none() && c.require.is_none(), "{c:#?}");
 }
+
+#[test]
+fn a_flag_of_the_act_named_goes_with_the_skills_command_for_it() {
+    // "Always merge with `--merge` only" in a skill that merges with
+    // `gh pr merge`: the flag is that command's — the old build forbade
+    // every `git merge` without `--merge`.
+    let cs = fixture("merge-strategy");
+    let c = at(&cs, 20).expect("strategy");
+    let forbid = json(&c.forbid);
+    assert!(forbid.contains("^gh pr merge"), "{c:#?}");
+    assert!(!forbid.contains("^git merge"), "{c:#?}");
+    // "Offer to delete it and merge with `--delete-branch`" in a case: how
+    // it is done this once, no forbid of merges without the flag.
+    let c = at(&cs, 14);
+    assert!(c.is_none_or(|c| c.forbid.is_none()), "{c:#?}");
+}
+
+#[test]
+fn blocking_an_act_is_not_doing_it() {
+    // "do NOT block the merge for it": the merge goes ahead — the old build
+    // forbade every merge.
+    let cs = fixture("merge-strategy");
+    for c in cs.iter().filter(|c| c.lines[0] == 15) {
+        assert!(c.forbid.is_none() && c.require.is_none(), "{c:#?}");
+    }
+}
+
+#[test]
+fn a_negative_clause_after_never_is_avoided_not_required() {
+    // "Always rebase the branch, never merge trunk into it": the old build
+    // required a merge (or a rebase); the merge is what the rule forbids.
+    let cs = fixture("merge-strategy");
+    let c = at(&cs, 19).expect("strategy");
+    assert!(json(&c.forbid).contains("squash"), "{c:#?}");
+    assert!(c.require.is_none(), "{c:#?}");
+    let c = at(&cs, 21).expect("rebase");
+    assert!(json(&c.forbid).contains("merge"), "{c:#?}");
+    assert!(!json(&c.require).contains("merge"), "{c:#?}");
+    let c = at(&cs, 22).expect("stage");
+    assert!(json(&c.forbid).contains("commit"), "{c:#?}");
+    assert!(!json(&c.require).contains("commit"), "{c:#?}");
+}

@@ -1200,10 +1200,29 @@ pub(super) fn analyse(
     // where what follows "never" is an object, not a clause of its own —
     // "…, never commit them" is.)
     if !negative {
+        // (The instruction's verb, after "Always" / "Only".)
+        let instructs = || {
+            words(&mask(&main).0)
+                .iter()
+                .filter(|w| !w.barrier)
+                .find(|w| !matches!(w.text.as_str(), "always" | "only"))
+                .is_some_and(|w| lex.is_imperative(&w.text))
+        };
         let split = [", not ", ", never ", "; never "]
             .iter()
             .filter_map(|k| find_outside_code(&main, k).map(|i| (i, k.len())))
             .filter(|(i, n)| {
+                // ("Always rebase, never merge", "Stage the files, never
+                // commit them": a negative clause of its own — what the
+                // rule avoids, never part of what it requires.)
+                if *n != ", not ".len()
+                    && words(&main[i + n..])
+                        .first()
+                        .is_some_and(|w| lex.is_imperative(&w.text))
+                    && instructs()
+                {
+                    return true;
+                }
                 // (Only after an instruction, before an object: "Keys are
                 // never stored …, never committed …" states a fact.)
                 // ("… offered as rule files, not embedded in CLAUDE.md":

@@ -1808,7 +1808,9 @@ pub(super) fn flags_of_the_nearby_command(drafts: &mut [Draft], blocks: &[Block]
             && w.iter().any(|x| matches!(x.as_str(), "only" | "always"))
             && d.forbid.is_none()
             && d.when.is_none()
-            && w.first().is_some_and(|v| lex.is_imperative(v))
+            && w.iter()
+                .find(|v| !matches!(v.as_str(), "always" | "only"))
+                .is_some_and(|v| lex.is_imperative(v))
             && w.iter().any(|x| x == "with")
             && matches!(&d.require, Some(Predicate::Any(v)) if v.contains(&flag_predicate(flags[0])));
         let only_the_flag = only_the_flag || only_flags_forbidden || act_with_flag;
@@ -1855,20 +1857,49 @@ pub(super) fn flags_of_the_nearby_command(drafts: &mut [Draft], blocks: &[Block]
             "merge" | "merges" => Some("git merge"),
             _ => None,
         });
-        let with = own.is_some() && w.iter().any(|x| x == "with");
+        let negative = matches!(d.modality, Modality::MustNot | Modality::ShouldNot);
+        // (A step that says how, this once — "Propose deleting it and merge
+        // with `--delete-branch`" in a case — names no way the act is
+        // always run.)
+        let always = negative
+            || w.iter()
+                .any(|x| matches!(x.as_str(), "only" | "always" | "every" | "each"));
+        let with = own.is_some() && w.iter().any(|x| x == "with") && always;
         if !(passes || with) || given {
             continue;
         }
-        let negative = matches!(d.modality, Modality::MustNot | Modality::ShouldNot);
         if !negative && flags.len() != 1 {
             continue;
         }
         // (A flag only one command takes names it: `--force-with-lease`
         // is a push's.)
+        // ("ALWAYS use merge commit (`--merge`)" near `gh pr merge …`: the
+        // act named is what the nearby command does — that command.)
+        let nearby = nearby_command(blocks, d.lines[0], lex);
+        let own = own.map(|o| {
+            let verb = o.split_whitespace().last();
+            let doing = |n: &String| n.split_whitespace().last() == verb;
+            match &nearby {
+                Some(n) if doing(n) => n.clone(),
+                // (Or the one command of the act the skill runs anywhere.)
+                _ => {
+                    let run = document_commands(blocks);
+                    let same: Vec<&String> = run.iter().filter(|n| doing(n)).collect();
+                    match same.as_slice() {
+                        [one, rest @ ..] if rest.iter().all(|n| n == one) => (*one).clone(),
+                        _ => o.to_string(),
+                    }
+                }
+            }
+        });
         let Some(prefix) = own
-            .or_else(|| flags.iter().find_map(|f| flag_command(f)))
-            .map(str::to_string)
-            .or_else(|| nearby_command(blocks, d.lines[0], lex))
+            .or_else(|| {
+                flags
+                    .iter()
+                    .find_map(|f| flag_command(f))
+                    .map(str::to_string)
+            })
+            .or(nearby)
         else {
             continue;
         };
@@ -1946,6 +1977,20 @@ fn nearby_command(blocks: &[Block], line: u32, lex: &Lexicon) -> Option<String> 
             .find_map(|i| commands(&texts[i].1).pop())
     });
     nearest.filter(|(_, acts)| *acts).map(|(c, _)| c)
+}
+
+/// The program and subcommand of every command in the skill's shell
+/// blocks, in order.
+fn document_commands(blocks: &[Block]) -> Vec<String> {
+    blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Fence { lines, .. } => Some(lines),
+            _ => None,
+        })
+        .flatten()
+        .filter_map(|(_, l)| command_prefix(l.trim()))
+        .collect()
 }
 
 /// `git tag -a "$TAG" -F notes.md` → `git tag`; `gh release create v1` →
