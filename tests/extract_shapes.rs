@@ -6982,3 +6982,32 @@ fn a_negative_clause_after_never_is_avoided_not_required() {
     assert!(json(&c.forbid).contains("commit"), "{c:#?}");
     assert!(!json(&c.require).contains("commit"), "{c:#?}");
 }
+
+#[test]
+fn a_modal_after_a_spaced_dash_opens_a_rule_of_its_own() {
+    // "**ALWAYS run the publish.sh script** - Do NOT push to the `gh-pages`
+    // branch by hand": two rules — the old build kept one, with neither
+    // the script run nor the push forbidden.
+    let cs = fixture("dash-rules");
+    let on: Vec<&Constraint> = cs.iter().filter(|c| c.lines[0] == 8).collect();
+    assert_eq!(on.len(), 2, "{on:#?}");
+    assert!(json(&on[0].require).contains("publish.sh"), "{on:#?}");
+    // The push of that branch only, not every push.
+    assert_eq!(
+        on[1].forbid,
+        Some(p("{all: [{git: push}, {branch: gh-pages}]}")),
+        "{on:#?}"
+    );
+    // "**Small batches** - Never publish …": a bold label and its rule.
+    assert_eq!(cs.iter().filter(|c| c.lines[0] == 10).count(), 1);
+}
+
+#[test]
+fn committing_a_kind_of_content_forbids_no_commit() {
+    // "Never commit build output": which files are output no commit shows
+    // — the old build forbade every commit.
+    let cs = fixture("dash-rules");
+    let c = at(&cs, 11).expect("output");
+    assert!(c.forbid.is_none(), "{c:#?}");
+    assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
+}

@@ -1943,7 +1943,16 @@ fn branch_targets(text: &str) -> Vec<String> {
         in_code = false;
         let name = &text[start + 1..i];
         let before = text[..start].to_lowercase();
-        let prev = before.split_whitespace().last().unwrap_or("");
+        let mut back = before.split_whitespace().rev();
+        let prev = back.next().unwrap_or("");
+        let prev2 = back.next().unwrap_or("");
+        let next = text[i + 1..].trim_start().to_lowercase();
+        // ("push to the `release` branch", "push the `gh-pages` branch":
+        // the branch the push is of.)
+        let the_branch = next.starts_with("branch")
+            && (matches!(prev2, "to" | "on" | "into" | "onto")
+                || matches!(prev2, "push" | "pushing" | "force-push" | "force-pushing"))
+            && prev == "the";
         let ok = !name.is_empty()
             && name.len() <= 60
             && !name.contains('.')
@@ -1955,7 +1964,7 @@ fn branch_targets(text: &str) -> Vec<String> {
             && name
                 .chars()
                 .all(|c| c.is_alphanumeric() || matches!(c, '/' | '-' | '_' | '*'));
-        if ok && matches!(prev, "to" | "on" | "into" | "onto") {
+        if ok && (matches!(prev, "to" | "on" | "into" | "onto") || the_branch) {
             out.push(name.to_string());
         }
     }

@@ -259,6 +259,26 @@ pub(super) fn split_sentences(text: &str) -> Vec<(usize, usize)> {
                 out.push((start, i + 1));
                 start = i + 1;
             }
+        } else if !in_code && !in_quote && c == b' ' && dash_then_modal(&text[i..]).is_some() {
+            // "**ALWAYS use the script** - Do NOT use manual git commands":
+            // a capitalised modal after a spaced dash opens a rule of its
+            // own, where an instruction of three words or more came first
+            // ("Never commit secrets - stop and warn" goes on in lower case).
+            // ("**One question at a time** - Don't …": a bold label and its
+            // rule, one sentence.)
+            let raw = text[start..i].trim();
+            let label = raw.starts_with("**")
+                && raw.ends_with("**")
+                && raw.len() > 4
+                && !opens_with_modal(&strip_emphasis(raw));
+            let before = words(&mask(&strip_emphasis(raw)).0);
+            if before.len() >= 3 && !label {
+                let skip = dash_then_modal(&text[i..]).unwrap_or(0);
+                out.push((start, i));
+                start = i + skip;
+                i += skip;
+                continue;
+            }
         } else if !in_code && !in_quote && matches!(c, b'.' | b'!' | b'?') {
             // Closers that belong to this sentence.
             let mut j = i + 1;
@@ -314,6 +334,23 @@ pub(super) fn split_sentences(text: &str) -> Vec<(usize, usize)> {
     out.into_iter()
         .filter(|(s, e)| !text[*s..*e].trim().is_empty())
         .collect()
+}
+
+/// " - Do NOT …", " — Never …": a spaced dash and a capitalised modal
+/// opener; the bytes up to the opener.
+fn dash_then_modal(t: &str) -> Option<usize> {
+    let dash = [" - ", " \u{2014} ", " \u{2013} ", " -- "]
+        .iter()
+        .find(|d| t.starts_with(**d))?;
+    let rest = &t[dash.len()..];
+    let plain = rest.trim_start_matches(['*', '_']);
+    let opens = [
+        "Do not ", "Do NOT ", "DO NOT ", "Don't ", "DON'T ", "Never ", "NEVER ", "Always ",
+        "ALWAYS ", "Must ", "MUST ",
+    ]
+    .iter()
+    .any(|m| plain.starts_with(m));
+    opens.then_some(dash.len())
 }
 
 /// Remove bold / italic markers (`**`, `__`) and turn links into their text.

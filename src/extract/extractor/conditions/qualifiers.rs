@@ -314,6 +314,13 @@ pub(crate) fn object_qualified(main: &str) -> bool {
                     | "huge"
                     | "generated"
                     | "temporary"
+                    // ("Never commit build output", "… build artifacts":
+                    // a kind of content, which the act does not show.)
+                    | "output"
+                    | "outputs"
+                    | "artifacts"
+                    | "artefacts"
+                    | "binaries"
                     | "debug"
                     // ("the major version", "a detached HEAD": some
                     // bumps, some commits)
