@@ -7011,3 +7011,15 @@ fn committing_a_kind_of_content_forbids_no_commit() {
     assert!(c.forbid.is_none(), "{c:#?}");
     assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
 }
+
+#[test]
+fn do_not_activate_for_names_where_the_skill_does_not_apply() {
+    // "Do not activate for: editing existing tools, …": the old build
+    // forbade every edit.
+    let cs = fixture("activate-not-for");
+    let c = at(&cs, 8).expect("not for");
+    assert!(
+        c.forbid.is_none() && c.require.is_none() && c.when.is_none(),
+        "{c:#?}"
+    );
+}

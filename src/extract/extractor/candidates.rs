@@ -1248,10 +1248,15 @@ fn skill_not_for(s: &str) -> bool {
     }
     let w = plain_words(s);
     let t: Vec<&str> = w.iter().map(String::as_str).collect();
+    // ("Do not activate for: editing existing skills": the skill's own
+    // trigger, as "use" is.)
+    let used = |v: &str| matches!(v, "use" | "activate" | "trigger" | "invoke" | "load");
     let rest = match t.as_slice() {
-        ["do", "not", "use", rest @ ..]
-        | ["don't", "use", rest @ ..]
-        | ["never", "use", rest @ ..] => rest,
+        ["do", "not", v, rest @ ..] | ["don't", v, rest @ ..] | ["never", v, rest @ ..]
+            if used(v) =>
+        {
+            rest
+        }
         ["not", rest @ ..] => {
             return rest.first().is_some_and(|x| *x == "for");
         }

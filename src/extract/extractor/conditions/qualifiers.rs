@@ -258,7 +258,14 @@ pub(crate) fn object_qualified(main: &str) -> bool {
     let secret = |t: &str| {
         matches!(
             t,
-            "secrets" | "secret" | "credentials" | "tokens" | "passwords" | "keys" | "plaintext"
+            "secrets"
+                | "secret"
+                | "credentials"
+                | "tokens"
+                | "passwords"
+                | "keys"
+                | "plaintext"
+                | "sensitive"
         )
     };
     if w.iter()
