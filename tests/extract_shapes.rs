@@ -7014,7 +7014,7 @@ fn committing_a_kind_of_content_forbids_no_commit() {
 
 #[test]
 fn do_not_activate_for_names_where_the_skill_does_not_apply() {
-    // "Do not activate for: editing existing tools, …": the old build
+    // "Do not activate for: editing existing files, …": the old build
     // forbade every edit.
     let cs = fixture("activate-not-for");
     let c = at(&cs, 8).expect("not for");
