@@ -7023,3 +7023,15 @@ fn do_not_activate_for_names_where_the_skill_does_not_apply() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn consent_before_a_flag_is_for_the_command_it_belongs_to() {
+    // "ask for confirmation before using `-D`" under `git branch -d`: the
+    // old build gated every command with a `-D` (`npm install -D` too),
+    // with no scope.
+    let cs = fixture("flag-consent");
+    let c = at(&cs, 14).expect("gate");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert!(json(&c.when).contains("^git branch"), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+}

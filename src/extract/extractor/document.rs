@@ -1776,6 +1776,26 @@ pub(super) fn flags_of_the_nearby_command(drafts: &mut [Draft], blocks: &[Block]
         if flags.is_empty() || flags.len() != spans.len() {
             continue;
         }
+        // ("ask for confirmation before using `-D`" under `git branch -d`:
+        // the consent is for that command with the flag, not for any
+        // command that takes a `-D`.)
+        if d.require == Some(Predicate::UserTurn)
+            && flags.len() == 1
+            && d.when.as_ref() == Some(&flag_predicate(flags[0]))
+        {
+            let prefix = flag_command(flags[0])
+                .map(str::to_string)
+                .or_else(|| nearby_command(blocks, d.lines[0], lex));
+            if let Some(prefix) = prefix {
+                d.when = Some(Predicate::CommandRe(format!(
+                    r"^{}\b.*\s{}(=|\s|$)",
+                    regex::escape(&prefix),
+                    regex::escape(flags[0])
+                )));
+                add_predicate_scopes(d, lex);
+            }
+            continue;
+        }
         // (A flag forbidden on its own — "Never use `--no-verify`" — stays
         // forbidden on every command.)
         // ("Always pass `--draft`" alone requires some command with the

@@ -683,6 +683,17 @@ pub(super) fn regex_samples(re: &str) -> Vec<String> {
         };
     }
     let re = re.strip_prefix('^').unwrap_or(re);
+    // A command and a flag it carries (`^git branch\b.*\s\-D(=|\s|$)`):
+    // the command with the flag.
+    if let Some((program, flag)) = re
+        .strip_suffix(r"(=|\s|$)")
+        .and_then(|r| r.split_once(r"\b.*\s"))
+    {
+        let unescape = |x: &str| x.replace('\\', "");
+        if !program.contains(['(', '[', '|', '*']) && !flag.contains(['(', '[', '|', '*']) {
+            return vec![format!("{} {}", unescape(program), unescape(flag))];
+        }
+    }
     // The literal text up to the first regex operator (untrimmed).
     let literal = |s: &str| -> String {
         let mut out = String::new();
@@ -789,6 +800,11 @@ mod tests {
     #[test]
     fn regex_samples_are_the_literal_commands() {
         assert_eq!(regex_samples(r"^git push\b"), vec!["git push"]);
+        // (A command and a flag it carries.)
+        assert_eq!(
+            regex_samples(r"^git branch\b.*\s\-D(=|\s|$)"),
+            vec!["git branch -D"]
+        );
         assert_eq!(
             regex_samples(r"^git (add|commit)\b.*(\s|/)\.env(\s|$)"),
             vec!["git add", "git commit"]
