@@ -7035,3 +7035,18 @@ fn consent_before_a_flag_is_for_the_command_it_belongs_to() {
     assert!(json(&c.when).contains("^git branch"), "{c:#?}");
     assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
 }
+
+#[test]
+fn a_commit_or_stage_noun_stages_no_named_file() {
+    // "Do not leave these to the review stage; the `schema-check.yml` gate
+    // …", "… reach a commit message": "stage" and "commit" are nouns — the
+    // old build forbade staging the files named.
+    let cs = fixture("noun-stage");
+    for line in [8, 10] {
+        let c = at(&cs, line).expect("rule");
+        assert!(c.forbid.is_none(), "{c:#?}");
+    }
+    // "Never commit `local.env`": the verb, the file staged by name.
+    let c = at(&cs, 12).expect("commit");
+    assert!(json(&c.forbid).contains("local"), "{c:#?}");
+}

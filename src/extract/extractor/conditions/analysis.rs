@@ -617,9 +617,10 @@ impl Analysis {
                     Predicate::Touch("**".into()),
                     any_of(mods).expect("non-empty"),
                 ]));
-            } else if let Some(x) = plain_words(&self.main)
-                .iter()
-                .any(|w| matches!(w.as_str(), "commit" | "stage" | "add"))
+            } else if let Some(x) = main_verb(&words(&mask(&self.main).0))
+                // (The verb, not a noun: "Do not defer these to the audit
+                // stage", "… reach a commit message".)
+                .is_some_and(|v| matches!(v.as_str(), "commit" | "stage" | "add"))
                 .then(|| Predicate::Git {
                     subcommand: "commit".into(),
                     args: Vec::new(),
