@@ -7050,3 +7050,18 @@ fn a_commit_or_stage_noun_stages_no_named_file() {
     let c = at(&cs, 12).expect("commit");
     assert!(json(&c.forbid).contains("local"), "{c:#?}");
 }
+
+#[test]
+fn a_label_stating_a_case_keeps_its_prohibition_to_that_case() {
+    // "`Status: needs-info`: do not implement", "**Blocked**: do not
+    // merge": the old build forbade every edit and every merge; the case is
+    // a condition no action shows.
+    let cs = fixture("case-labels");
+    for line in [9, 10] {
+        let c = at(&cs, line).expect("case");
+        assert!(c.forbid.is_none() && c.when.is_some(), "{c:#?}");
+    }
+    // "**Safety**: never force-push": a topic, the prohibition holds.
+    let c = at(&cs, 11).expect("topic");
+    assert!(json(&c.forbid).contains("--force"), "{c:#?}");
+}

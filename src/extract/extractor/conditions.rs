@@ -298,6 +298,59 @@ fn path_arg_re(p: &str) -> String {
     re
 }
 
+/// A label that states a case rather than naming a topic: a value in code
+/// (`Verdict: needs-discussion`, `STATUS=blocked`), a state in a participle
+/// ("Blocked", "Tests failed") or a lack ("Missing changelog").
+fn states_a_case(label: &str) -> bool {
+    let t = label.trim();
+    if t.starts_with('`') && t.ends_with('`') {
+        let inner = t.trim_matches('`');
+        return inner.contains(": ") || inner.contains('=');
+    }
+    let w = plain_words(&strip_emphasis(t));
+    if w.is_empty() || w.len() > 4 {
+        return false;
+    }
+    w.iter().any(|x| {
+        (x.len() > 4
+            && x.ends_with("ed")
+            && !matches!(
+                x.as_str(),
+                "required"
+                    | "recommended"
+                    | "preferred"
+                    | "allowed"
+                    | "forbidden"
+                    | "prohibited"
+                    | "expected"
+                    | "advanced"
+                    | "related"
+                    | "detailed"
+                    | "suggested"
+                    | "supported"
+                    | "needed"
+                    | "enforced"
+                    | "mandated"
+                    | "limited"
+                    | "unsupported"
+                    | "untrusted"
+                    | "shared"
+                    | "protected"
+                    | "automated"
+                    | "advised"
+                    // ("Barred: no force-push": what is barred.)
+                    | "barred"
+                    | "banned"
+                    | "disallowed"
+                    | "denied"
+            ))
+            || matches!(
+                x.as_str(),
+                "needs" | "missing" | "failing" | "fails" | "absent" | "none" | "empty"
+            )
+    })
+}
+
 /// A reason rather than a situation: "To keep history clean", "To avoid
 /// conflicts", "To make sure …".
 fn motivation(verb: &str) -> bool {
@@ -735,6 +788,19 @@ pub(super) fn analyse(
         .unwrap_or(s);
     // A label before a colon: "Core principle: …", "If NOT ignored: …".
     let mut rest = s.to_string();
+    // ("`Verdict: needs-discussion`: do not implement": a value in code
+    // as the label, the case the prohibition holds in.)
+    if let Some((code, after)) = s
+        .trim_start()
+        .strip_prefix('`')
+        .and_then(|r| r.split_once("`:"))
+        .map(|(c, a)| (format!("`{c}`"), a.trim().to_string()))
+    {
+        if states_a_case(&code) && negation(&words(&mask(&after).0)).0 {
+            conditions.push((code, Order::After));
+            rest = after;
+        }
+    }
     let mut label_text = String::new();
     let mut purpose = false;
     // "Redeploy: `deploy redeploy <app>`" (a step named by its verb, then
@@ -797,6 +863,12 @@ pub(super) fn analyse(
             // for the rule after it.
             if let Some((cond, _)) = parenthetical_condition(&label) {
                 conditions.push((cond, Order::After));
+            }
+            // "`Verdict: needs-discussion`: do not implement", "**Blocked**:
+            // do not merge": a case the label states, which no action
+            // shows — the prohibition holds in that case only.
+            if states_a_case(&label) && negation(&words(&mask(&after).0)).0 {
+                conditions.push((strip_emphasis(&label), Order::After));
             }
             label_text = label;
             rest = after;
