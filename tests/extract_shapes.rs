@@ -7065,3 +7065,14 @@ fn a_label_stating_a_case_keeps_its_prohibition_to_that_case() {
     let c = at(&cs, 11).expect("topic");
     assert!(json(&c.forbid).contains("--force"), "{c:#?}");
 }
+
+#[test]
+fn an_aside_with_a_prohibition_of_its_own_is_no_condition() {
+    // "… before merging (warn if it is closed, do not block)": the aside is
+    // a rule of its own — the old build read "it is closed" as the rule's
+    // condition and dropped the merge it holds before.
+    let cs = fixture("aside-rule");
+    let c = at(&cs, 8).expect("check");
+    assert!(json(&c.when).contains("merge"), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+}

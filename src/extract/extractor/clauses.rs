@@ -180,10 +180,22 @@ pub(super) fn drop_negative_asides(s: &str) -> String {
             .first()
             .map(|w| w.text.clone())
             .unwrap_or_default();
+        // ("… before merging (warn if missing, do not block)": an aside
+        // with a prohibition of its own is a rule of its own, whatever
+        // word opens it.)
+        let iw: Vec<String> = words(inner).into_iter().map(|w| w.text).collect();
+        // (Not one that names a command: "(`scripts/pkg …` — never
+        // `HEAD~1`)" says how the step is run.)
+        let forbids_too = iw.len() > 3
+            && !inner.contains('`')
+            && iw.windows(2).any(|p| {
+                matches!(p[0].as_str(), "do" | "does") && p[1] == "not" || p[0] == "never"
+            });
         if matches!(
             first.as_str(),
             "never" | "not" | "don't" | "do" | "no" | "avoid"
-        ) {
+        ) || forbids_too
+        {
             out.replace_range(i..i + len + 2, "");
         } else {
             from = i + 1;
