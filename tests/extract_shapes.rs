@@ -7076,3 +7076,21 @@ fn an_aside_with_a_prohibition_of_its_own_is_no_condition() {
     assert!(json(&c.when).contains("merge"), "{c:#?}");
     assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
 }
+
+#[test]
+fn a_skill_about_the_harness_configuration_writes_the_agents_own_files() {
+    // Description "Review a project's Claude Code configuration …": its
+    // rules that write and name no other file change the agent's own
+    // configuration — the old build tagged none of them.
+    let cs = fixture("harness-config");
+    // ("Never silently overwrite an existing file": a consent gate on the
+    // writes, which are to the agent's configuration.)
+    let c = cs
+        .iter()
+        .find(|c| c.text.starts_with("Never silently overwrite"))
+        .expect("overwrite");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SelfModification], "{c:#?}");
+    // Wording the findings is no write.
+    assert!(at(&cs, 8).is_none_or(|c| c.scope.is_empty()));
+}

@@ -204,7 +204,16 @@ pub(super) fn stored_topic(description: &str, lex: &Lexicon) -> BTreeSet<ScopeTa
         ]
         .iter()
         .any(|x| has(x));
+    // (Or the harness's own configuration: "Audit Claude Code
+    // configuration and suggest improvements".)
+    let harness_config = ["claude code", "codex cli", "gemini cli", ".claude/"]
+        .iter()
+        .any(|h| lower.contains(h))
+        && ["configuration", "config", "settings", "permissions"]
+            .iter()
+            .any(|x| has(x));
     let instructions = agent_hooks
+        || harness_config
         || [
             "claude.md",
             "agents.md",
