@@ -7049,6 +7049,11 @@ fn a_commit_or_stage_noun_stages_no_named_file() {
     // "Never commit `local.env`": the verb, the file staged by name.
     let c = at(&cs, 12).expect("commit");
     assert!(json(&c.forbid).contains("local"), "{c:#?}");
+    // "Never stage unrelated files": a staging (which files are unrelated
+    // no act shows) — the old build read no act at all.
+    let c = at(&cs, 14).expect("stage");
+    assert_eq!(c.when, Some(p("{git: add}")), "{c:#?}");
+    assert!(c.forbid.is_none(), "{c:#?}");
 }
 
 #[test]
