@@ -7099,3 +7099,19 @@ fn a_skill_about_the_harness_configuration_writes_the_agents_own_files() {
     // Wording the findings is no write.
     assert!(at(&cs, 8).is_none_or(|c| c.scope.is_empty()));
 }
+
+#[test]
+fn a_prohibition_after_but_is_a_rule_of_its_own() {
+    // "Draft the release notes, but never push the tag yourself": the old
+    // build required a tag push from the first edit.
+    let cs = fixture("but-never");
+    assert!(
+        cs.iter().all(|c| !json(&c.require).contains("push")),
+        "{cs:#?}"
+    );
+    let c = cs
+        .iter()
+        .find(|c| c.text.starts_with("never push"))
+        .expect("never");
+    assert!(json(&c.forbid).contains("push"), "{c:#?}");
+}

@@ -259,6 +259,18 @@ pub(super) fn split_sentences(text: &str) -> Vec<(usize, usize)> {
                 out.push((start, i + 1));
                 start = i + 1;
             }
+        } else if !in_code && !in_quote && c == b',' && text[i..].starts_with(", but ") && {
+            // "It may draft comments, but do not post them without
+            // approval": a prohibition after ", but" is a rule of its own.
+            let next = text[i + ", but ".len()..].to_lowercase();
+            ["do not ", "don't ", "never "]
+                .iter()
+                .any(|p| next.starts_with(p))
+        } {
+            out.push((start, i));
+            start = i + ", but ".len();
+            i = start;
+            continue;
         } else if !in_code && !in_quote && c == b' ' && dash_then_modal(&text[i..]).is_some() {
             // "**ALWAYS use the script** - Do NOT use manual git commands":
             // a capitalised modal after a spaced dash opens a rule of its
