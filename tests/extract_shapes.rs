@@ -7115,3 +7115,16 @@ fn a_prohibition_after_but_is_a_rule_of_its_own() {
         .expect("never");
     assert!(json(&c.forbid).contains("push"), "{c:#?}");
 }
+
+#[test]
+fn an_act_done_as_a_fix_is_forbidden_for_that_purpose_only() {
+    // "Never rewrite test assertions or add packages as a quick fix": the
+    // purpose no action shows — the old build forbade every edit of a test
+    // file and every install.
+    let cs = fixture("purpose-fix");
+    let c = at(&cs, 8).expect("purpose");
+    assert!(c.forbid.is_none() && c.when.is_some(), "{c:#?}");
+    // Without the purpose, the install is forbidden.
+    let c = at(&cs, 9).expect("plain");
+    assert!(c.forbid.is_some(), "{c:#?}");
+}

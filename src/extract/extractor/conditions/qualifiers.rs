@@ -44,6 +44,18 @@ pub(super) fn for_that_reason_alone(text: &str) -> bool {
         matches!(p[0].as_str(), "just" | "only" | "simply" | "merely" | "solely")
             && p[1] == "because"
     })
+    // "Never add dependencies as an \"obvious\" fix", "… as a workaround":
+    // the act done for that purpose, which no action shows — not every
+    // such act.
+    || w.iter().enumerate().any(|(i, x)| {
+        x == "as"
+            && w[i + 1..].iter().take(3).any(|y| {
+                matches!(
+                    y.as_str(),
+                    "fix" | "workaround" | "shortcut" | "hack" | "stopgap" | "band-aid"
+                )
+            })
+    })
     // "Never commit blind", "Do not merge hastily": how the act is done,
     // a judgement no action shows — not every such act. (A command given
     // with its arguments — "never `git add -A` blindly" — is the act
