@@ -7128,3 +7128,13 @@ fn an_act_done_as_a_fix_is_forbidden_for_that_purpose_only() {
     let c = at(&cs, 9).expect("plain");
     assert!(c.forbid.is_some(), "{c:#?}");
 }
+
+#[test]
+fn an_otherwise_label_is_a_case_no_action_shows() {
+    // "- Otherwise: use the flaky-hunter skill to find the cause": the old
+    // build required the skill after any edit, though the case (the run
+    // did not pass) may never come.
+    let cs = fixture("case-labels");
+    let c = at(&cs, 13).expect("otherwise");
+    assert!(c.require.is_none(), "{c:#?}");
+}

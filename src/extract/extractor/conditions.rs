@@ -864,6 +864,14 @@ pub(super) fn analyse(
             if let Some((cond, _)) = parenthetical_condition(&label) {
                 conditions.push((cond, Order::After));
             }
+            // "Otherwise: use the fixer skill": the case the steps before
+            // did not settle — a condition no action shows.
+            if matches!(
+                plain_words(&strip_emphasis(&label)).as_slice(),
+                [w] if matches!(w.as_str(), "otherwise" | "else")
+            ) {
+                conditions.push(("otherwise".to_string(), Order::After));
+            }
             // "`Verdict: needs-discussion`: do not implement", "**Blocked**:
             // do not merge": a case the label states, which no action
             // shows — the prohibition holds in that case only.
