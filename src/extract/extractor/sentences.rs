@@ -354,15 +354,8 @@ fn dash_then_modal(t: &str) -> Option<usize> {
     let dash = [" - ", " \u{2014} ", " \u{2013} ", " -- "]
         .iter()
         .find(|d| t.starts_with(**d))?;
-    let rest = &t[dash.len()..];
-    let plain = rest.trim_start_matches(['*', '_']);
-    let opens = [
-        "Do not ", "Do NOT ", "DO NOT ", "Don't ", "DON'T ", "Never ", "NEVER ", "Always ",
-        "ALWAYS ", "Must ", "MUST ",
-    ]
-    .iter()
-    .any(|m| plain.starts_with(m));
-    opens.then_some(dash.len())
+    let plain = t[dash.len()..].trim_start_matches(['*', '_']);
+    (plain.starts_with(|c: char| c.is_uppercase()) && opens_with_modal(plain)).then_some(dash.len())
 }
 
 /// Remove bold / italic markers (`**`, `__`) and turn links into their text.
