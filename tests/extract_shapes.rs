@@ -7138,3 +7138,28 @@ fn an_otherwise_label_is_a_case_no_action_shows() {
     let c = at(&cs, 13).expect("otherwise");
     assert!(c.require.is_none(), "{c:#?}");
 }
+
+#[test]
+fn an_adjective_before_a_code_span_describes_the_command() {
+    // "… or the experimental `git replay` command": the span names the
+    // command; the old build read "experimental" as picking out some acts
+    // and forbade nothing.
+    let cs = fixture("adjective-before-code");
+    let c = at(&cs, 8).expect("replay");
+    assert!(json(&c.forbid).contains("replay"), "{c:#?}");
+    // "experimental work" still picks out some commits only.
+    let c = at(&cs, 9).expect("work");
+    assert!(c.forbid.is_none(), "{c:#?}");
+}
+
+#[test]
+fn a_lead_in_over_a_block_does_not_govern_the_list_after_it() {
+    // "When the working tree holds two topics, stage the first one by
+    // path:" over a shell block, then "- Do not use `git add --patch`.":
+    // the old build put the list under the lead-in's case and forbade
+    // nothing.
+    let cs = fixture("lead-in-over-block");
+    let c = at(&cs, 14).expect("patch");
+    assert!(json(&c.forbid).contains("--patch"), "{c:#?}");
+    assert!(c.when.is_none(), "{c:#?}");
+}

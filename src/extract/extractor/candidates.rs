@@ -402,6 +402,7 @@ impl Extractor<'_> {
                     }
                 }
                 Block::Fence { lang, lines, .. } => {
+                    let under_colon = colon_before.is_some() || bare_before.is_some();
                     if lang.is_empty() {
                         self.fence(lines, &section);
                     }
@@ -449,6 +450,13 @@ impl Extractor<'_> {
                     }
                     if is_shell(lang) {
                         last_shell = fence_commands(lines, lang, self.lex);
+                    }
+                    // "If the staged files hold two changes, stage one:"
+                    // over its block, then "- Do not use `git add -p`.":
+                    // the lead-in governed the block; the list after it
+                    // is not under its condition.
+                    if items.is_empty() && under_colon {
+                        para_lead = None;
                     }
                 }
             }

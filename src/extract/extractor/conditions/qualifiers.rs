@@ -313,17 +313,34 @@ pub(crate) fn object_qualified(main: &str) -> bool {
     }) {
         return true;
     }
+    // "the experimental `git history` command": an adjective right before
+    // a code span describes the thing the span names; it picks none out.
+    let before_code: BTreeSet<usize> = {
+        let all = words(&mask(main).0);
+        let mut out = BTreeSet::new();
+        let mut k = 0;
+        for (j, x) in all.iter().enumerate() {
+            if x.barrier {
+                continue;
+            }
+            if all.get(j + 1).is_some_and(|n| n.barrier) {
+                out.insert(k);
+            }
+            k += 1;
+        }
+        out
+    };
     w.iter().enumerate().skip(1).any(|(i, t)| {
         // ("uncommitted", "unstaged", "untracked" name what reset/clean act
         // on by definition: no qualifier.)
-        (t.starts_with("un")
+        (!before_code.contains(&i) && t.starts_with("un")
             && t.ends_with("ed")
             && t.len() > 6
             && !matches!(
                 t.as_str(),
                 "uncommitted" | "unstaged" | "untracked" | "unmerged"
             ))
-            || matches!(
+            || (!before_code.contains(&i) && matches!(
                 t.as_str(),
                 "broken"
                     | "failing"
@@ -363,7 +380,7 @@ pub(crate) fn object_qualified(main: &str) -> bool {
                     | "others"
                     | "someone"
                     | "somebody"
-            )
+            ))
             // ("Sensitive data" is what secrets are, not some of them.)
             || (t == "sensitive"
                 && !w.get(i + 1).is_some_and(|n| {
