@@ -7163,3 +7163,23 @@ fn a_lead_in_over_a_block_does_not_govern_the_list_after_it() {
     assert!(json(&c.forbid).contains("--patch"), "{c:#?}");
     assert!(c.when.is_none(), "{c:#?}");
 }
+
+#[test]
+fn changing_the_history_or_the_git_configuration_names_their_commands() {
+    // "Never alter the branch history …", "do not modify git settings":
+    // the old build found no act in either.
+    let cs = fixture("history-and-config");
+    let c = at(&cs, 8).expect("history");
+    assert!(json(&c.when).contains("rebase"), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+    let c = cs
+        .iter()
+        .find(|c| c.lines[0] == 9 && c.forbid.is_some())
+        .expect("config");
+    assert!(json(&c.forbid).contains("git config"), "{c:#?}");
+    assert!(c.scope.is_empty(), "{c:#?}");
+    // A history file is no history.
+    assert!(
+        at(&cs, 10).is_none_or(|c| c.when.is_none() && c.forbid.is_none() && c.require.is_none())
+    );
+}

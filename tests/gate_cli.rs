@@ -1211,3 +1211,33 @@ fn committing_secrets_is_staging_a_known_secret_file() {
         assert_eq!(r.json()["constraints"][0]["label"], label, "{}", r.stdout);
     }
 }
+
+#[test]
+fn changing_the_git_configuration_is_setting_a_value_not_reading_one() {
+    // "- Do not change the git configuration." (no lockfile): the old
+    // build kept no predicate; now setting or unsetting a key violates it,
+    // and reading one does not.
+    const RULE: &str = "- Do not change the git configuration.";
+    for (cmd, label) in [
+        ("git config user.email", "exercised"),
+        ("git config --get core.hooksPath", "exercised"),
+        ("git config --global user.name Someone", "violated"),
+        ("git config --unset core.hooksPath", "violated"),
+    ] {
+        let d = tempfile::tempdir().unwrap();
+        write_skill(&d.path().join("skills"), "ship", RULE, None, false);
+        let mut t = Tx::new(Fmt::Claude);
+        t.user("Commit this.");
+        t.load_skill("ship", RULE);
+        t.shell(cmd, "", false, None);
+        t.end("Done.");
+        t.write(&d.path().join("runs/a.jsonl"));
+        let r = gate_runs(d.path(), "ship");
+        assert_eq!(
+            r.json()["constraints"][0]["label"],
+            label,
+            "{cmd}: {}",
+            r.stdout
+        );
+    }
+}
