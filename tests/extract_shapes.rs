@@ -7183,3 +7183,17 @@ fn changing_the_history_or_the_git_configuration_names_their_commands() {
         at(&cs, 10).is_none_or(|c| c.when.is_none() && c.forbid.is_none() && c.require.is_none())
     );
 }
+
+#[test]
+fn a_reply_to_review_comments_is_posted_on_the_host() {
+    // "Never reply to review comments from this skill": the old build read
+    // "reply" as speech and kept no predicate and no scope.
+    let cs = fixture("reply-on-host");
+    let c = at(&cs, 8).expect("reply");
+    assert!(json(&c.forbid).contains("gh pr comment"), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+    // A reply to the user is speech.
+    assert!(
+        at(&cs, 9).is_none_or(|c| c.forbid.is_none() && c.require.is_none() && c.scope.is_empty())
+    );
+}

@@ -1235,7 +1235,21 @@ pub(super) fn analyse(
             .actions
             .iter()
             .any(|(p, _)| matches!(p, Predicate::Subagent(_) | Predicate::Skill(_)));
-    let speech = (verb.as_deref().is_some_and(|v| lex.is_speech(v)) && !by_command && !delegates
+    // ("Never reply to PR comments": a reply posted on the host, which
+    // the lexicon reads as its command; "reply to the user" is speech.)
+    let posts = verb
+        .as_deref()
+        .filter(|v| matches!(*v, "reply" | "respond" | "answer"))
+        .is_some_and(|v| {
+            clause_info(&format!("{v} {rest}"), lex)
+                .actions
+                .iter()
+                .any(|(p, _)| posts_on_the_host(p))
+        });
+    let speech = (verb.as_deref().is_some_and(|v| lex.is_speech(v))
+        && !by_command
+        && !delegates
+        && !posts
         || quoted_only
         || asks_after
         // ("One checkbox per verification step": a limit on what is
@@ -1672,4 +1686,15 @@ pub(super) fn led_command(s: &str) -> Option<&str> {
             .iter()
             .any(|d| rest.starts_with(d));
     noted.then_some(head)
+}
+
+/// A command that posts on the code host (`gh pr comment`, a reply through
+/// `gh api`), anywhere in a predicate.
+fn posts_on_the_host(p: &Predicate) -> bool {
+    match p {
+        Predicate::Command(c) => c.starts_with("gh pr comment") || c.starts_with("gh pr review"),
+        Predicate::CommandRe(c) => c.starts_with("^gh api"),
+        Predicate::Any(ps) | Predicate::All(ps) => ps.iter().any(posts_on_the_host),
+        _ => false,
+    }
 }
