@@ -1575,12 +1575,13 @@ fn look_ups_of_the_repository_are_reads_due_before_the_next_scoped_step() {
     // "before proceeding" is the next step, whatever it is: the tests are
     // required as a step of their own, not dropped for an unseen condition,
     // and as a step of the procedure they come before its next scoped act
-    // (the commit of step 3), with no scope of their own.
+    // (the commit of step 3), which they order: SPEC §4 tags them with
+    // its scope.
     let c = at(&cs, 12).expect("test step");
     assert!(c.require.is_some(), "{c:#?}");
     assert_eq!(c.when.as_ref(), Some(&commit), "{c:#?}");
     assert_eq!(c.order, Some(Order::Before), "{c:#?}");
-    assert!(c.scope.is_empty(), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
     // A reviewer run by the session is a subagent; "a code review before
     // opening the pull request" gates `gh pr create`.
     assert!(
@@ -5031,13 +5032,18 @@ fn steps_of_a_procedure_come_before_its_next_scoped_act() {
     let cs = fixture("steps-before-acts");
     // "1. Run `make lint`", "2. Run `make test`" had been required from the
     // skill's load: a session that stopped before merging broke them. As
-    // steps they are due before the merge step 3 names — and only gate it,
-    // with no scope of their own.
+    // steps they are due before the merge step 3 names, and a rule that
+    // orders a scoped act carries its scope (SPEC §4: "requires, forbids,
+    // gates or orders"; the build before stop 45 tagged only look-ups).
     for line in [8, 9] {
         let c = at(&cs, line).expect("step");
         assert!(json(&c.when).contains("gh pr merge"), "line {line}: {c:#?}");
         assert_eq!(c.order, Some(Order::Before), "line {line}: {c:#?}");
-        assert!(c.scope.is_empty(), "line {line}: {c:#?}");
+        assert_eq!(
+            c.scope,
+            vec![ScopeTag::SharedRepoState],
+            "line {line}: {c:#?}"
+        );
     }
     // A step of a later section that follows the act is no step before it.
     let c = at(&cs, 14).expect("afterwards");

@@ -476,10 +476,10 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
             }
         }
         if let Some(act) = next_step_act(blocks, d.lines[0], &scoped_act, lex).filter(fits) {
-            // (A look guards the act; another step only comes before it.)
-            if look {
-                d.scope.extend(predicate_scopes(&act, lex));
-            }
+            // (A look guards the act; another step orders it: SPEC §4
+            // tags a rule that orders a scoped act, so both take its
+            // scope.)
+            d.scope.extend(predicate_scopes(&act, lex));
             d.when = Some(act);
             d.order = Some(Order::Before);
             continue;
@@ -529,6 +529,9 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
         // (Not an act of its own kind: a dispatch restated is no later
         // step of the dispatch.)
         let own_dispatch = matches!(r, Predicate::Subagent(_));
+        // (Where only the document's order names the act, a step is not
+        // known to order it: only a look takes its scope.)
+        let by_structure = act.is_some();
         let act = act.or_else(|| {
             later_acts
                 .iter()
@@ -540,7 +543,7 @@ pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block
                 .map(|(_, a)| a.clone())
         });
         if let Some(act) = act.filter(fits) {
-            if look {
+            if look || by_structure {
                 d.scope.extend(predicate_scopes(&act, lex));
             }
             d.when = Some(act);
