@@ -7203,3 +7203,20 @@ fn a_reply_to_review_comments_is_posted_on_the_host() {
         at(&cs, 9).is_none_or(|c| c.forbid.is_none() && c.require.is_none() && c.scope.is_empty())
     );
 }
+
+#[test]
+fn a_short_condition_over_a_block_runs_it_before_the_act() {
+    // "Before pushing, run:" over `go vet` / `gofmt`: the old build read
+    // the three words as a bare lead-in with no list and kept no rule.
+    let cs = fixture("run-before-block");
+    let c = at(&cs, 8).expect("run before push");
+    assert!(json(&c.when).contains("push"), "{c:#?}");
+    assert!(json(&c.require).contains("go vet"), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+    // "Run after merging:" — the condition after the verb.
+    let c = at(&cs, 15).expect("run after merge");
+    assert!(json(&c.when).contains("merge"), "{c:#?}");
+    assert!(json(&c.require).contains("git branch -d"), "{c:#?}");
+    assert_eq!(c.order, Some(Order::After), "{c:#?}");
+}

@@ -490,6 +490,13 @@ impl Extractor<'_> {
             return;
         }
         if shell && case && !section.conditional() {
+            // "Before committing, run:" over its block: a lead-in too
+            // short to be a rule of its own still runs the block before
+            // the act its condition names.
+            if let Some(d) = self.run_around_the_condition(&text, at, lang, lines) {
+                self.drafts.push(d);
+                return;
+            }
             self.case_over_commands(text, at, lang, lines);
             return;
         }
@@ -502,6 +509,12 @@ impl Extractor<'_> {
             .map(|(_, k, t)| format!("{k} {t}"))
             .or_else(|| parenthetical_condition(&text).map(|(_, t)| t));
         let own_case = opening_condition(&text).is_none() && case.is_some();
+        if shell && own_case {
+            if let Some(d) = self.run_around_the_condition(&text, at, lang, lines) {
+                self.drafts.push(d);
+                return;
+            }
+        }
         // ("Push (only if requested):" over `git push …`: the case is the
         // user's word — a consent gate on each of the block's acts.)
         if shell && own_case && case.as_deref().is_some_and(user_consent) && !cmds.is_empty() {
@@ -608,6 +621,44 @@ impl Extractor<'_> {
         add_predicate_scopes(&mut d, self.lex);
         self.drafts.push(d);
         true
+    }
+
+    /// "Before committing, run:" / "After merging, run:" over a shell
+    /// block: `when` the condition's act, the block's commands required
+    /// before (or after) it.
+    fn run_around_the_condition(
+        &self,
+        text: &str,
+        at: [u32; 2],
+        lang: &str,
+        lines: &[(u32, String)],
+    ) -> Option<Draft> {
+        // ("Run before committing:": the condition after the verb.)
+        let (cond, order, main) = match opening_condition(text) {
+            Some((cond, order)) => (cond, order, split_leading_condition(text)?.1),
+            None => {
+                let (main, kind, tail) = split_trailing(text.trim_end().trim_end_matches(':'))?;
+                let order = match kind.to_lowercase().as_str() {
+                    "before" => Order::Before,
+                    "after" => Order::After,
+                    _ => return None,
+                };
+                (tail, order, main)
+            }
+        };
+        let w = words(&mask(&main).0);
+        let runs = w.len() == 1 && matches!(w[0].text.as_str(), "run" | "execute");
+        if !runs {
+            return None;
+        }
+        let act = clause_info(&cond, self.lex).behavior(true)?;
+        let require = any_of(fence_commands(lines, lang, self.lex))?;
+        let mut d = Draft::new(text.to_string(), at, Modality::Must);
+        d.when = Some(act);
+        d.require = Some(require);
+        d.order = Some(order);
+        add_predicate_scopes(&mut d, self.lex);
+        Some(d)
     }
 
     pub(super) fn case_over_commands(
