@@ -7220,3 +7220,48 @@ fn a_short_condition_over_a_block_runs_it_before_the_act() {
     assert!(json(&c.require).contains("git branch -d"), "{c:#?}");
     assert_eq!(c.order, Some(Order::After), "{c:#?}");
 }
+
+#[test]
+fn branches_named_in_a_list_are_the_ones_deletion_is_forbidden_for() {
+    // "**Long-Lived Branches** - Never remove trunk, staging, or team-owned
+    // branches": the old build read the title as a situation and the last
+    // item as a qualifier, and kept no predicate.
+    let cs = fixture("branch-lists");
+    let c = at(&cs, 8).expect("named list");
+    let f = json(&c.forbid);
+    assert!(
+        f.contains("git branch -d trunk") && f.contains("git push * --delete staging"),
+        "{c:#?}"
+    );
+    assert!(!f.contains("\"git\":\"branch\""), "only the names: {c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+    // Protected branches, force-deleted: `-D` of the default branches, not
+    // every deletion (the old build forbade each `git branch -d`).
+    let c = at(&cs, 9).expect("protected");
+    assert_eq!(
+        c.forbid,
+        Some(p(
+            r#"{all: [{git: branch, args: ["--delete", "--force"]}, {any: [{command: "git branch * main"}, {command: "git branch * master"}]}]}"#
+        )),
+        "{c:#?}"
+    );
+    // "ask the user before remote deletion": a consent gate on a push that
+    // deletes a ref, after a bold label and "Always".
+    let c = at(&cs, 10).expect("remote deletion");
+    assert!(json(&c.when).contains("git push * --delete"), "{c:#?}");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
+    // A kind of branch no act shows stays when-only.
+    let c = at(&cs, 11).expect("kind");
+    assert!(c.forbid.is_none(), "{c:#?}");
+    // "Mistake -- never run X without approval": an ASCII dash glosses the
+    // label; the old build required `gh pr create` after any write.
+    let c = at(&cs, 16).expect("gloss");
+    assert!(json(&c.when).contains("gh pr create"), "{c:#?}");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    // "a branch you do not own": whose it is is not in the act, so no
+    // forbid of every push (and no requirement to push: the old build).
+    let c = at(&cs, 17).expect("not own");
+    assert!(c.forbid.is_none() && c.require.is_none(), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+}

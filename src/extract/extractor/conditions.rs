@@ -613,10 +613,17 @@ pub(super) fn analyse(
     // glossed by a question; "Trusted - implement after understanding": a
     // label glossed by an instruction.
     let glossed;
-    let s = match find_outside_code(s, " - ").or_else(|| find_outside_code(s, " — ")) {
+    // (" -- " is a dash typed in ASCII: "Creating before confirmation --
+    // never run …".)
+    let s = match find_outside_code(s, " - ")
+        .or_else(|| find_outside_code(s, " — "))
+        .or_else(|| find_outside_code(s, " -- "))
+    {
         Some(i) => {
             let dash = if s[i..].starts_with(" - ") {
                 3
+            } else if s[i..].starts_with(" -- ") {
+                4
             } else {
                 " — ".len()
             };
@@ -624,9 +631,11 @@ pub(super) fn analyse(
             // The verb opens it ("I dispatch …" describes, it does not instruct).
             let imperative = |x: &str| {
                 let x = split_label(x).map_or(x.to_string(), |(_, r)| r);
+                // ("Always ask …": the adverb before the verb.)
                 words(&mask(&x).0)
                     .iter()
-                    .find(|w| !w.barrier)
+                    .filter(|w| !w.barrier)
+                    .find(|w| !matches!(w.text.as_str(), "always" | "please"))
                     .is_some_and(|v| lex.is_imperative(&v.text.to_lowercase()))
             };
             if tail.trim_end_matches(['*', '_', ' ']).ends_with('?') && imperative(head) {

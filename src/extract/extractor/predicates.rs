@@ -409,47 +409,54 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             info.scope.insert(ScopeTag::SharedRepoState);
         }
     }
-    // "Never delete main, develop or master": well-known branch names as
-    // plain words after a deletion verb name the branches deleted.
-    if let Some(i) = w
-        .iter()
-        .position(|x| x.text.starts_with("delet") || x.text.starts_with("remov"))
-    {
-        let rest: Vec<&str> = w[i + 1..]
-            .iter()
-            .filter(|x| !x.barrier)
-            .map(|x| x.text.as_str())
-            .filter(|t| {
-                !matches!(
-                    *t,
-                    "or" | "and" | "the" | "branch" | "branches" | "any" | "nor"
-                )
+    // "Never delete main, develop or master", "… main, develop, or
+    // user-specified branches", "protected branches": the branches deleted.
+    if let Some(names) = branches_deleted(&w) {
+        let force = info.actions.iter().any(|(p, _)| {
+            p.any_node(&|n| {
+                matches!(n, Predicate::Git { subcommand, args } if subcommand == "branch"
+                    && args.iter().any(|a| a == "--force"))
             })
-            .collect();
-        let known = |t: &str| {
-            matches!(
-                t,
-                "main" | "master" | "develop" | "dev" | "trunk" | "production" | "staging"
+        });
+        let named = if force {
+            // ("Never force-delete protected branches": `-D`, not `-d`.)
+            Predicate::All(vec![
+                Predicate::Git {
+                    subcommand: "branch".into(),
+                    args: vec!["--delete".into(), "--force".into()],
+                },
+                Predicate::Any(
+                    names
+                        .iter()
+                        .map(|n| Predicate::Command(format!("git branch * {n}")))
+                        .collect(),
+                ),
+            ])
+        } else {
+            Predicate::Any(
+                names
+                    .iter()
+                    .flat_map(|n| {
+                        [
+                            Predicate::Command(format!("git branch -d {n}")),
+                            Predicate::Command(format!("git branch -D {n}")),
+                            Predicate::Command(format!("git branch --delete {n}")),
+                            Predicate::Command(format!("git push * --delete {n}")),
+                            Predicate::Command(format!("git push * :{n}")),
+                        ]
+                    })
+                    .collect(),
             )
         };
-        if !rest.is_empty() && rest.iter().all(|t| known(t)) {
-            let mut named = Vec::new();
-            for n in &rest {
-                named.extend([
-                    Predicate::Command(format!("git branch -d {n}")),
-                    Predicate::Command(format!("git branch -D {n}")),
-                    Predicate::Command(format!("git branch --delete {n}")),
-                    Predicate::Command(format!("git push * --delete {n}")),
-                    Predicate::Command(format!("git push * :{n}")),
-                ]);
-            }
-            info.actions.retain(|(p, _)| {
-                !matches!(p, Predicate::Any(v) if v.iter().any(|q| matches!(q,
-                    Predicate::Git { subcommand, .. } if subcommand == "branch")))
-            });
-            info.actions.push((Predicate::Any(named), true));
-            info.scope.insert(ScopeTag::SharedRepoState);
-        }
+        info.actions.retain(|(p, _)| {
+            !matches!(p, Predicate::Any(v) if v.iter().any(|q| matches!(q,
+                Predicate::Git { subcommand, .. } if subcommand == "branch")))
+                && !matches!(p, Predicate::Git { subcommand, .. } if subcommand == "branch")
+        });
+        info.modifiers
+            .retain(|m| !matches!(m, Predicate::Branch(_)) && !is_branch_choice(m));
+        info.actions.push((named, true));
+        info.scope.insert(ScopeTag::SharedRepoState);
     }
     // "Never commit directly to `main`", "push onto `release/*`": the branch
     // the act is on (a modifier, as the words "main branch" give).
@@ -1925,6 +1932,58 @@ fn named_branch(text: &str) -> Option<String> {
     None
 }
 
+/// The branches a deletion verb names as plain words: well-known names
+/// ("delete main, develop or master"), a last item of a kind no act shows
+/// ("… or user-specified branches": the names stand), or the protected
+/// ones (the default branches).
+fn branches_deleted(w: &[Word]) -> Option<Vec<&'static str>> {
+    let i = w
+        .iter()
+        .position(|x| x.text.starts_with("delet") || x.text.starts_with("remov"))?;
+    let known = |t: &str| -> Option<&'static str> {
+        [
+            "main",
+            "master",
+            "develop",
+            "dev",
+            "trunk",
+            "production",
+            "staging",
+        ]
+        .into_iter()
+        .find(|k| *k == t)
+    };
+    let rest: Vec<&str> = w[i + 1..]
+        .iter()
+        .filter(|x| !x.barrier)
+        .map(|x| x.text.as_str())
+        .filter(|t| !matches!(*t, "the" | "any" | "nor" | "a"))
+        .collect();
+    // Up to the first "branch(es)"; what follows it is the rest of the
+    // sentence. Without the word, every word is the list.
+    let kind_word = rest
+        .iter()
+        .position(|t| matches!(*t, "branch" | "branches"));
+    let list = &rest[..kind_word.unwrap_or(rest.len())];
+    if list == ["protected"] {
+        return Some(vec!["main", "master"]);
+    }
+    let lead = list
+        .iter()
+        .take_while(|t| known(t).is_some() || matches!(**t, "or" | "and"))
+        .count();
+    let names: Vec<&'static str> = list[..lead].iter().filter_map(|t| known(t)).collect();
+    let tail = &list[lead..];
+    // The last item may be a kind no act shows, only before "branches"
+    // and after "or"/"and" ("main, develop, or user-specified branches").
+    let kind_tail = tail.is_empty()
+        || (kind_word.is_some()
+            && tail.len() <= 3
+            && lead > 0
+            && matches!(list[lead - 1], "or" | "and"));
+    (!names.is_empty() && kind_tail).then_some(names)
+}
+
 /// Branches named in code after "to", "on", "into" or "onto" ("commit
 /// directly to `main`"): names without a dot, so paths and files are not.
 fn branch_targets(text: &str) -> Vec<String> {
@@ -1961,6 +2020,8 @@ fn branch_targets(text: &str) -> Vec<String> {
             && !name.starts_with('-')
             // (`HEAD` is a commit, `GITHUB_TOKEN` a variable: no branch.)
             && !name.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+            // ("push to `origin`": a remote, not a branch.)
+            && !matches!(name, "origin" | "upstream")
             && name
                 .chars()
                 .all(|c| c.is_alphanumeric() || matches!(c, '/' | '-' | '_' | '*'));

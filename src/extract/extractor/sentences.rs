@@ -179,8 +179,45 @@ fn bold_situation(raw: &str, lex: &Lexicon) -> Option<(String, String)> {
                     | "pass"
             ) || (t.len() > 3 && (t.ends_with('s') && !t.ends_with("ss") || t.ends_with("ed")))
         });
+    // ("**Protected Branches** - Never delete main …": a title in capitals,
+    // or a noun the rule after it names again, is a topic, not a state.)
+    let title = hw.iter().all(|w| {
+        head.split_whitespace().any(|x| {
+            x.to_lowercase()
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                == w.text
+                && x.starts_with(|c: char| c.is_uppercase())
+        })
+    });
+    let told_again = hw
+        .last()
+        .is_some_and(|l| l.text.len() > 3 && words(tail).iter().any(|w| w.text == l.text));
+    let by_form_alone = !matches!(first, "on" | "in" | "during" | "nothing")
+        && !hw.iter().skip(1).any(|w| {
+            matches!(
+                w.text.as_str(),
+                "is" | "are"
+                    | "was"
+                    | "were"
+                    | "has"
+                    | "have"
+                    | "had"
+                    | "does"
+                    | "do"
+                    | "did"
+                    | "can't"
+                    | "cannot"
+                    | "isn't"
+                    | "aren't"
+                    | "doesn't"
+                    | "don't"
+                    | "fail"
+                    | "pass"
+            )
+        });
     if hw.len() < 2
         || !states
+        || (by_form_alone && (title || told_again))
         || !plain
         || is_condition_word(first)
         || lex.is_imperative(first)

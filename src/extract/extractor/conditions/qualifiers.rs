@@ -313,6 +313,12 @@ pub(crate) fn object_qualified(main: &str) -> bool {
     }) {
         return true;
     }
+    // "a branch you do not own": whose it is, which the act does not show.
+    if w.windows(2)
+        .any(|p| matches!(p[0].as_str(), "not" | "don't" | "doesn't" | "didn't") && p[1] == "own")
+    {
+        return true;
+    }
     // "the experimental `git history` command": an adjective right before
     // a code span describes the thing the span names; it picks none out.
     let before_code: BTreeSet<usize> = {
@@ -400,6 +406,14 @@ pub(crate) fn object_qualified(main: &str) -> bool {
             // named by the act's modifier).
             || (matches!(t.as_str(), "branches")
                 && i >= 1
+                // ("main, develop, or user-specified branches": the names
+                // listed are the branches the act is checked on.)
+                && !w[..i].iter().any(|x| {
+                    matches!(
+                        x.as_str(),
+                        "main" | "master" | "develop" | "dev" | "trunk" | "production" | "staging"
+                    )
+                })
                 && !matches!(
                     w[i - 1].as_str(),
                     "the" | "all" | "any" | "other" | "these" | "those" | "your" | "our" | "their"
