@@ -7265,3 +7265,28 @@ fn branches_named_in_a_list_are_the_ones_deletion_is_forbidden_for() {
     assert!(c.forbid.is_none() && c.require.is_none(), "{c:#?}");
     assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
 }
+
+#[test]
+fn a_skill_that_says_it_never_acts_forbids_the_act() {
+    // "It does not push or commit": the old build kept no rule; "This
+    // skill never merges or deletes branches" became a *requirement* to
+    // merge (the "never" read as "always").
+    let cs = fixture("self-boundary");
+    let c = at(&cs, 8).expect("does not push");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    let f = json(&c.forbid);
+    assert!(f.contains("\"push\"") && f.contains("\"commit\""), "{c:#?}");
+    let c = at(&cs, 9).expect("never merges");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    assert!(c.require.is_none(), "{c:#?}");
+    assert!(
+        json(&c.forbid).contains("merge") && json(&c.forbid).contains("--delete"),
+        "{c:#?}"
+    );
+    // Facts about the skill stay no rule.
+    assert!(at(&cs, 10).is_none() && at(&cs, 11).is_none(), "{cs:#?}");
+    // A "secret-scrubbed" summary is no secret: the skill's topic is not
+    // sensitive memory (the old build tagged every rule of it).
+    let c = at(&cs, 12).expect("record");
+    assert!(c.scope.is_empty(), "{c:#?}");
+}

@@ -163,6 +163,11 @@ pub(super) fn sits_on_the_default_branch(main: &str) -> bool {
 /// …" still bind).
 pub(super) fn describes_the_skill(s: &str) -> bool {
     let w = plain_words(&strip_emphasis(s));
+    // ("This skill does not push": a boundary the agent keeps.)
+    let t: Vec<&str> = w.iter().map(String::as_str).collect();
+    if self_subject(&t) > 0 {
+        return false;
+    }
     matches!(
         w.as_slice(),
         [a, b, verb, ..]
@@ -1333,10 +1338,63 @@ pub(super) fn third_person_base(v: &str) -> Option<String> {
     }
 }
 
+/// "This skill never commits or pushes", "It does not push or commit": a
+/// boundary the skill states of itself, read as the prohibition ("Never
+/// commit or push"), where what it never does changes state.
+fn skill_boundary(s: &str, lex: &Lexicon) -> Option<String> {
+    let w = plain_words(&strip_emphasis(s));
+    let t: Vec<&str> = w.iter().map(String::as_str).collect();
+    let n = self_subject(&t);
+    if n == 0 {
+        return None;
+    }
+    let aux = |x: &str| {
+        matches!(
+            x,
+            "does"
+                | "doesn't"
+                | "will"
+                | "won't"
+                | "not"
+                | "never"
+                | "must"
+                | "should"
+                | "shall"
+                | "ever"
+        )
+    };
+    let mut tokens = strip_emphasis(s)
+        .split_whitespace()
+        .skip(n)
+        .map(str::to_string)
+        .collect::<Vec<_>>();
+    let lead = tokens
+        .iter()
+        .take_while(|x| aux(&x.to_lowercase().replace('\u{2019}', "'")))
+        .count();
+    tokens.drain(..lead);
+    // The verbs of the list, each in the base form ("commits or pushes").
+    let mut verb_next = true;
+    for tok in tokens.iter_mut() {
+        let lower = tok.to_lowercase();
+        let bare = lower.trim_end_matches([',', '.', ';', ':']);
+        if verb_next && lower.len() == tok.len() {
+            if let Some(base) = third_person_base(bare).filter(|b| lex.is_imperative(b)) {
+                *tok = format!("{base}{}", &tok[bare.len()..]);
+            }
+        }
+        verb_next = matches!(bare, "or" | "and" | "nor") || lower.ends_with(',');
+    }
+    (!tokens.is_empty()).then(|| format!("Never {}", tokens.join(" ")))
+}
+
 /// "Claude runs `envsec sync`", "The agent never commits the build": a
 /// procedure told as what the agent does, read as the imperative ("Run
 /// `envsec sync`", "Never commit the build").
 pub(super) fn agent_narration(s: &str, lex: &Lexicon) -> Option<String> {
+    if let Some(r) = skill_boundary(s, lex) {
+        return Some(r);
+    }
     let t = s.trim_start();
     let lower = t.to_lowercase();
     let subject = ["claude ", "codex ", "the agent ", "the assistant "]

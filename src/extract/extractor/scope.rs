@@ -232,17 +232,23 @@ pub(super) fn stored_topic(description: &str, lex: &Lexicon) -> BTreeSet<ScopeTa
     };
     let guarding = |x: &str| {
         [
-            "block", "prevent", "detect", "catch", "stop", "guard", "protect", "scan",
+            "block", "prevent", "detect", "catch", "stop", "guard", "protect", "scan", "redact",
+            "scrub", "mask",
         ]
         .iter()
         .any(|v| x.starts_with(v))
     };
+    // ("a secret-redacted snapshot", "secret-free logs": the guard after.)
+    let guarded_after = |x: &str| guarding(x) || matches!(x, "free" | "stripped" | "removed");
     let guarded = fw.iter().any(|x| secret(x))
         && fw
             .iter()
             .enumerate()
             .filter(|(_, x)| secret(x))
-            .all(|(i, _)| fw[i.saturating_sub(3)..i].iter().any(|x| guarding(x)));
+            .all(|(i, _)| {
+                fw[i.saturating_sub(3)..i].iter().any(|x| guarding(x))
+                    || fw.get(i + 1).is_some_and(|x| guarded_after(x))
+            });
     if scope.contains(&ScopeTag::SensitiveMemory)
         && !scope.contains(&ScopeTag::SelfModification)
         && !instructions

@@ -149,6 +149,78 @@ pub(crate) fn negation(w: &[Word]) -> (bool, bool) {
     (strong || weak, weak && !strong)
 }
 
+/// How many words name the skill itself as the subject ("This skill",
+/// "The command", "It"): 0 where none do.
+/// Only where what it never does changes state ("It does not push or
+/// commit"); "It does not matter", "The command does not need network
+/// access" state facts.
+pub(crate) fn self_subject(t: &[&str]) -> usize {
+    let n = match t {
+        ["this" | "the", "skill" | "command" | "workflow", ..] => 2,
+        ["it", ..] => 1,
+        _ => return 0,
+    };
+    let verb = t[n..]
+        .iter()
+        .map(|x| x.trim_end_matches('s'))
+        .find(|x| {
+            !matches!(
+                *x,
+                "never"
+                    | "doe"
+                    | "does"
+                    | "doesn't"
+                    | "will"
+                    | "won't"
+                    | "not"
+                    | "must"
+                    | "should"
+                    | "shall"
+                    | "ever"
+                    | "itself"
+            )
+        })
+        .unwrap_or("");
+    let negated = t[n..]
+        .iter()
+        .take(3)
+        .any(|x| matches!(*x, "never" | "not" | "doesn't" | "won't"));
+    let changes = matches!(
+        verb.strip_suffix("e").unwrap_or(verb),
+        "push"
+            | "commit"
+            | "merg"
+            | "delet"
+            | "remov"
+            | "edit"
+            | "modify"
+            | "modifie"
+            | "writ"
+            | "touch"
+            | "creat"
+            | "publish"
+            | "deploy"
+            | "install"
+            | "amend"
+            | "rebas"
+            | "tag"
+            | "releas"
+            | "overwrit"
+            | "rewrit"
+            | "reset"
+            | "clos"
+            | "post"
+            | "upload"
+            | "updat"
+            | "chang"
+    );
+    if negated && changes {
+        n
+    } else {
+        0
+    }
+}
+
 /// "No changes to commit", "No commits to push": a state (nothing there
 /// to act on), not a forbid of the act — unlike "No commits to main".
 pub(crate) fn nothing_to_act_on(t: &[&str]) -> bool {
