@@ -7290,3 +7290,22 @@ fn a_skill_that_says_it_never_acts_forbids_the_act() {
     let c = at(&cs, 12).expect("record");
     assert!(c.scope.is_empty(), "{c:#?}");
 }
+
+#[test]
+fn parts_of_a_message_format_are_wording_rules() {
+    // "Shape: `<kind>(<area>): <headline>`", "`<kind>` is one of: …",
+    // "Title: under 60 characters" under "Message format": how the message
+    // is written (the old build kept none of these three).
+    let cs = fixture("message-parts");
+    for line in [8, 10, 13] {
+        let c = at(&cs, line).unwrap_or_else(|| panic!("line {line}: {cs:#?}"));
+        assert_eq!(c.modality, Modality::Must, "{c:#?}");
+        assert!(
+            c.when.is_none() && c.require.is_none() && c.forbid.is_none(),
+            "{c:#?}"
+        );
+        assert!(c.scope.is_empty(), "{c:#?}");
+    }
+    // A note on a tool, outside a format section, is no rule.
+    assert!(at(&cs, 17).is_none(), "{cs:#?}");
+}

@@ -1053,7 +1053,9 @@ pub(super) fn analyse(
     let heading_rule = ctx.section.normative();
     let lead_rule = ctx.lead.filter(|l| l.normative);
     let caps = is_caps_rule(&rest);
+    let spec = message_part_spec(&label_text, &rest, ctx.section.nearest());
     let normative = own.is_some()
+        || spec
         || labelled_command
         || check_question
         || caps
@@ -1068,7 +1070,7 @@ pub(super) fn analyse(
     if mw.iter().all(|w| w.barrier) && label_text.is_empty() && conditions.is_empty() {
         return None;
     }
-    if !ctx.in_list && own.is_none() && !imperative && !caps && !limit_norm(&mw) {
+    if !ctx.in_list && own.is_none() && !imperative && !caps && !limit_norm(&mw) && !spec {
         return None;
     }
     let modality = own
@@ -1668,6 +1670,68 @@ pub(super) fn analyse(
 
 /// The command an item opens with where an alternative follows it
 /// ("`cat .env` or any command that prints it", "`a` or `b`").
+/// "Subject: lowercase, imperative mood, no trailing period", "`<type>`
+/// is one of: …" under "Commit message format": how a part of a message
+/// or title is written — a rule on its wording, judged by people (as a
+/// template's placeholders are).
+fn message_part_spec(label: &str, rest: &str, heading: &str) -> bool {
+    let hw = plain_words(heading);
+    let about_a_message = hw.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "format"
+                | "formats"
+                | "formatting"
+                | "convention"
+                | "conventions"
+                | "message"
+                | "messages"
+                | "title"
+                | "titles"
+                | "template"
+                | "style"
+        )
+    });
+    if !about_a_message || rest.trim().is_empty() {
+        return false;
+    }
+    let part = |t: &str| {
+        let t = t.trim().trim_matches(['`', '*', '_']);
+        // (A template's slot, "`<kind>`", is a part whatever its name.)
+        if t.len() > 2 && t.starts_with('<') && t.ends_with('>') {
+            return true;
+        }
+        matches!(
+            plain_words(t).as_slice(),
+            [w] | [w, _] if matches!(
+                w.as_str(),
+                "subject" | "title" | "body" | "type" | "types" | "scope" | "shape" | "footer"
+                    | "header" | "summary" | "prefix" | "trailer" | "trailers" | "first"
+                    | "allowed" | "description"
+            )
+        )
+    };
+    if !label.is_empty() {
+        return part(label);
+    }
+    // "`<type>` is one of: …"
+    let lower = rest.to_lowercase();
+    let span = rest
+        .trim_start()
+        .strip_prefix('`')
+        .and_then(|r| r.split_once('`'));
+    // ("`<subject>`: imperative, no trailing period": the part in code.)
+    span.is_some_and(|(name, after)| {
+        let after = after.to_lowercase();
+        let after = after.trim_start();
+        part(name)
+            && (["is one of", "must be one of", "one of:"]
+                .iter()
+                .any(|p| after.starts_with(p))
+                || (after.starts_with(':') && after.len() > 2))
+    }) && lower.len() == rest.len()
+}
+
 fn alternative_after_command(s: &str) -> Option<&str> {
     let bare = s.trim();
     let inner = bare.strip_prefix('`')?;
