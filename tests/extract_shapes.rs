@@ -7309,3 +7309,15 @@ fn parts_of_a_message_format_are_wording_rules() {
     // A note on a tool, outside a format section, is no rule.
     assert!(at(&cs, 17).is_none(), "{cs:#?}");
 }
+
+#[test]
+fn an_approval_step_gates_the_act_a_named_step_runs() {
+    // "**Review** -- … Wait for their approval." then "**Open** -- Run `gh
+    // pr create --fill`": the old build read the step's name as its verb,
+    // found no act after the gate and held it to every code edit.
+    let cs = fixture("named-steps");
+    let c = at(&cs, 9).expect("gate");
+    assert!(json(&c.when).contains("gh pr create"), "{c:#?}");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+}

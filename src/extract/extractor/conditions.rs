@@ -641,7 +641,11 @@ pub(super) fn analyse(
             if tail.trim_end_matches(['*', '_', ' ']).ends_with('?') && imperative(head) {
                 glossed = head.to_string();
                 glossed.as_str()
-            } else if (!is_rule_like(head, lex) && imperative(tail)
+            } else if ((!is_rule_like(head, lex)
+                // ("**Create** -- Run `gh pr create`": a step's one-word
+                // name, then what the step does.)
+                || head.trim_matches(['*', '_', ' ']).split_whitespace().count() == 1)
+                && imperative(tail)
                 // "Protect main - Never delete main or dev": the tail has
                 // its own modal, the head names it.
                 || own_modal(&words(&mask(tail).0)).is_some_and(|m| {

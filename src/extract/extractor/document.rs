@@ -364,12 +364,20 @@ fn step_act(d: &Draft, lex: &Lexicon) -> Option<Predicate> {
     if let Some(r) = &d.require {
         return Some(r.clone());
     }
-    let w = words(&mask(&d.text).0);
+    // ("**Create** -- Run `gh pr create`": the step's name, then its act.)
+    let text = [" -- ", " \u{2014} ", " - ", ": "]
+        .iter()
+        .find_map(|sep| {
+            let i = find_outside_code(&d.text, sep)?;
+            (d.text[..i].split_whitespace().count() <= 3).then(|| &d.text[i + sep.len()..])
+        })
+        .unwrap_or(&d.text);
+    let w = words(&mask(text).0);
     let first = w.iter().find(|x| !x.barrier)?;
     if !matches!(first.text.as_str(), "run" | "execute" | "invoke" | "call") {
         return None;
     }
-    clause_info(&d.text, lex).behavior(true)
+    clause_info(text, lex).behavior(true)
 }
 
 /// A step of a numbered procedure that only looks at the repository ("Check
