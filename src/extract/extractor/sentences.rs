@@ -155,30 +155,36 @@ fn bold_situation(raw: &str, lex: &Lexicon) -> Option<(String, String)> {
     // A situation states something ("Tests fail", "The diff contains a
     // secret", "On the default branch", "Nothing to commit"); a step's
     // label names an act ("Transition to implementation").
-    let states = matches!(first, "on" | "in" | "during" | "nothing")
-        || hw.iter().skip(1).any(|w| {
-            let t = w.text.as_str();
-            matches!(
-                t,
-                "is" | "are"
-                    | "was"
-                    | "were"
-                    | "has"
-                    | "have"
-                    | "had"
-                    | "does"
-                    | "do"
-                    | "did"
-                    | "can't"
-                    | "cannot"
-                    | "isn't"
-                    | "aren't"
-                    | "doesn't"
-                    | "don't"
-                    | "fail"
-                    | "pass"
-            ) || (t.len() > 3 && (t.ends_with('s') && !t.ends_with("ss") || t.ends_with("ed")))
-        });
+    let stating = |t: &str| {
+        matches!(
+            t,
+            "is" | "are"
+                | "was"
+                | "were"
+                | "has"
+                | "have"
+                | "had"
+                | "does"
+                | "do"
+                | "did"
+                | "can't"
+                | "cannot"
+                | "isn't"
+                | "aren't"
+                | "doesn't"
+                | "don't"
+                | "fail"
+                | "pass"
+        )
+    };
+    let by_words = matches!(first, "on" | "in" | "during" | "nothing")
+        || hw.iter().skip(1).any(|w| stating(&w.text));
+    // (Or by a word's form alone: a verb in -s or -ed, "CI fails".)
+    let by_form = hw.iter().skip(1).any(|w| {
+        let t = w.text.as_str();
+        t.len() > 3 && (t.ends_with('s') && !t.ends_with("ss") || t.ends_with("ed"))
+    });
+    let states = by_words || by_form;
     // ("**Protected Branches** - Never delete main …": a title in capitals,
     // or a noun the rule after it names again, is a topic, not a state.)
     let title = hw.iter().all(|w| {
@@ -192,32 +198,9 @@ fn bold_situation(raw: &str, lex: &Lexicon) -> Option<(String, String)> {
     let told_again = hw
         .last()
         .is_some_and(|l| l.text.len() > 3 && words(tail).iter().any(|w| w.text == l.text));
-    let by_form_alone = !matches!(first, "on" | "in" | "during" | "nothing")
-        && !hw.iter().skip(1).any(|w| {
-            matches!(
-                w.text.as_str(),
-                "is" | "are"
-                    | "was"
-                    | "were"
-                    | "has"
-                    | "have"
-                    | "had"
-                    | "does"
-                    | "do"
-                    | "did"
-                    | "can't"
-                    | "cannot"
-                    | "isn't"
-                    | "aren't"
-                    | "doesn't"
-                    | "don't"
-                    | "fail"
-                    | "pass"
-            )
-        });
     if hw.len() < 2
         || !states
-        || (by_form_alone && (title || told_again))
+        || (!by_words && (title || told_again))
         || !plain
         || is_condition_word(first)
         || lex.is_imperative(first)
