@@ -1672,8 +1672,6 @@ pub(super) fn analyse(
     })
 }
 
-/// The command an item opens with where an alternative follows it
-/// ("`cat .env` or any command that prints it", "`a` or `b`").
 /// "Subject: lowercase, imperative mood, no trailing period", "`<type>`
 /// is one of: …" under "Commit message format": how a part of a message
 /// or title is written — a rule on its wording, judged by people (as a
@@ -1736,6 +1734,8 @@ fn message_part_spec(label: &str, rest: &str, heading: &str) -> bool {
     }) && lower.len() == rest.len()
 }
 
+/// The command an item opens with where an alternative follows it
+/// ("`cat .env` or any command that prints it", "`a` or `b`").
 fn alternative_after_command(s: &str) -> Option<&str> {
     let bare = s.trim();
     let inner = bare.strip_prefix('`')?;
