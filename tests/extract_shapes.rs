@@ -7321,3 +7321,35 @@ fn an_approval_step_gates_the_act_a_named_step_runs() {
     assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
     assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
 }
+
+#[test]
+fn stated_cases_keep_their_rules() {
+    let cs = fixture("stated-cases");
+    // A case label glossed in parentheses with commas is still a label:
+    // "Everything else (draft work, stale, unknown owner): never remove
+    // them" is a prohibition (the old build read a requirement).
+    let c = at(&cs, 9).expect("everything else");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    let c = at(&cs, 8).expect("fully merged");
+    assert!(json(&c.require).contains("branch"), "{c:#?}");
+    // "If …, <what that means> — say so and stop": the instruction after
+    // the dash holds under the condition (the old build kept no rule).
+    let c = at(&cs, 11).expect("stated case");
+    assert_eq!(c.modality, Modality::Must, "{c:#?}");
+    assert!(c.forbid.is_none() && c.require.is_none(), "{c:#?}");
+    // "If …, archive it first — but check … before doing so": a condition
+    // and its rule, not a list of acts before the dash.
+    let c = at(&cs, 13).expect("archive first");
+    assert_eq!(c.modality, Modality::Must, "{c:#?}");
+    // "If …, summarize: file, owner, and age": the condition ends at the
+    // comma; "file" after the colon is no verb.
+    assert!(at(&cs, 15).is_some(), "{cs:#?}");
+    // "To prune a single remote (not origin): `git remote prune …`": the
+    // means to a purpose no action shows — never required after any work.
+    let c = at(&cs, 17).expect("purpose");
+    assert!(c.require.is_none() && c.when.is_none(), "{c:#?}");
+    // A setext heading ("Keep the owner map current" over dashes) heads a
+    // section; it is no rule.
+    assert!(at(&cs, 19).is_none() && at(&cs, 20).is_none(), "{cs:#?}");
+    assert!(at(&cs, 22).is_some(), "{cs:#?}");
+}

@@ -115,6 +115,21 @@ fn list_item(line: &str) -> Option<(usize, bool, &str)> {
     None
 }
 
+/// A line of three or more `=`, `-`, `*` or `_` alone (spaces between
+/// allowed, at most three spaces before): a setext underline or a
+/// thematic break. `=` needs a paragraph above it to mean anything.
+fn rule_line(line: &str) -> Option<char> {
+    let indent = line.len() - line.trim_start().len();
+    let t: String = line.trim().chars().filter(|c| *c != ' ').collect();
+    let c = t.chars().next()?;
+    (indent <= 3
+        && matches!(c, '=' | '-' | '*' | '_')
+        && t.len() >= 3
+        && t.chars().all(|x| x == c)
+        && (c != '=' || !line.trim().contains(' ')))
+    .then_some(c)
+}
+
 fn fence_open(line: &str) -> Option<(char, usize, &str)> {
     let t = line.trim_start();
     let c = t.chars().next()?;
@@ -266,6 +281,25 @@ pub fn blocks<'a>(lines: impl Iterator<Item = (u32, &'a str)>) -> Vec<Block> {
             });
             continue;
         }
+        // A line of `=` or `-` under a paragraph underlines it as a heading
+        // (CommonMark's setext heading: "Title" / "====="; a frontmatter
+        // whose opening `---` is missing ends in one); elsewhere `---`,
+        // `***` or `___` is a thematic break, which ends the block before.
+        if let Some(c) = rule_line(raw) {
+            if let (Some(Block::Para(l)), '=' | '-') = (out.last(), c) {
+                let (line, text) = (l.first_line(), l.text.clone());
+                out.pop();
+                out.push(Block::Heading {
+                    line,
+                    level: if c == '=' { 1 } else { 2 },
+                    text,
+                });
+            } else if c != '=' && !matches!(out.last(), Some(Block::Blank)) {
+                out.push(Block::Blank);
+            }
+            header = None;
+            continue;
+        }
         let t = raw.trim_start();
         if t.starts_with('|') {
             if is_separator_row(t) {
@@ -372,6 +406,19 @@ mod tests {
         );
         assert!(matches!(&b[11], Block::Tag { name, closing: false, .. } if name == "Good"));
         assert!(matches!(&b[12], Block::Quote(_)));
+    }
+
+    #[test]
+    fn setext_underlines_make_headings_and_rules_end_blocks() {
+        let b = seg("Owner map\nand more\n===\n\n- one item\n***\nname: x\n---\n\n---\nText");
+        assert!(
+            matches!(&b[0], Block::Heading { line: 1, level: 1, text } if text == "Owner map and more")
+        );
+        // A thematic break ends the item before it; it is no text.
+        assert!(matches!(&b[2], Block::Item { body, .. } if body.text == "one item"));
+        assert!(matches!(&b[3], Block::Blank));
+        assert!(matches!(&b[4], Block::Heading { line: 7, level: 2, text } if text == "name: x"));
+        assert!(matches!(b.last(), Some(Block::Para(l)) if l.text == "Text"));
     }
 
     #[test]

@@ -269,11 +269,28 @@ pub(super) fn parenthetical_condition(s: &str) -> Option<(String, String)> {
     None
 }
 
-/// `Label: rest` where the label is short (at most five words) and is not a sentence.
+/// The text without its parenthesised parts.
+pub(super) fn without_parentheses(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth > 0 => depth -= 1,
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `Label: rest` where the label is short (at most six words) and is not a
+/// sentence. A parenthesis in the label glosses it ("Anything else (open
+/// PR, no PR record, ambiguous): do not delete"): its words do not count.
 pub(super) fn split_label(s: &str) -> Option<(String, String)> {
     let (m, _, _) = mask(s);
     let idx = m.find(": ")?;
-    let label = &m[..idx];
+    let label = without_parentheses(&m[..idx]);
     if label.split_whitespace().count() > 6 || label.contains(['.', '!', '?', '\u{1}']) {
         return None;
     }

@@ -638,8 +638,20 @@ pub(super) fn analyse(
                     .find(|w| !matches!(w.text.as_str(), "always" | "please"))
                     .is_some_and(|v| lex.is_imperative(&v.text.to_lowercase()))
             };
+            // ("If the log is empty, the branch is current — report that
+            // there is nothing to do": what the condition means, then what
+            // to do in it.)
+            let stated_case = words(head)
+                .first()
+                .is_some_and(|w| is_condition_word(&w.text))
+                .then(|| find_outside_code(head, ", "))
+                .flatten()
+                .filter(|&c| !is_rule_like(&head[c + 2..], lex) && imperative(tail));
             if tail.trim_end_matches(['*', '_', ' ']).ends_with('?') && imperative(head) {
                 glossed = head.to_string();
+                glossed.as_str()
+            } else if let Some(c) = stated_case {
+                glossed = format!("{}, {tail}", &head[..c]);
                 glossed.as_str()
             } else if ((!is_rule_like(head, lex)
                 // ("**Create** -- Run `gh pr create`": a step's one-word
@@ -864,8 +876,24 @@ pub(super) fn analyse(
             } else {
                 Order::After
             };
-            conditions.push((label.split_once(' ').map_or("", |x| x.1).to_string(), order));
-            rest = after;
+            let cond = label.split_once(' ').map_or("", |x| x.1);
+            // ("If findings appear, summarize: file, rule, …": the
+            // condition ends at the comma, the label after it is the
+            // rule's verb and the colon its object.)
+            match find_outside_code(cond, ", ").filter(|&i| {
+                words(&cond[i..])
+                    .first()
+                    .is_some_and(|w| lex.is_imperative(&w.text) && !is_condition_word(&w.text))
+            }) {
+                Some(i) => {
+                    conditions.push((cond[..i].to_string(), order));
+                    rest = format!("{}: {after}", cond[i + 2..].trim());
+                }
+                None => {
+                    conditions.push((cond.to_string(), order));
+                    rest = after;
+                }
+            }
             // "If already merged: `git branch -d <branch>`": what to run
             // in that case.
             if lone_command_span(&rest) {
@@ -891,8 +919,21 @@ pub(super) fn analyse(
             if states_a_case(&label) && negation(&words(&mask(&after).0)).0 {
                 conditions.push((strip_emphasis(&label), Order::After));
             }
+            // "To tag a specific commit (not HEAD): `tools/tag.ts v1 abc`":
+            // the command is the means to that purpose, run when the
+            // session has it (a situation no action shows).
+            let means = lw.first().is_some_and(|w| w.text == "to")
+                && lw
+                    .get(1)
+                    .is_some_and(|v| lex.is_imperative(&v.text) && !motivation(&v.text))
+                && lone_command_span(&after);
+            purpose |= means;
+            rest = if means {
+                format!("Run {}", after.trim())
+            } else {
+                after
+            };
             label_text = label;
-            rest = after;
         }
     }
     // "Use the `/x` command to invoke this skill": how the skill is loaded,

@@ -776,8 +776,15 @@ pub(super) fn acts_before_the_dash(s: &str) -> Option<String> {
         .split_once(" \u{2014} ")
         .or_else(|| s.split_once(" -- "))?;
     let head = head.trim();
-    // A list of acts: code spans or commas, no sentence of its own.
-    if !(head.contains('`') || head.contains(',')) || head.contains(['.', ':', ';']) {
+    // A list of acts: code spans or commas, no sentence of its own (nor a
+    // condition and its rule: "If it is a candidate, switch away first —
+    // but check `git status` before doing so").
+    if !(head.contains('`') || head.contains(','))
+        || head.contains(['.', ':', ';'])
+        || words(head)
+            .first()
+            .is_some_and(|w| is_condition_word(&w.text))
+    {
         return None;
     }
     // ("… ask the user before running." names no object at all.)

@@ -151,7 +151,7 @@ pub(crate) fn due_where_the_skill_applies(drafts: &mut [Draft], act: &Predicate)
 pub(crate) fn holds_from_the_start(text: &str) -> bool {
     // (Words inside an aside are the aside's: "Generate the package (BASE
     // is the commit recorded before dispatching)" says nothing of when.)
-    let w = words(&super::qualifiers::without_parentheses(text).to_lowercase());
+    let w = words(&without_parentheses(text).to_lowercase());
     w.iter().enumerate().any(|(i, x)| {
         matches!(
             x.text.as_str(),

@@ -13,21 +13,6 @@ pub(crate) fn plain_words(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// The text without its parenthesised parts.
-pub(super) fn without_parentheses(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut depth = 0usize;
-    for c in text.chars() {
-        match c {
-            '(' => depth += 1,
-            ')' if depth > 0 => depth -= 1,
-            _ if depth == 0 => out.push(c),
-            _ => {}
-        }
-    }
-    out
-}
-
 /// A code span holding a command with its arguments (`git add -A`).
 pub(super) fn names_a_full_command(text: &str) -> bool {
     mask(text)
