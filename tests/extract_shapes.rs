@@ -7353,3 +7353,34 @@ fn stated_cases_keep_their_rules() {
     assert!(at(&cs, 19).is_none() && at(&cs, 20).is_none(), "{cs:#?}");
     assert!(at(&cs, 22).is_some(), "{cs:#?}");
 }
+
+#[test]
+fn consent_said_in_an_aside_or_a_closing_with_gates_the_act() {
+    let cs = fixture("consent-forms");
+    // "Tag the release if the build is green (user confirms)": the case no
+    // action shows leaves no requirement, yet every tag waits on the
+    // user's word (the old build required a tag after every build).
+    let c = at(&cs, 9).expect("tag");
+    assert_eq!(c.when, Some(p("{git: tag}")), "{c:#?}");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    // "Remove the release branch with user approval": a gate on the
+    // deletion, not a deletion required after any edit.
+    let c = at(&cs, 10).expect("remove");
+    assert!(json(&c.when).contains("delete"), "{c:#?}");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
+}
+
+#[test]
+fn a_skill_without_frontmatter_is_described_by_its_opening() {
+    // No frontmatter: the opening paragraph says what the skill does. It
+    // is no step required after any edit, and "Confirm with the user
+    // before opening" gates the act it names (the old build kept no gate).
+    let cs = fixture("no-frontmatter");
+    let c = at(&cs, 3).expect("opening");
+    assert!(c.require.is_none(), "{c:#?}");
+    let c = at(&cs, 9).expect("confirm");
+    assert!(json(&c.when).contains("gh pr create"), "{c:#?}");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
+}

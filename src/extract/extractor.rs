@@ -62,10 +62,15 @@ use sentences::*;
 /// Extract the constraints of a skill with a lexicon.
 pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
     let blocks = markdown::blocks(skill.body_lines());
+    // (A SKILL.md without a description — its frontmatter missing or
+    // broken — says what it is for in its opening paragraph.)
+    let opening = opening_paragraph(&blocks).map(|b| b.text.clone());
     let description = skill
         .frontmatter
         .as_ref()
         .and_then(|f| f.description.as_deref())
+        .filter(|d| !d.trim().is_empty())
+        .or(opening.as_deref())
         .unwrap_or("");
     let mut ex = Extractor {
         lex: lexicon,
@@ -76,6 +81,7 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
     };
     ex.run(&blocks);
     let authors_skills = authors_skills(description, &ex.subject);
+    let subject = ex.subject;
     let mut drafts = ex.drafts;
     if authors_skills {
         for d in &mut drafts {
@@ -88,6 +94,7 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
             }
         }
     }
+    consent_before_the_subject_act(&mut drafts, &subject);
     if let Some(subject) = subject_writes(description, lexicon) {
         consent_on_the_subject(&mut drafts, &subject, lexicon);
     }

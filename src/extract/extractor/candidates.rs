@@ -745,11 +745,19 @@ impl Extractor<'_> {
                 if let Some(mut d) = self.sentence(&main, cond, ctx, k == 0) {
                     // ("Never force-push (only with the user's approval)":
                     // the forbidden act is the gated one.)
+                    // ("Push if published (user confirms)": a case no
+                    // action shows leaves the act no requirement, yet
+                    // whenever it is done it waits on the user's word.)
                     let act = d
                         .require
                         .clone()
                         .filter(|_| d.forbid.is_none())
-                        .or_else(|| d.forbid.clone());
+                        .or_else(|| d.forbid.clone())
+                        .or_else(|| {
+                            (d.when.is_none() && matches!(d.modality, Modality::Must))
+                                .then(|| clause_info(&main, self.lex).behavior(false))
+                                .flatten()
+                        });
                     match (act, flag) {
                         (Some(act), Some(flag)) => {
                             let mut a = Draft::new(aside, g.lines, Modality::Must);

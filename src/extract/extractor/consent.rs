@@ -264,14 +264,21 @@ pub(super) fn consent_aside(s: &str) -> Option<(String, String, Option<String>)>
         return None;
     }
     let w = plain_words(inner);
+    // ("(user confirms)", "(if the user agrees)": the person whose word it
+    // is marks it as much as "with" or "after" does.)
+    let who = w
+        .iter()
+        .any(|x| matches!(x.as_str(), "user" | "user's" | "human" | "partner"));
     let consent = w.iter().any(|x| {
         x.starts_with("approv")
             || x.starts_with("confirm")
             || x.starts_with("consent")
             || x.starts_with("permission")
-    }) && w
-        .iter()
-        .any(|x| x == "only" || x == "with" || x == "after" || x == "needs" || x == "requires");
+            || (who && x.starts_with("agree"))
+    }) && (who
+        || w.iter().any(|x| {
+            x == "only" || x == "with" || x == "after" || x == "needs" || x == "requires"
+        }));
     let ask_first = w.len() <= 4
         && w.first().is_some_and(|x| x == "ask" || x == "confirm")
         && w.iter().any(|x| x == "first" || x == "before");

@@ -1014,6 +1014,52 @@ pub(super) fn subject_writes(description: &str, lex: &Lexicon) -> Option<Predica
     any_of(writes)
 }
 
+/// "Confirm with user before creating", "Ask the user before
+/// publishing": consent asked before a verb with no object, in a skill
+/// whose description names that act ("Create a pull request via `gh`"):
+/// the skill's own act waits on the user's word (SPEC §4.2).
+pub(super) fn consent_before_the_subject_act(drafts: &mut [Draft], subject: &[SubjectAct]) {
+    for d in drafts.iter_mut() {
+        if d.when.is_some() || d.require.is_some() || d.forbid.is_some() {
+            continue;
+        }
+        let w: Vec<String> = plain_words(&strip_emphasis(&d.text));
+        let Some(at) = w.iter().rposition(|x| x == "before") else {
+            continue;
+        };
+        // The gerund ends the sentence, or only "it" / "them" follows.
+        let tail = &w[at + 1..];
+        let gerund = match tail {
+            [g] | [g, _]
+                if g.ends_with("ing") && tail.get(1).is_none_or(|o| o == "it" || o == "them") =>
+            {
+                g
+            }
+            _ => continue,
+        };
+        let head = &w[..at];
+        let asks = head
+            .first()
+            .is_some_and(|v| matches!(v.as_str(), "confirm" | "ask" | "check"))
+            && head
+                .iter()
+                .any(|x| matches!(x.as_str(), "user" | "users" | "them" | "human" | "partner"));
+        let approval = head.iter().any(|x| {
+            x.starts_with("approv")
+                || x.starts_with("consent")
+                || x.starts_with("permission")
+                || x == "confirmation"
+        });
+        if !(asks || approval) {
+            continue;
+        }
+        if let Some((act, scope)) = subject.iter().find_map(|a| a.act_of(gerund)) {
+            d.scope.extend(scope.iter().cloned());
+            consent_gate(d, act.clone(), true);
+        }
+    }
+}
+
 /// In a skill that exists to change such files, a consent gate on "the
 /// changes" or "files" ("Ask if the user wants to apply the changes",
 /// "Only edit files they approve") guards those files: the gate's
@@ -1427,6 +1473,31 @@ pub(super) fn non_goals_forbid_nothing(drafts: &mut [Draft], blocks: &[Block]) {
     }
 }
 
+/// The first paragraph before any section, or the first under a heading
+/// that names the skill's purpose (its title, "Overview", "Purpose"): what
+/// the skill is for, in its own words.
+pub(super) fn opening_paragraph(blocks: &[Block]) -> Option<&Lined> {
+    let mut purpose_heading = true;
+    for b in blocks {
+        match b {
+            Block::Heading { level, text, .. } => {
+                let t = text.to_lowercase();
+                purpose_heading = *level <= 1
+                    || ["purpose", "goal", "overview", "summary"]
+                        .iter()
+                        .any(|w| t.trim() == *w || t.trim().ends_with(&format!(" {w}")));
+                if !purpose_heading {
+                    return None;
+                }
+            }
+            Block::Para(body) if purpose_heading => return Some(body),
+            Block::Blank => {}
+            _ => return None,
+        }
+    }
+    None
+}
+
 /// The skill's opening paragraph, under its title or a "Purpose" /
 /// "Goal" / "Overview" heading, restating its description ("Safely merge
 /// a PR with all mandatory checks." under a description "Merge a pull
@@ -1449,31 +1520,8 @@ pub(super) fn purpose_statement(drafts: &mut [Draft], blocks: &[Block], descript
     if described.is_empty() {
         return;
     }
-    // The first paragraph before any section, or the first under a heading
-    // that names the skill's purpose.
-    let mut opening: Option<(u32, u32)> = None;
-    let mut purpose_heading = true;
-    for b in blocks {
-        match b {
-            Block::Heading { level, text, .. } => {
-                let t = text.to_lowercase();
-                purpose_heading = *level <= 1
-                    || ["purpose", "goal", "overview", "summary"]
-                        .iter()
-                        .any(|w| t.trim() == *w || t.trim().ends_with(&format!(" {w}")));
-                if !purpose_heading {
-                    break;
-                }
-            }
-            Block::Para(body) if purpose_heading => {
-                opening = Some((body.first_line(), body.last_line()));
-                break;
-            }
-            Block::Blank => {}
-            _ => break,
-        }
-    }
-    let Some((first, last)) = opening else {
+    let Some((first, last)) = opening_paragraph(blocks).map(|b| (b.first_line(), b.last_line()))
+    else {
         return;
     };
     for d in drafts.iter_mut() {

@@ -895,6 +895,31 @@ pub(super) fn consent_phrasing(s: &str) -> Option<String> {
             return Some(format!("Never {} without {tail}", first_lower(act)));
         }
     }
+    // "Delete the branch with user confirmation", "Tag it with the
+    // user's approval": the act's closing "with" names the user's word.
+    if let Some(at) = lower.rfind(" with ") {
+        let tail = s[at + " with ".len()..].trim_end_matches(['.', ' ']);
+        let tw: Vec<&str> = tail.split_whitespace().collect();
+        let act = &s[..at];
+        let first = lower.split_whitespace().next().unwrap_or("");
+        let by_user = tw.iter().any(|x| {
+            matches!(
+                x.to_lowercase().as_str(),
+                "user" | "user's" | "users'" | "human" | "human's" | "partner's"
+            )
+        });
+        if by_user
+            && tw.len() <= 5
+            && names_consent(&tail.to_lowercase())
+            && !act.contains([',', ';', ':', '`'])
+            && !matches!(
+                first,
+                "never" | "don't" | "do" | "always" | "if" | "when" | "only" | "ask" | "confirm"
+            )
+        {
+            return Some(format!("Never {} without {tail}", first_lower(act)));
+        }
+    }
     let first = lower.split_whitespace().next()?;
     let first = first.trim_matches(|c: char| !c.is_alphanumeric() && c != '-');
     if first.len() < 5 || !first.ends_with("ing") {

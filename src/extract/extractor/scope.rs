@@ -13,6 +13,20 @@ use super::*;
 pub(super) struct SubjectAct {
     verb: String,
     scope: BTreeSet<ScopeTag>,
+    /// What a session shows of it ("Create a pull request via `gh`": `gh
+    /// pr create`), where the clause names it.
+    act: Option<Predicate>,
+}
+
+impl SubjectAct {
+    /// The act and its scope, where `word` is its verb in any form
+    /// ("creating").
+    pub(super) fn act_of(&self, word: &str) -> Option<(&Predicate, &BTreeSet<ScopeTag>)> {
+        self.act
+            .as_ref()
+            .filter(|_| verb_matches(word, &self.verb))
+            .map(|a| (a, &self.scope))
+    }
 }
 
 /// How many words of a description's clause are its usual "Use (this
@@ -65,13 +79,21 @@ pub(super) fn subject_acts(description: &str, lex: &Lexicon) -> Vec<SubjectAct> 
         {
             continue;
         }
-        let scope = clause_info(clause, lex).scope;
-        if scope.is_empty() {
+        let info = clause_info(clause, lex);
+        if info.scope.is_empty() {
             continue;
         }
+        let act = info.behavior(false);
         match out.iter_mut().find(|a| a.verb == first) {
-            Some(a) => a.scope.extend(scope),
-            None => out.push(SubjectAct { verb: first, scope }),
+            Some(a) => {
+                a.scope.extend(info.scope);
+                a.act = a.act.take().or(act);
+            }
+            None => out.push(SubjectAct {
+                verb: first,
+                scope: info.scope,
+                act,
+            }),
         }
     }
     out
@@ -801,6 +823,7 @@ mod tests {
         let subject = vec![SubjectAct {
             verb: "commit".into(),
             scope: [ScopeTag::SharedRepoState].into_iter().collect(),
+            act: None,
         }];
         let tagged = |s: &str| !elided_object_scope(s, &subject).is_empty();
         // "Commit with a clear message": the skill's commit, its object elided.
