@@ -7384,3 +7384,34 @@ fn a_skill_without_frontmatter_is_described_by_its_opening() {
     assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
     assert_eq!(c.scope, vec![ScopeTag::SharedRepoState], "{c:#?}");
 }
+
+#[test]
+fn branches_named_in_code_are_the_ones_guarded() {
+    let cs = fixture("coded-branches");
+    // "delete `main` or `hotfix`": both names (the old build kept `main`,
+    // a well-known name, and dropped `hotfix`).
+    let c = at(&cs, 7).expect("delete");
+    let f = json(&c.forbid);
+    assert!(
+        f.contains("git branch -D hotfix") && f.contains("git branch -D main"),
+        "{c:#?}"
+    );
+    // "remove `qa`, `uat`, or `perf` branches", "push to `release/*`
+    // branches": branches named, not a kind no act shows — a forbid, not
+    // a bare trigger (the old build forbade nothing).
+    let c = at(&cs, 8).expect("remove");
+    let f = json(&c.forbid);
+    assert!(
+        ["qa", "uat", "perf"]
+            .iter()
+            .all(|n| f.contains(&format!("git branch -d {n}"))),
+        "{c:#?}"
+    );
+    assert!(c.when.is_none(), "{c:#?}");
+    let c = at(&cs, 9).expect("push");
+    assert_eq!(
+        c.forbid,
+        Some(p("{all: [{git: push}, {branch: 'release/*'}]}")),
+        "{c:#?}"
+    );
+}

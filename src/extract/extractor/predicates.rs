@@ -411,7 +411,22 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
     }
     // "Never delete main, develop or master", "… main, develop, or
     // user-specified branches", "protected branches": the branches deleted.
-    if let Some(names) = branches_deleted(&w) {
+    let listed = branches_deleted(&w).map(|n| n.into_iter().map(String::from).collect::<Vec<_>>());
+    let coded = code_branches_deleted(text);
+    let names = match (listed, coded.is_empty()) {
+        (Some(mut n), _) => {
+            n.extend(
+                coded
+                    .into_iter()
+                    .filter(|c| !n.contains(c))
+                    .collect::<Vec<_>>(),
+            );
+            Some(n)
+        }
+        (None, false) => Some(coded),
+        (None, true) => None,
+    };
+    if let Some(names) = names {
         let force = info.actions.iter().any(|(p, _)| {
             p.any_node(&|n| {
                 matches!(n, Predicate::Git { subcommand, args } if subcommand == "branch"
@@ -1930,6 +1945,64 @@ fn named_branch(text: &str) -> Option<String> {
         rest = &text[end..];
     }
     None
+}
+
+/// The branches a deletion verb names in code, as a list right after it
+/// ("delete `main` or `release`", "never remove `trunk`, `qa`"): each a
+/// plain name (no dot, no space). Empty where the list goes on with other
+/// words.
+fn code_branches_deleted(text: &str) -> Vec<String> {
+    let lower = text.to_lowercase();
+    if lower.len() != text.len() {
+        return Vec::new();
+    }
+    let Some(verb) = lower
+        .split_whitespace()
+        .find(|x| x.starts_with("delet") || x.starts_with("remov"))
+    else {
+        return Vec::new();
+    };
+    let Some(at) = lower.find(verb).filter(|&i| !text[..i].contains('`')) else {
+        return Vec::new();
+    };
+    let mut rest = text[at + verb.len()..].trim_start();
+    for skip in ["the ", "either "] {
+        rest = rest.strip_prefix(skip).unwrap_or(rest);
+    }
+    let mut names = Vec::new();
+    while let Some(r) = rest.strip_prefix('`') {
+        let Some(end) = r.find('`') else {
+            return Vec::new();
+        };
+        let name = &r[..end];
+        if name.is_empty()
+            || name.len() > 60
+            || !name
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '/' | '-' | '_' | '*'))
+        {
+            return Vec::new();
+        }
+        names.push(name.to_string());
+        rest = r[end + 1..].trim_start();
+        let before = rest;
+        for sep in [",", "or ", "and ", "nor "] {
+            rest = rest.strip_prefix(sep).unwrap_or(rest).trim_start();
+        }
+        if rest.len() == before.len() {
+            break;
+        }
+    }
+    // What follows ends the list: the sentence, a dash, or "branch(es)".
+    let next = rest.trim_start_matches(['*', '_']).to_lowercase();
+    let ends = next.is_empty()
+        || next.starts_with(['.', ';', ':', '(', '\u{2014}', '-'])
+        || next.starts_with("branch");
+    if ends && names.len() >= 2 {
+        names
+    } else {
+        Vec::new()
+    }
 }
 
 /// The branches a deletion verb names as plain words: well-known names

@@ -391,6 +391,8 @@ pub(crate) fn object_qualified(main: &str) -> bool {
             // named by the act's modifier).
             || (matches!(t.as_str(), "branches")
                 && i >= 1
+                // ("`trunk`, `qa`, or `prod` branches": named in code.)
+                && !main.to_lowercase().contains("` branches")
                 // ("main, develop, or user-specified branches": the names
                 // listed are the branches the act is checked on.)
                 && !w[..i].iter().any(|x| {
