@@ -7352,6 +7352,10 @@ fn stated_cases_keep_their_rules() {
     // section; it is no rule.
     assert!(at(&cs, 19).is_none() && at(&cs, 20).is_none(), "{cs:#?}");
     assert!(at(&cs, 22).is_some(), "{cs:#?}");
+    // "For a `develop` → `main` merge, run …": the arrow joins two names,
+    // no case and its answer (the old build kept no rule).
+    let c = at(&cs, 24).expect("arrow between names");
+    assert_eq!(c.modality, Modality::Must, "{c:#?}");
 }
 
 #[test]

@@ -737,7 +737,16 @@ pub(super) fn analyse(
                 4
             };
             let (left, right) = (s[..i].trim(), s[i + arrow_len..].trim());
-            if left.is_empty() || right.is_empty() {
+            // ("For a `develop` → `main` merge, run …": the arrow joins two
+            // names into one, a direction inside the sentence, no case.)
+            let joins_names = left.ends_with('`')
+                && right.starts_with('`')
+                && right[1..].find('`').is_some_and(|j| {
+                    right[j + 2..]
+                        .trim_start()
+                        .starts_with(|c: char| c.is_alphabetic())
+                });
+            if left.is_empty() || right.is_empty() || joins_names {
                 s
             } else {
                 conditions.push((left.to_string(), Order::After));
