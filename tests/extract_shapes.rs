@@ -7419,3 +7419,16 @@ fn branches_named_in_code_are_the_ones_guarded() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn a_stop_that_asks_the_user_to_report_back_gates_the_next_step() {
+    // "**STOP** — Tell the user: "… Let me know when it is approved."": the
+    // session waits for the user's word before the next step's acts (the
+    // old build kept a rule with no behavior).
+    let cs = fixture("report-back");
+    let c = at(&cs, 12).expect("stop");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    let w = json(&c.when);
+    assert!(w.contains("glab mr merge") && w.contains("tag"), "{c:#?}");
+    assert!(!w.contains("mr create"), "{c:#?}");
+}

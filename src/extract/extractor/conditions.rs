@@ -1639,8 +1639,22 @@ pub(super) fn analyse(
         && mw.iter().any(|x| {
             x.text.starts_with("ask") || x.text.starts_with("iterat") || x.text.starts_with("refin")
         });
+    // ("**STOP** — Tell the user: "… Tell me when the MR is approved."":
+    // the message asks the user to report back, and the session waits for
+    // that word.)
+    let reports_back = {
+        let l = whole.to_lowercase();
+        [
+            "tell me when",
+            "let me know when",
+            "tell me once",
+            "let me know once",
+        ]
+        .iter()
+        .any(|k| l.contains(k))
+    };
     // ("After showing the plan, wait for approval": after a planning step.)
-    let waits = waits || loops_on_user;
+    let waits = waits || loops_on_user || reports_back;
     let awaits = waits
         && (conditions.is_empty()
             || loops_on_user
@@ -1651,6 +1665,7 @@ pub(super) fn analyse(
             }))
         && !negative
         && (loops_on_user
+            || reports_back
             || words(&mask(&main).0).iter().any(|x| {
                 x.text.starts_with("approv")
                     || x.text.starts_with("consent")
