@@ -7432,3 +7432,37 @@ fn a_stop_that_asks_the_user_to_report_back_gates_the_next_step() {
     assert!(w.contains("glab mr merge") && w.contains("tag"), "{c:#?}");
     assert!(!w.contains("mr create"), "{c:#?}");
 }
+
+#[test]
+fn a_fence_holding_only_a_heading_is_a_stray_fence() {
+    // A "```" too many before "### Error: …" pairs every later fence the
+    // wrong way round: the sample messages became text and the rules at
+    // the end code (the old build kept "Run the login command" and dropped
+    // both rules).
+    let cs = fixture("stray-fence");
+    assert!((15..=22).all(|l| at(&cs, l).is_none()), "{cs:#?}");
+    let c = at(&cs, 27).expect("never push");
+    assert!(json(&c.forbid).contains("push"), "{c:#?}");
+    assert!(at(&cs, 28).is_some(), "{cs:#?}");
+}
+
+#[test]
+fn pushed_commits_are_a_state_not_a_push() {
+    // What a force push rewrites was pushed, always: "already-pushed"
+    // qualifies nothing (the old build kept a bare trigger).
+    let cs = fixture("pushed-commits");
+    let c = at(&cs, 6).expect("force-push");
+    assert_eq!(
+        c.forbid,
+        Some(p("{git: push, args: ['--force']}")),
+        "{c:#?}"
+    );
+    // "pushed branches", "the published commits": no push of their own
+    // (the old build forbade or triggered on every push).
+    for line in [7, 8] {
+        let c = at(&cs, line).expect("rule");
+        let all = format!("{}{}", json(&c.when), json(&c.forbid));
+        assert!(!all.contains("\"push\""), "{c:#?}");
+    }
+    assert!(json(&at(&cs, 7).unwrap().when).contains("rebase"));
+}

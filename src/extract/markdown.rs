@@ -197,19 +197,121 @@ fn is_box_drawing(c: char) -> bool {
     ('\u{2500}'..='\u{257F}').contains(&c)
 }
 
+/// A fenced block: the indexes of its opening and closing lines (`None`:
+/// it runs to the end of the file) and its language.
+struct Span {
+    open: usize,
+    close: Option<usize>,
+    lang: String,
+}
+
+/// Pair the fence lines. A `"""` line opens only when a later one closes
+/// it. Fences opened inside a fence of the same marker ("```markdown"
+/// holding "```python" … "```"): CommonMark reads the inner bare "```" as
+/// the end of the outer fence, but authors nest them (a document template
+/// with its code blocks), and the rest of the template is not instructions.
+/// An inner opener (same marker and length, with an info string) is counted,
+/// and each bare closer closes the innermost one first. The line `skip`
+/// opens nothing.
+fn pair_fences(lines: &[(u32, &str)], quote_lines: &[usize], skip: Option<usize>) -> Vec<Span> {
+    let mut spans = Vec::new();
+    // (marker, length, opening line, language, nested openers)
+    let mut open: Option<(char, usize, usize, String, usize)> = None;
+    for (i, &(_, raw)) in lines.iter().enumerate() {
+        if let Some((c, len, at, lang, nested)) = open.as_mut() {
+            let t = raw.trim();
+            let closer =
+                t.chars().take_while(|x| x == c).count() >= *len && t.chars().all(|x| x == *c);
+            if closer && *nested > 0 {
+                *nested -= 1;
+            } else if closer {
+                spans.push(Span {
+                    open: *at,
+                    close: Some(i),
+                    lang: std::mem::take(lang),
+                });
+                open = None;
+            } else if let Some((ic, ilen, info)) = fence_open(raw) {
+                if ic == *c && ilen == *len && !info.is_empty() {
+                    *nested += 1;
+                }
+            }
+            continue;
+        }
+        if skip == Some(i) {
+            continue;
+        }
+        if let Some((c, len, info)) =
+            fence_open(raw).filter(|(c, _, _)| *c != '"' || quote_lines.iter().any(|&q| q > i))
+        {
+            let lang = info.split_whitespace().next().unwrap_or("").to_string();
+            open = Some((c, len, i, lang, 0));
+        }
+    }
+    if let Some((_, _, at, lang, _)) = open {
+        spans.push(Span {
+            open: at,
+            close: None,
+            lang,
+        });
+    }
+    spans
+}
+
+/// Section headings (`##` and deeper) inside fences without a language
+/// (text a reader sees as code, where a document's structure rarely is).
+fn headings_in_code(lines: &[(u32, &str)], spans: &[Span]) -> usize {
+    spans
+        .iter()
+        .filter(|s| s.lang.is_empty())
+        .map(|s| {
+            let end = s.close.unwrap_or(lines.len());
+            lines[s.open + 1..end]
+                .iter()
+                .filter(|(_, l)| heading(l).is_some_and(|(level, _)| level >= 2))
+                .count()
+        })
+        .sum()
+}
+
+/// The fences of a document, and a stray fence line if there is one. A
+/// fence that holds nothing but a heading is more likely one "```" too many
+/// than code: every fence after it pairs the wrong way round, turning the
+/// sections after it into code and the code into text. When reading that
+/// line as no fence puts fewer section headings inside code, that reading
+/// is taken.
+fn fence_spans(lines: &[(u32, &str)], quote_lines: &[usize]) -> (Vec<Span>, Option<usize>) {
+    let spans = pair_fences(lines, quote_lines, None);
+    let score = headings_in_code(lines, &spans);
+    if score == 0 {
+        return (spans, None);
+    }
+    let only_headings = |s: &Span| {
+        let end = s.close.unwrap_or(lines.len());
+        let body = &lines[s.open + 1..end];
+        s.lang.is_empty()
+            && body.iter().any(|(_, l)| heading(l).is_some())
+            && body
+                .iter()
+                .all(|(_, l)| l.trim().is_empty() || heading(l).is_some())
+    };
+    let best = spans
+        .iter()
+        .filter(|s| only_headings(s))
+        .map(|s| {
+            let alt = pair_fences(lines, quote_lines, Some(s.open));
+            (headings_in_code(lines, &alt), s.open, alt)
+        })
+        .min_by_key(|(score, at, _)| (*score, *at));
+    match best {
+        Some((alt_score, at, alt)) if alt_score < score => (alt, Some(at)),
+        _ => (spans, None),
+    }
+}
+
 /// Segment body lines into blocks.
 pub fn blocks<'a>(lines: impl Iterator<Item = (u32, &'a str)>) -> Vec<Block> {
     let mut out: Vec<Block> = Vec::new();
-    // An open fence: (char, length, first line, language, content lines).
-    type OpenFence = (char, usize, u32, String, Vec<(u32, String)>);
-    let mut fence: Option<OpenFence> = None;
-    // Fences opened inside a fence of the same marker ("```markdown" holding
-    // "```python" … "```"): CommonMark reads the inner bare "```" as the end
-    // of the outer fence, but authors nest them (a document template with its
-    // code blocks), and the rest of the template is not instructions. An
-    // inner opener (same marker and length, with an info string) is counted,
-    // and each bare closer closes the innermost one first.
-    let mut nested = 0usize;
     let mut header: Option<std::rc::Rc<Vec<String>>> = None;
     let mut last_line = 0;
     let lines: Vec<(u32, &str)> = lines.collect();
@@ -221,16 +323,15 @@ pub fn blocks<'a>(lines: impl Iterator<Item = (u32, &'a str)>) -> Vec<Block> {
         .filter(|(_, (_, l))| matches!(fence_open(l), Some(('"', _, _))))
         .map(|(i, _)| i)
         .collect();
+    let (spans, stray) = fence_spans(&lines, &quote_lines);
+    let mut spans = spans.into_iter().peekable();
+    // The fence being read: (first line, language, content lines, closer).
+    type Reading = (u32, String, Vec<(u32, String)>, Option<usize>);
+    let mut fence: Option<Reading> = None;
     for (i, &(n, raw)) in lines.iter().enumerate() {
         last_line = n;
-        if let Some((c, len, start, lang, body)) = fence.as_mut() {
-            let t = raw.trim();
-            let closer =
-                t.chars().take_while(|x| x == c).count() >= *len && t.chars().all(|x| x == *c);
-            if closer && nested > 0 {
-                nested -= 1;
-                body.push((n, raw.to_string()));
-            } else if closer {
+        if let Some((start, lang, body, close)) = fence.as_mut() {
+            if *close == Some(i) {
                 out.push(Block::Fence {
                     start: *start,
                     end: n,
@@ -239,11 +340,6 @@ pub fn blocks<'a>(lines: impl Iterator<Item = (u32, &'a str)>) -> Vec<Block> {
                 });
                 fence = None;
             } else {
-                if let Some((ic, ilen, info)) = fence_open(raw) {
-                    if ic == *c && ilen == *len && !info.is_empty() {
-                        nested += 1;
-                    }
-                }
                 body.push((n, raw.to_string()));
             }
             continue;
@@ -264,11 +360,14 @@ pub fn blocks<'a>(lines: impl Iterator<Item = (u32, &'a str)>) -> Vec<Block> {
             }
             continue;
         }
-        if let Some((c, len, info)) =
-            fence_open(raw).filter(|(c, _, _)| *c != '"' || quote_lines.iter().any(|&q| q > i))
-        {
-            let lang = info.split_whitespace().next().unwrap_or("").to_string();
-            fence = Some((c, len, n, lang, Vec::new()));
+        if stray == Some(i) {
+            if !matches!(out.last(), Some(Block::Blank)) {
+                out.push(Block::Blank);
+            }
+            continue;
+        }
+        if let Some(span) = spans.next_if(|s| s.open == i) {
+            fence = Some((n, span.lang, Vec::new(), span.close));
             header = None;
             continue;
         }
@@ -365,7 +464,7 @@ pub fn blocks<'a>(lines: impl Iterator<Item = (u32, &'a str)>) -> Vec<Block> {
             }
         }
     }
-    if let Some((_, _, start, lang, body)) = fence {
+    if let Some((start, lang, body, _)) = fence {
         // Unclosed: the fence runs to the end of the file.
         out.push(Block::Fence {
             start,
@@ -457,6 +556,33 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn a_stray_fence_is_dropped_only_when_that_reads_better() {
+        let fences = |src: &str| -> Vec<(u32, u32)> {
+            seg(src)
+                .iter()
+                .filter_map(|b| match b {
+                    Block::Fence { start, end, .. } => Some((*start, *end)),
+                    _ => None,
+                })
+                .collect()
+        };
+        // Line 1 is one fence too many: the sections after it are text.
+        assert_eq!(
+            fences("```\n## A\n```\nsample\n```\n## B\n```\nsample\n```\n## Rules\n- x\n"),
+            vec![(3, 5), (7, 9)]
+        );
+        // A template heading in a fence, with nothing better to read: kept.
+        assert_eq!(
+            fences("Reply:\n```\n## Summary\n```\n## Next\n"),
+            vec![(2, 4)]
+        );
+        assert_eq!(
+            fences("```\n## Summary\n- one\n```\n## Next\n- two\n"),
+            vec![(1, 4)]
+        );
     }
 
     #[test]

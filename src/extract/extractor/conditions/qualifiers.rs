@@ -321,6 +321,10 @@ pub(crate) fn object_qualified(main: &str) -> bool {
         }
         out
     };
+    let force_push = w.iter().enumerate().any(|(i, t)| {
+        t.starts_with("force-push")
+            || t == "force" && w.get(i + 1).is_some_and(|n| n.starts_with("push"))
+    });
     w.iter().enumerate().skip(1).any(|(i, t)| {
         // ("uncommitted", "unstaged", "untracked" name what reset/clean act
         // on by definition: no qualifier.)
@@ -427,7 +431,11 @@ pub(crate) fn object_qualified(main: &str) -> bool {
             // "published commits" are some; "published history" is what
             // was pushed, all of it.
             // (So are "pushed commits": some of them.)
-            || (matches!(t.as_str(), "published" | "pushed") && w.get(i + 1).is_none_or(|n| n != "history"))
+            // (What a force push rewrites was pushed, always: "Do not
+            // force-push to rewrite already-pushed commits".)
+            || (matches!(t.as_str(), "published" | "pushed" | "already-pushed")
+                && w.get(i + 1).is_none_or(|n| n != "history")
+                && !force_push)
             // "… as part of finishing the task": only some such acts.
             || (t == "part" && i >= 1 && w[i - 1] == "as" && w.get(i + 1).is_some_and(|n| n == "of"))
             // "… in propose mode", "… in plan mode": a state of the
