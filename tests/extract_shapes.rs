@@ -7466,3 +7466,24 @@ fn pushed_commits_are_a_state_not_a_push() {
     }
     assert!(json(&at(&cs, 7).unwrap().when).contains("rebase"));
 }
+
+#[test]
+fn lines_led_by_marks_are_a_list() {
+    // "❌ …" and "✅ …" lines with no list markers: one rule each (the old
+    // build read each run as one paragraph and kept one rule of it).
+    let cs = fixture("marked-lines");
+    for line in [8, 9, 10, 15] {
+        let c = at(&cs, line).expect("rule");
+        assert_eq!(c.lines, [line, line], "{c:#?}");
+    }
+    let c = at(&cs, 8).expect("committing");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
+    assert!(json(&c.require).contains("diff"), "{c:#?}");
+    let c = at(&cs, 9).expect("pushing");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+    assert!(json(&c.require).contains("branch"), "{c:#?}");
+    assert!(json(&at(&cs, 10).unwrap().forbid).contains("-A"));
+    let c = at(&cs, 15).expect("push only");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+}

@@ -115,6 +115,26 @@ fn list_item(line: &str) -> Option<(usize, bool, &str)> {
     None
 }
 
+/// A line led by a mark ("❌ Pushing without …", "✅ Tests pass", "• one"):
+/// the mark, with a space after it. A run of such lines is a list written
+/// without list markers; the check and cross marks stay in the item (they
+/// say "do" and "don't"), a bullet goes.
+fn mark_led(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    let c = t.chars().next()?;
+    if !matches!(
+        c,
+        '❌' | '✅' | '✓' | '✔' | '✗' | '✘' | '🚫' | '⛔' | '⚠' | '•'
+    ) {
+        return None;
+    }
+    let rest = t[c.len_utf8()..].trim_start_matches('\u{FE0F}');
+    if !rest.starts_with([' ', '\t']) || rest.trim().is_empty() {
+        return None;
+    }
+    Some(if c == '•' { rest.trim_start() } else { t })
+}
+
 /// A line of three or more `=`, `-`, `*` or `_` alone (spaces between
 /// allowed, at most three spaces before): a setext underline or a
 /// thematic break. `=` needs a paragraph above it to mean anything.
@@ -435,6 +455,22 @@ pub fn blocks<'a>(lines: impl Iterator<Item = (u32, &'a str)>) -> Vec<Block> {
             }
             continue;
         }
+        let run = |j: Option<usize>| {
+            j.and_then(|j| lines.get(j))
+                .is_some_and(|(_, l)| mark_led(l).is_some())
+        };
+        if let Some(body_text) = mark_led(raw).filter(|_| run(i.checked_sub(1)) || run(Some(i + 1)))
+        {
+            let mut body = Lined::default();
+            body.push_line(n, body_text);
+            out.push(Block::Item {
+                body,
+                indent: raw.len() - raw.trim_start().len(),
+                ordered: false,
+                checkbox: false,
+            });
+            continue;
+        }
         if let Some((indent, ordered, rest)) = list_item(raw) {
             let (checkbox, rest) = match rest
                 .strip_prefix("[ ]")
@@ -583,6 +619,16 @@ mod tests {
             fences("```\n## Summary\n- one\n```\n## Next\n- two\n"),
             vec![(1, 4)]
         );
+    }
+
+    #[test]
+    fn a_run_of_marked_lines_is_a_list() {
+        let b = seg("❌ Pushing blind\n✅ Tests pass\n• one\n\n❌ Bad: alone\nmore text\n");
+        assert!(matches!(&b[0], Block::Item { body, .. } if body.text == "❌ Pushing blind"));
+        assert!(matches!(&b[1], Block::Item { body, .. } if body.text == "✅ Tests pass"));
+        assert!(matches!(&b[2], Block::Item { body, .. } if body.text == "one"));
+        // One marked line is a paragraph like any other.
+        assert!(matches!(&b[4], Block::Para(l) if l.text == "❌ Bad: alone more text"));
     }
 
     #[test]
