@@ -7487,3 +7487,19 @@ fn lines_led_by_marks_are_a_list() {
     let c = at(&cs, 15).expect("push only");
     assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
 }
+
+#[test]
+fn a_skill_that_is_the_way_to_an_act_is_loaded_before_it() {
+    // "You MUST use this skill to open pull requests", "If you need to
+    // create a PR, invoke this skill": the skill, by its frontmatter name,
+    // loaded before each PR is opened (the old build kept no rule).
+    let cs = fixture("own-skill");
+    for line in [6, 8] {
+        let c = at(&cs, line).expect("rule");
+        assert_eq!(c.when, Some(p("{command: 'gh pr create*'}")), "{c:#?}");
+        assert_eq!(c.require, Some(p("{skill: open-pr}")), "{c:#?}");
+        assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    }
+    // How the skill is loaded is no rule.
+    assert!(at(&cs, 10).is_none(), "{cs:#?}");
+}

@@ -119,11 +119,61 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
         due_where_the_skill_applies(&mut drafts, &act);
     }
     skill_anaphora(&mut drafts);
+    own_skill_named(&mut drafts, skill);
     one_question_per_batch(&mut drafts);
     for d in &mut drafts {
         judged_where_work_was_done(d);
     }
     assign_ids(drafts)
+}
+
+/// "Invoke this skill for PR creation": the skill's own name where a rule
+/// stood for it ([`conditions::OWN_SKILL`]) — the frontmatter's, else the
+/// folder's (as the harness names it); with neither, the rule requires no
+/// load it could name.
+fn own_skill_named(drafts: &mut [Draft], skill: &Skill) {
+    let name = skill
+        .frontmatter
+        .as_ref()
+        .and_then(|f| f.name.clone())
+        .filter(|n| !n.trim().is_empty())
+        .or_else(|| {
+            skill
+                .path
+                .parent()
+                .and_then(|d| d.file_name())
+                .map(|n| n.to_string_lossy().into_owned())
+        });
+    fn rename(p: &mut Predicate, name: &str) {
+        match p {
+            Predicate::Skill(s) if s == conditions::OWN_SKILL => *s = name.to_string(),
+            Predicate::Any(v) | Predicate::All(v) => v.iter_mut().for_each(|p| rename(p, name)),
+            Predicate::Not(p) => rename(p, name),
+            _ => {}
+        }
+    }
+    fn names_own(p: &Predicate) -> bool {
+        match p {
+            Predicate::Skill(s) => s == conditions::OWN_SKILL,
+            Predicate::Any(v) | Predicate::All(v) => v.iter().any(names_own),
+            Predicate::Not(p) => names_own(p),
+            _ => false,
+        }
+    }
+    for d in drafts {
+        match &name {
+            Some(n) => [&mut d.when, &mut d.require, &mut d.forbid]
+                .into_iter()
+                .flatten()
+                .for_each(|p| rename(p, n)),
+            None => {
+                if d.require.as_ref().is_some_and(names_own) {
+                    d.require = None;
+                    d.order = None;
+                }
+            }
+        }
+    }
 }
 
 /// A rule before it gets its id.

@@ -436,6 +436,50 @@ fn crossed_out(s: &str, lex: &Lexicon) -> Option<String> {
     Some(format!("Never {verb} {tail}").trim_end().to_string())
 }
 
+/// The name a rule uses for the skill it belongs to until the document pass
+/// knows it ([`crate::extract::extractor`] puts the frontmatter's name in).
+pub(super) const OWN_SKILL: &str = "skill-this-rule-belongs-to";
+
+/// "… invoke this skill for PR creation", "… use this skill to open pull
+/// requests", "If you need to open a PR, use this skill": the act the skill
+/// is the way to, when the lexicon knows one.
+fn act_the_skill_is_for(rest: &str, lex: &Lexicon) -> Option<String> {
+    let lower = rest.to_ascii_lowercase();
+    let after = ["this skill for ", "this skill to "]
+        .iter()
+        .find_map(|k| lower.find(k).map(|i| rest[i + k.len()..].to_string()));
+    let before = || {
+        let t = lower.trim_start();
+        let cond = ["if ", "when ", "whenever "]
+            .iter()
+            .find_map(|k| t.strip_prefix(k))?;
+        let cond = &cond[..cond.find(", ")?];
+        let cond = [
+            "the user wants to ",
+            "the user asks to ",
+            "the user asks you to ",
+            "you need to ",
+            "you want to ",
+            "you are asked to ",
+        ]
+        .iter()
+        .find_map(|k| cond.strip_prefix(k))
+        .unwrap_or(cond);
+        Some(cond.to_string())
+    };
+    let act = after.or_else(before)?;
+    let act = act
+        .trim()
+        .trim_end_matches(['.', '!', ':'])
+        .trim()
+        .to_string();
+    clause_info(&act, lex)
+        .actions
+        .iter()
+        .any(|(p, _)| !matches!(p, Predicate::Skill(_) | Predicate::Subagent(_)))
+        .then_some(act)
+}
+
 pub(super) fn analyse(
     s: &str,
     question: Option<&str>,
@@ -947,6 +991,9 @@ pub(super) fn analyse(
     }
     // "Use the `/x` command to invoke this skill": how the skill is loaded,
     // which the load itself shows, not a rule of the session.
+    // ("You MUST invoke this skill for PR creation", "If you need to open a
+    // PR, use this skill": the skill is the way to an act, loaded before
+    // each one — the document pass puts the skill's name in.)
     if words(&mask(&rest).0).windows(3).any(|p| {
         matches!(
             p[0].text.as_str(),
@@ -954,7 +1001,10 @@ pub(super) fn analyse(
         ) && p[1].text == "this"
             && p[2].text == "skill"
     }) {
-        return None;
+        rest = format!(
+            "Before {}, invoke the `{OWN_SKILL}` skill",
+            act_the_skill_is_for(&rest, lex)?
+        );
     }
     // "Activation: When the user asks to …", "Triggers: …": when the skill
     // applies, not a rule.
