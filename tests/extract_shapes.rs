@@ -7503,3 +7503,21 @@ fn a_skill_that_is_the_way_to_an_act_is_loaded_before_it() {
     // How the skill is loaded is no rule.
     assert!(at(&cs, 10).is_none(), "{cs:#?}");
 }
+
+#[test]
+fn draft_before_the_noun_is_the_form_of_the_act() {
+    // "Always create draft PRs", "Default to a draft PR": a PR opened
+    // without `--draft` breaks them (the old build required some PR after
+    // any edit, or nothing).
+    let cs = fixture("draft-forms");
+    for line in [6, 8] {
+        let c = at(&cs, line).expect("rule");
+        let f = json(&c.forbid);
+        assert!(
+            f.contains("gh pr create") && f.contains("--draft"),
+            "{c:#?}"
+        );
+    }
+    // "Review the draft PR": no form of any act.
+    assert!(at(&cs, 10).is_none_or(|c| c.forbid.is_none()), "{cs:#?}");
+}

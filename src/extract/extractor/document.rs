@@ -1177,9 +1177,32 @@ pub(super) fn required_forms(drafts: &mut [Draft]) {
             // ("Draft the release notes": the notes are written, no draft
             // is made — the word must be the form, "as a draft", "a draft
             // PR".)
+            // ("Always create draft PRs", "Default to draft PR": the word
+            // before the noun, with an act that makes one — not "Review the
+            // draft PR".)
             let as_form = w.windows(2).any(|p| {
                 matches!(p[0].as_str(), "as" | "a") && matches!(p[1].as_str(), "draft" | "drafts")
-            });
+            }) || (w.windows(2).any(|p| {
+                matches!(p[0].as_str(), "draft" | "drafts")
+                    && matches!(
+                        p[1].as_str(),
+                        "pr" | "prs" | "pull" | "release" | "releases"
+                    )
+            }) && w.iter().any(|x| {
+                matches!(
+                    x.as_str(),
+                    "create"
+                        | "creates"
+                        | "creating"
+                        | "open"
+                        | "opens"
+                        | "opening"
+                        | "raise"
+                        | "submit"
+                        | "default"
+                        | "make"
+                )
+            }));
             if !as_form {
                 continue;
             }
