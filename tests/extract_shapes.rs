@@ -7521,3 +7521,23 @@ fn draft_before_the_noun_is_the_form_of_the_act() {
     // "Review the draft PR": no form of any act.
     assert!(at(&cs, 10).is_none_or(|c| c.forbid.is_none()), "{cs:#?}");
 }
+
+#[test]
+fn a_prohibition_in_the_passive_forbids_the_act_on_its_object() {
+    // "The `main` branch is never force-pushed", "API keys must never be
+    // committed": prohibitions with the object first (the old build read
+    // them as musts, requiring a force push to main and a commit).
+    let cs = fixture("passive-never");
+    let c = at(&cs, 6).expect("force-push");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    let f = json(&c.forbid);
+    assert!(f.contains("--force") && f.contains("main"), "{c:#?}");
+    assert!(c.require.is_none(), "{c:#?}");
+    let c = at(&cs, 8).expect("api keys");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    assert!(json(&c.forbid).contains(".env"), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
+    assert_eq!(at(&cs, 10).map(|c| c.modality), Some(Modality::MustNot));
+    // With its agent it states what a script does.
+    assert!(at(&cs, 12).is_none_or(|c| c.modality != Modality::MustNot && c.forbid.is_none()));
+}

@@ -436,6 +436,45 @@ fn crossed_out(s: &str, lex: &Lexicon) -> Option<String> {
     Some(format!("Never {verb} {tail}").trim_end().to_string())
 }
 
+/// "Secrets must never be committed", "Protected branches (`main`, …) are
+/// never deleted", "… should never be pushed": a prohibition in the
+/// passive ([`negation`] reads it so), said in the active: "Never commit
+/// secrets". The subject is one to eight words; an agent ("by the
+/// script") makes it a fact, left alone.
+fn passive_prohibition(s: &str, lex: &Lexicon) -> Option<String> {
+    let lower = s.to_ascii_lowercase();
+    let (at, key) = [
+        " must never be ",
+        " shall never be ",
+        " should never be ",
+        " are never ",
+        " is never ",
+    ]
+    .iter()
+    .find_map(|k| lower.find(k).map(|i| (i, *k)))?;
+    let subject = s[..at].trim();
+    let after = &s[at + key.len()..];
+    let n = plain_words(subject).len();
+    if !(1..=8).contains(&n) || plain_words(after).iter().any(|w| w == "by") {
+        return None;
+    }
+    let end = after
+        .find(|c: char| !(c.is_ascii_alphabetic() || c == '-'))
+        .unwrap_or(after.len());
+    let participle = after[..end].to_ascii_lowercase();
+    let (prefix, last) = match participle.rsplit_once('-') {
+        Some((p, l)) => (format!("{p}-"), l.to_string()),
+        None => (String::new(), participle.clone()),
+    };
+    let base = base_verb(&last, lex)?;
+    let subject = subject.trim_start_matches(['*', '_', '-', ' ']);
+    Some(format!(
+        "Never {prefix}{base} {}{}",
+        subject.strip_suffix(['*', '_']).unwrap_or(subject),
+        &after[end..]
+    ))
+}
+
 /// The name a rule uses for the skill it belongs to until the document pass
 /// knows it ([`crate::extract::extractor`] puts the frontmatter's name in).
 pub(super) const OWN_SKILL: &str = "skill-this-rule-belongs-to";
@@ -490,6 +529,10 @@ pub(super) fn analyse(
     if describes_the_skill(s) {
         return None;
     }
+    // "Protected branches are never deleted": read as "Never delete
+    // protected branches", its object where the act's qualifiers look.
+    let active = passive_prohibition(s, lex);
+    let s = active.as_deref().unwrap_or(s);
     let alternative = alternative_conditions_dropped(s.trim());
     let whether = if_as_whether(alternative.as_deref().unwrap_or(s.trim()));
     let s = bounded(&whether);

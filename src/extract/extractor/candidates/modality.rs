@@ -145,8 +145,37 @@ pub(crate) fn negation(w: &[Word]) -> (bool, bool) {
         || (t.first() == Some(&"no") && !no_need)
         || t[..relative_clause_at(&t)]
             .windows(2)
-            .any(|p| matches!(p[0], "must" | "shall") && p[1] == "not");
+            .any(|p| matches!(p[0], "must" | "shall") && p[1] == "not")
+        || passive_never(&t[..relative_clause_at(&t)]);
     (strong || weak, weak && !strong)
+}
+
+/// "Secrets must never be committed", "Protected branches are never
+/// deleted": a prohibition in the passive, its object first. Not a fact
+/// with its agent ("… are never deleted by the script") or a need ("is
+/// never required").
+fn passive_never(t: &[&str]) -> bool {
+    if t.contains(&"by") {
+        return false;
+    }
+    t.windows(3).any(|p| {
+        (matches!(p[0], "must" | "shall" | "should") && p[1] == "never" && p[2] == "be")
+            || (matches!(p[0], "is" | "are")
+                && p[1] == "never"
+                && p[2].len() > 4
+                && p[2].ends_with("ed")
+                && !matches!(
+                    p[2],
+                    "needed"
+                        | "required"
+                        | "expected"
+                        | "supported"
+                        | "guaranteed"
+                        | "used"
+                        | "affected"
+                        | "recommended"
+                ))
+    })
 }
 
 /// How many words name the skill itself as the subject ("This skill",

@@ -1132,10 +1132,18 @@ pub(super) fn active_form(c: &str, lex: &Lexicon) -> Option<String> {
     if !(1..=4).contains(&be) || at + 1 != t.len() || !participle.ends_with("ed") {
         return None;
     }
-    let stem = &participle[..participle.len() - 2];
+    let base = base_verb(participle, lex)?;
+    let subject = t[..be].join(" ");
+    Some(format!("{base} {subject}"))
+}
+
+/// The verb of a participle the lexicon knows ("committed" → "commit",
+/// "deleted" → "delete", "pushed" → "push").
+pub(crate) fn base_verb(participle: &str, lex: &Lexicon) -> Option<String> {
+    let stem = participle.strip_suffix("ed")?;
     let doubled =
         stem.len() > 2 && stem.as_bytes()[stem.len() - 1] == stem.as_bytes()[stem.len() - 2];
-    let base = [
+    [
         format!("{stem}e"),
         stem.to_string(),
         if doubled {
@@ -1145,9 +1153,7 @@ pub(super) fn active_form(c: &str, lex: &Lexicon) -> Option<String> {
         },
     ]
     .into_iter()
-    .find(|b| !b.is_empty() && lex.is_imperative(b))?;
-    let subject = t[..be].join(" ");
-    Some(format!("{base} {subject}"))
+    .find(|b| !b.is_empty() && lex.is_imperative(b))
 }
 
 /// "using this skill", "while this skill is active", "when you follow
