@@ -7540,4 +7540,9 @@ fn a_prohibition_in_the_passive_forbids_the_act_on_its_object() {
     assert_eq!(at(&cs, 10).map(|c| c.modality), Some(Modality::MustNot));
     // With its agent it states what a script does.
     assert!(at(&cs, 12).is_none_or(|c| c.modality != Modality::MustNot && c.forbid.is_none()));
+    // "… is never required": a need, not a prohibition.
+    assert!(
+        at(&cs, 14).is_none_or(|c| c.modality != Modality::MustNot),
+        "{cs:#?}"
+    );
 }

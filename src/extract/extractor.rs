@@ -152,14 +152,6 @@ fn own_skill_named(drafts: &mut [Draft], skill: &Skill) {
             _ => {}
         }
     }
-    fn names_own(p: &Predicate) -> bool {
-        match p {
-            Predicate::Skill(s) => s == conditions::OWN_SKILL,
-            Predicate::Any(v) | Predicate::All(v) => v.iter().any(names_own),
-            Predicate::Not(p) => names_own(p),
-            _ => false,
-        }
-    }
     for d in drafts {
         match &name {
             Some(n) => [&mut d.when, &mut d.require, &mut d.forbid]
@@ -167,7 +159,9 @@ fn own_skill_named(drafts: &mut [Draft], skill: &Skill) {
                 .flatten()
                 .for_each(|p| rename(p, n)),
             None => {
-                if d.require.as_ref().is_some_and(names_own) {
+                let own =
+                    |p: &Predicate| matches!(p, Predicate::Skill(s) if s == conditions::OWN_SKILL);
+                if d.require.as_ref().is_some_and(|p| p.any_node(&own)) {
                     d.require = None;
                     d.order = None;
                 }

@@ -466,6 +466,10 @@ fn passive_prohibition(s: &str, lex: &Lexicon) -> Option<String> {
         Some((p, l)) => (format!("{p}-"), l.to_string()),
         None => (String::new(), participle.clone()),
     };
+    // ("Approval is never required": a need, not a prohibition.)
+    if states_a_need(&participle) {
+        return None;
+    }
     let base = base_verb(&last, lex)?;
     let subject = subject.trim_start_matches(['*', '_', '-', ' ']);
     Some(format!(

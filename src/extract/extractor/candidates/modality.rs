@@ -164,18 +164,24 @@ fn passive_never(t: &[&str]) -> bool {
                 && p[1] == "never"
                 && p[2].len() > 4
                 && p[2].ends_with("ed")
-                && !matches!(
-                    p[2],
-                    "needed"
-                        | "required"
-                        | "expected"
-                        | "supported"
-                        | "guaranteed"
-                        | "used"
-                        | "affected"
-                        | "recommended"
-                ))
+                && !states_a_need(p[2]))
     })
+}
+
+/// "… is never required", "… is never used": a need or a fact, not a
+/// prohibition.
+pub(crate) fn states_a_need(participle: &str) -> bool {
+    matches!(
+        participle,
+        "needed"
+            | "required"
+            | "expected"
+            | "supported"
+            | "guaranteed"
+            | "used"
+            | "affected"
+            | "recommended"
+    )
 }
 
 /// How many words name the skill itself as the subject ("This skill",
