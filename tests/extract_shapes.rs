@@ -1283,10 +1283,10 @@ fn authority_to_act_and_a_contrasted_state_are_not_acts() {
 #[test]
 fn steps_of_one_workflow_among_many_bind_only_where_it_is_followed() {
     let cs = workflows();
-    // The first step of a workflow requires nothing from the load; the
-    // later one follows it.
+    // The first step of a workflow requires nothing from the load (it is
+    // due before the push its own workflow runs); the later one follows it.
     let c = at(&cs, 26).expect("tag step");
-    assert!(c.require.is_none(), "{c:#?}");
+    assert!(c.require.is_none() || c.when.is_some(), "{c:#?}");
     let c = at(&cs, 27).expect("push step");
     assert!(c.when.is_some(), "{c:#?}");
     let c = at(&cs, 30).expect("list step");
@@ -7545,4 +7545,33 @@ fn a_prohibition_in_the_passive_forbids_the_act_on_its_object() {
         at(&cs, 14).is_none_or(|c| c.modality != Modality::MustNot),
         "{cs:#?}"
     );
+}
+
+#[test]
+fn a_step_of_one_of_several_workflows_binds_around_its_workflows_act() {
+    // "## Workflows" / "### Save Workflow": which workflow a session
+    // follows no act shows, but the commit a later step runs does. The
+    // look-ups before it are due before each commit, the check after it
+    // after (the old build kept no predicate on any step).
+    let cs = fixture("workflow-steps");
+    for line in [16, 17] {
+        let c = at(&cs, line).expect("look-up");
+        assert_eq!(json(&c.when), json(&Some(p("{git: commit}"))), "{c:#?}");
+        assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+        assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    }
+    assert!(json(&at(&cs, 16).unwrap().require).contains("status"));
+    let c = at(&cs, 22).expect("check");
+    assert_eq!(json(&c.when), json(&Some(p("{git: commit}"))), "{c:#?}");
+    assert_eq!(c.order, Some(Order::After), "{c:#?}");
+    assert!(json(&c.require).contains("log"), "{c:#?}");
+    // The commit step itself stays unverifiable: it is the workflow's act.
+    let c = at(&cs, 21).expect("commit step");
+    assert!(c.require.is_none() && c.when.is_none(), "{c:#?}");
+    // Tests before the push of their own workflow.
+    let c = at(&cs, 26).expect("tests");
+    assert_eq!(json(&c.when), json(&Some(p("{git: push}"))), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    // A workflow with no act of its own binds nothing.
+    assert!(at(&cs, 31).is_none_or(|c| c.require.is_none()), "{cs:#?}");
 }

@@ -112,6 +112,7 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
     gate_following_acts(&mut drafts, &blocks, lexicon);
     consent_to_the_offered_acts(&mut drafts, lexicon);
     case_forbids_what_no_rule_asks(&mut drafts, lexicon);
+    workflow_steps_around_their_acts(&mut drafts, &blocks, lexicon);
     case_steps_before_the_case_act(&mut drafts, &blocks, lexicon);
     look_ups_before_the_next_act(&mut drafts, &blocks, lexicon);
     file_looks_before_the_work(&mut drafts, lexicon);
@@ -194,6 +195,10 @@ struct Draft {
     /// act, due before the case's own scoped act where the document pass
     /// finds one ([`case_steps_before_the_case_act`]); else unverifiable.
     case_require: Option<Predicate>,
+    /// That step belongs to one of several workflows ("## Workflows" /
+    /// "### Commit Workflow"): it binds around the acts of its own
+    /// workflow ([`workflow_steps_around_their_acts`]).
+    workflow: bool,
 }
 
 impl Draft {
@@ -216,6 +221,7 @@ impl Draft {
             awaits: false,
             case_forbid: None,
             case_require: None,
+            workflow: false,
         }
     }
 }

@@ -1063,6 +1063,7 @@ impl Extractor<'_> {
             awaits: false,
             case_forbid: None,
             case_require: None,
+            workflow: false,
         });
     }
 }

@@ -243,6 +243,119 @@ fn heading_levels(blocks: &[Block]) -> Vec<(u32, usize)> {
         .collect()
 }
 
+/// "## Workflows" / "### Commit Workflow" / "- Read the recent commit
+/// messages" … "- Run `git commit`" … "- Run `git status` to verify": a
+/// step of one of several workflows binds around the scoped acts of its
+/// own workflow — `when` the next act a later step of that workflow does,
+/// `before`; past the last one, a step that acts on nothing shared is due
+/// `after` it. A workflow with no act of its own leaves its steps
+/// unverifiable (which one a session followed, no act shows).
+pub(super) fn workflow_steps_around_their_acts(
+    drafts: &mut [Draft],
+    blocks: &[Block],
+    lex: &Lexicon,
+) {
+    let headings: Vec<(u32, usize, &str)> = blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Heading { line, level, text } => Some((*line, *level, text.as_str())),
+            _ => None,
+        })
+        .collect();
+    // The workflow a line is in: the heading right under the one that
+    // lists the alternatives, to the next heading of its level or above.
+    let workflow = |line: u32| -> Option<(u32, u32)> {
+        let mut i = headings.iter().rposition(|(l, _, _)| *l <= line)?;
+        loop {
+            let (start, level, _) = headings[i];
+            let parent = headings[..i].iter().rposition(|(_, l, _)| *l < level)?;
+            if lists_alternatives(headings[parent].2) {
+                let end = headings[i + 1..]
+                    .iter()
+                    .find(|(_, l, _)| *l <= level)
+                    .map_or(u32::MAX, |(l, _, _)| *l);
+                return Some((start, end));
+            }
+            i = parent;
+        }
+    };
+    // What a step does to shared state: its act, held back or not (a look
+    // at the repository is no act; a gate on an act is not the act).
+    let act_of = |d: &Draft| -> Option<Predicate> {
+        if d.forbid.is_some() || d.modality != Modality::Must {
+            return None;
+        }
+        let p = match &d.require {
+            Some(Predicate::UserTurn) => return None,
+            Some(r) => r.clone(),
+            None => d.case_require.clone()?,
+        };
+        records(&p, lex).then_some(p)
+    };
+    let acts: Vec<(u32, Predicate)> = drafts
+        .iter()
+        .filter_map(|d| act_of(d).map(|p| (d.lines[0], p)))
+        .collect();
+    for d in drafts.iter_mut() {
+        if !d.workflow || d.behavior_is_set() {
+            continue;
+        }
+        let Some(step) = d.case_require.clone() else {
+            continue;
+        };
+        let Some((start, end)) = workflow(d.lines[0]) else {
+            continue;
+        };
+        let inside = |l: u32| start < l && l < end;
+        // (A step that acts itself — the workflow's own act, as likely as
+        // not — binds only before a later, other act.)
+        let acts_itself = records(&step, lex);
+        let next = acts
+            .iter()
+            .find(|(l, a)| inside(*l) && *l > d.lines[1] && *a != step)
+            .map(|(_, a)| (a.clone(), Order::Before));
+        let last = || {
+            acts.iter()
+                .rev()
+                .find(|(l, a)| inside(*l) && *l < d.lines[0] && *a != step)
+                .filter(|_| !acts_itself)
+                .map(|(_, a)| (a.clone(), Order::After))
+        };
+        let Some((act, order)) = next.or_else(last) else {
+            continue;
+        };
+        d.case_require = None;
+        d.scope.extend(predicate_scopes(&act, lex));
+        d.scope.extend(predicate_scopes(&step, lex));
+        d.when = Some(act);
+        d.require = Some(step);
+        d.order = Some(order);
+    }
+}
+
+/// An act that records or publishes shared state (a commit, push, merge,
+/// tag, branch change, pull request, release) or changes the agent's own
+/// configuration: not a look at the repository, a read of a secret, or a
+/// step that only prepares one (checking out, pulling, fetching, staging,
+/// stashing).
+fn records(p: &Predicate, lex: &Lexicon) -> bool {
+    let scopes = predicate_scopes(p, lex);
+    let mut prepares = true;
+    p.for_each_node(&mut |n| match n {
+        Predicate::Any(_) | Predicate::All(_) | Predicate::Not(_) => {}
+        Predicate::Git { subcommand, .. } => {
+            prepares &= matches!(
+                subcommand.as_str(),
+                "checkout" | "switch" | "pull" | "fetch" | "add" | "stash"
+            )
+        }
+        _ => prepares = false,
+    });
+    (scopes.contains(&ScopeTag::SharedRepoState) || scopes.contains(&ScopeTag::SelfModification))
+        && !looks_at_the_repository(p, true)
+        && !prepares
+}
+
 /// "### When a new PR is opened" / "1. Run `gh pr diff`" … "3. Post one
 /// comment with `gh pr comment`": a step held to its heading's case is due
 /// before the first scoped act a later step of the same section asks for —

@@ -164,23 +164,12 @@ impl Section {
     /// over "### Create", "### Scan", "### Clean up"): which one a session
     /// follows depends on what it was asked, so its steps bind only where
     /// that workflow is seen.
-    fn one_of_many(&self) -> bool {
+    pub(crate) fn one_of_many(&self) -> bool {
         let n = self.headings.len();
         n >= 2
-            && self.headings[..n - 1].iter().any(|(_, t)| {
-                words(t).iter().any(|w| {
-                    matches!(
-                        w.text.as_str(),
-                        "workflows"
-                            | "operations"
-                            | "modes"
-                            | "procedures"
-                            | "recipes"
-                            | "scenarios"
-                            | "playbooks"
-                    )
-                })
-            })
+            && self.headings[..n - 1]
+                .iter()
+                .any(|(_, t)| lists_alternatives(t))
     }
 }
 
@@ -432,4 +421,21 @@ pub(super) fn numbered_step(heading: &str) -> bool {
         && (lower.starts_with("step ")
             || rest[digits..].starts_with('.')
             || rest[digits..].starts_with(')'))
+}
+
+/// "## Workflows", "## Operations", "## Modes": a heading over
+/// alternatives, one of which a session follows.
+pub(crate) fn lists_alternatives(heading: &str) -> bool {
+    words(heading).iter().any(|w| {
+        matches!(
+            w.text.as_str(),
+            "workflows"
+                | "operations"
+                | "modes"
+                | "procedures"
+                | "recipes"
+                | "scenarios"
+                | "playbooks"
+        )
+    })
 }

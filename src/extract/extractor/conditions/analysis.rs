@@ -768,6 +768,17 @@ impl Analysis {
                 // whether the case holds no act shows, unless the case's
                 // own scoped act does (the document pass looks).
                 d.case_require = req;
+            } else if ctx.section.one_of_many()
+                && self.conditions.is_empty()
+                && !ctx.after_user
+                && !unseen
+            {
+                // "## Workflows" / "### Commit Workflow" / "- Read the
+                // recent commit messages": which workflow a session follows
+                // no act shows, but the acts of its own steps do (the
+                // document pass orders the step around them).
+                d.case_require = req;
+                d.workflow = true;
             }
         }
         if d.require.is_some() && d.require == d.when {
