@@ -7575,3 +7575,13 @@ fn a_step_of_one_of_several_workflows_binds_around_its_workflows_act() {
     // A workflow with no act of its own binds nothing.
     assert!(at(&cs, 31).is_none_or(|c| c.require.is_none()), "{cs:#?}");
 }
+
+#[test]
+fn a_numbered_step_title_over_its_list_is_no_rule() {
+    // "**1. Look**" / "- Inspect …": the title of a step whose items say
+    // what to do (the old build made each title a rule of its own).
+    let cs = fixture("workflow-steps");
+    for line in [14, 19] {
+        assert!(at(&cs, line).is_none(), "line {line}: {cs:#?}");
+    }
+}

@@ -210,6 +210,13 @@ impl Extractor<'_> {
                         para_lead = self.paragraph(&body, &section);
                     }
                 }
+                // "**2. Push**" over its list: the title of a step whose
+                // items say what to do, no rule of its own.
+                Block::Para(body) if step_title(&body.text) && list_follows(blocks, bi) => {
+                    items.clear();
+                    lead_list = None;
+                    para_lead = None;
+                }
                 Block::Para(body) => {
                     items.clear();
                     lead_list = None;
@@ -1487,4 +1494,25 @@ fn user_decides(s: &str) -> bool {
                 "decides" | "chooses" | "decide" | "choose" | "approves" | "says"
             )
     })
+}
+
+/// "**1. Change analysis**", "**Step 2: Push**": a paragraph that is only
+/// a numbered step's name in bold — a title, not a sentence.
+fn step_title(text: &str) -> bool {
+    let t = text.trim();
+    let Some(inner) = t.strip_prefix("**").and_then(|r| r.strip_suffix("**")) else {
+        return false;
+    };
+    !inner.contains("**")
+        && !inner.trim_end().ends_with(['.', ':', '!', '?'])
+        && inner.split_whitespace().count() <= 8
+        && numbered_step(inner)
+}
+
+/// Whether the next block after `at`, past blank lines, is a list item.
+fn list_follows(blocks: &[Block], at: usize) -> bool {
+    blocks[at + 1..]
+        .iter()
+        .find(|b| !matches!(b, Block::Blank))
+        .is_some_and(|b| matches!(b, Block::Item { .. }))
 }
