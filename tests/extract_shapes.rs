@@ -7585,3 +7585,27 @@ fn a_numbered_step_title_over_its_list_is_no_rule() {
         assert!(at(&cs, line).is_none(), "line {line}: {cs:#?}");
     }
 }
+
+#[test]
+fn a_flag_always_passed_to_a_named_command_forbids_that_command_without_it() {
+    // "Always pass `--no-ff` to `git merge`", "Use `--signoff` on every
+    // `git commit`": the command run without the flag breaks the rule (the
+    // old build required a merge after any edit, or kept no predicate).
+    let cs = fixture("flag-forms");
+    for (line, cmd, flag) in [
+        (6, "merge", "no\\\\-ff"),
+        (8, "vault", "namespace"),
+        (10, "commit", "signoff"),
+        (14, "deploy.sh", "\\\\-env"),
+    ] {
+        let c = at(&cs, line).expect("rule");
+        let f = json(&c.forbid);
+        assert!(
+            f.contains(cmd) && f.contains("\"not\"") && f.contains(flag),
+            "line {line}: {c:#?}"
+        );
+        assert!(c.require.is_none() && c.when.is_none(), "{c:#?}");
+    }
+    // A step that says how, this once, forbids nothing.
+    assert!(at(&cs, 12).is_some_and(|c| c.forbid.is_none()), "{cs:#?}");
+}

@@ -1968,6 +1968,25 @@ pub(super) fn flags_of_the_nearby_command(drafts: &mut [Draft], blocks: &[Block]
             .copied()
             .filter(|s| s.starts_with('-') && !s.contains(char::is_whitespace) && s.len() > 1)
             .collect();
+        // (A flag with its value: `--base-branch ${BASE}`.)
+        let valued: Vec<&str> = spans
+            .iter()
+            .copied()
+            .filter(|s| s.starts_with('-') && s.len() > 1)
+            .collect();
+        let mut distinct = spans.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        if valued.len() == 1 && distinct.len() == 2 {
+            if let Some(form) = flag_on_the_named_command(d, &distinct, valued[0], lex) {
+                d.when = None;
+                d.require = None;
+                d.order = None;
+                d.forbid = Some(form);
+                add_predicate_scopes(d, lex);
+            }
+            continue;
+        }
         if flags.is_empty() || flags.len() != spans.len() {
             continue;
         }
@@ -2134,6 +2153,81 @@ pub(super) fn flags_of_the_nearby_command(drafts: &mut [Draft], blocks: &[Block]
         d.forbid = Some(Predicate::All(vec![program, form]));
         add_predicate_scopes(d, lex);
     }
+}
+
+/// "Always pass `--no-ff` to `git merge`", "Use `--signoff` on every `git
+/// commit`", "If invoking `op` directly, always pass `--account`": a flag
+/// the rule names with the one command it always goes on — that command run
+/// without it breaks the rule. Not a step saying how this once ("Run `gh pr
+/// create` with `--body-file`"), nor a prohibition.
+fn flag_on_the_named_command(
+    d: &Draft,
+    spans: &[&str],
+    flag: &str,
+    lex: &Lexicon,
+) -> Option<Predicate> {
+    if d.forbid.is_some() || d.modality != Modality::Must {
+        return None;
+    }
+    let named = *spans.iter().find(|s| **s != flag)?;
+    let w = plain_words(&d.text);
+    let always = w.iter().any(|x| {
+        matches!(
+            x.as_str(),
+            "always" | "every" | "each" | "explicitly" | "mandatory" | "required"
+        )
+    });
+    let passes = w.iter().any(|x| {
+        matches!(
+            x.as_str(),
+            "pass" | "use" | "add" | "include" | "append" | "with" | "set"
+        )
+    });
+    if !always || !passes {
+        return None;
+    }
+    // (A condition of its own only where it names the command's run:
+    // "If invoking `op` directly, …".)
+    if let Some((c, _)) = opening_condition(&d.text) {
+        let cw = plain_words(&c);
+        let runs = cw.iter().all(|x| {
+            matches!(
+                x.as_str(),
+                "if" | "when"
+                    | "whenever"
+                    | "invoking"
+                    | "running"
+                    | "calling"
+                    | "using"
+                    | "you"
+                    | "are"
+                    | "directly"
+                    | "the"
+            )
+        });
+        if !c.contains(&format!("`{named}`")) || !runs {
+            return None;
+        }
+    }
+    let toks: Vec<&str> = named.split_whitespace().collect();
+    let program = match toks.as_slice() {
+        [one] => script_command(one, true).or_else(|| {
+            (one.len() <= 24
+                && one.starts_with(|c: char| c.is_ascii_lowercase())
+                && one.chars().all(|c| {
+                    c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '_')
+                }))
+            .then(|| Predicate::CommandRe(format!(r"^{}\b", regex::escape(one))))
+        })?,
+        _ if toks.iter().any(|t| t.starts_with('-')) => return None,
+        _ => command_predicate(named, lex)?,
+    };
+    // (The flag's name, its value left out: `--base-branch ${BASE}`.)
+    let flag = flag.split_whitespace().next()?;
+    Some(Predicate::All(vec![
+        program,
+        Predicate::Not(Box::new(flag_predicate(flag))),
+    ]))
 }
 
 /// The one command a flag belongs to, where only one takes it.
