@@ -7609,3 +7609,17 @@ fn a_flag_always_passed_to_a_named_command_forbids_that_command_without_it() {
     // A step that says how, this once, forbids nothing.
     assert!(at(&cs, 12).is_some_and(|c| c.forbid.is_none()), "{cs:#?}");
 }
+
+#[test]
+fn a_consent_before_an_act_named_by_its_noun_gates_that_act() {
+    // "… ask the user for confirmation before deletion": the noun names the
+    // act, here on the branches the sentence shows (the old build kept no
+    // predicate).
+    let cs = fixture("consent-nouns");
+    let c = at(&cs, 6).expect("gate");
+    assert_eq!(json(&c.require), json(&Some(Predicate::UserTurn)), "{c:#?}");
+    assert!(json(&c.when).contains("--delete"), "{c:#?}");
+    assert_eq!(c.order, Some(Order::BeforeEach), "{c:#?}");
+    let c = at(&cs, 8).expect("tag gate");
+    assert_eq!(json(&c.when), json(&Some(p("{git: tag}"))), "{c:#?}");
+}

@@ -327,6 +327,13 @@ impl Analysis {
                 continue;
             }
             let mut info = condition_info(c, lex);
+            // "… before deletion", "before the removal of the branches":
+            // the act the noun names.
+            let verbal = act_for_noun(c);
+            let c = verbal.as_deref().unwrap_or(c);
+            if info.actions.is_empty() && verbal.is_some() {
+                info = condition_info(c, lex);
+            }
             if info.actions.is_empty() && *o == Order::Before {
                 if let Some(elided) =
                     object_elided(c, &self.main, lex).or_else(|| first_act(c, lex))
@@ -1214,6 +1221,34 @@ fn object_elided(c: &str, main: &str, lex: &Lexicon) -> Option<ClauseInfo> {
     // delivering — the item's own act is all it finds.)
     let own = clause_info(main, lex).behavior(false);
     (!info.actions.is_empty() && info.behavior(false) != own).then_some(info)
+}
+
+/// "deletion", "the removal of old tags", "any creation of branches": a
+/// condition that names an act by its noun, read as that act's gerund
+/// ("deleting", "removing old tags"). None where no such noun leads it.
+fn act_for_noun(c: &str) -> Option<String> {
+    let cw = plain_words(c);
+    let start = usize::from(
+        cw.first()
+            .is_some_and(|w| matches!(w.as_str(), "the" | "any" | "each" | "every" | "a")),
+    );
+    let gerund = match cw.get(start)?.as_str() {
+        "deletion" | "deletions" => "deleting",
+        "removal" | "removals" => "removing",
+        "creation" => "creating",
+        "publication" => "publishing",
+        "installation" | "installations" => "installing",
+        "submission" => "submitting",
+        "modification" | "modifications" => "modifying",
+        _ => return None,
+    };
+    match &cw[start + 1..] {
+        [] => Some(gerund.to_string()),
+        [of, rest @ ..] if of == "of" && !rest.is_empty() => {
+            Some(format!("{gerund} {}", rest.join(" ")))
+        }
+        _ => None,
+    }
 }
 
 /// "Before first commit", "before your first push": the first of the acts
