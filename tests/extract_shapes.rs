@@ -3987,6 +3987,10 @@ fn attribution_trailers_in_commits_are_forbidden_in_the_command() {
     // A rule on the message's own content is not.
     let c = at(&cs, 12).expect("ticket rule");
     assert_eq!(c.forbid, None, "{c:#?}");
+    // "No attribution: commits read as written by a person" (no predicate
+    // before stop 49).
+    let c = at(&cs, 20).expect("bare attribution rule");
+    assert_eq!(c.forbid, Some(Predicate::CommandRe(re.into())), "{c:#?}");
 }
 
 #[test]
