@@ -7627,3 +7627,13 @@ fn a_consent_before_an_act_named_by_its_noun_gates_that_act() {
     let c = at(&cs, 8).expect("tag gate");
     assert_eq!(json(&c.when), json(&Some(p("{git: tag}"))), "{c:#?}");
 }
+
+#[test]
+fn a_case_label_inside_a_numbered_step_leaves_the_block_to_the_step() {
+    // "### 1. List the outgoing commits" / "**Tracked branch:**" / its
+    // block: the step runs the block (the old build kept no rule: the
+    // label took the block and made nothing of it).
+    let cs = fixture("case-label-step");
+    let c = at(&cs, 8).expect("step");
+    assert!(json(&c.require).contains("git log"), "{c:#?}");
+}

@@ -231,6 +231,14 @@ impl Extractor<'_> {
                         None => self.paragraph(body, &section),
                     };
                     self.note_colon(body, drafts_before, &mut colon_rule, &mut bare_colon);
+                    // "### 3. Identify Commits to Push" / "**Existing
+                    // upstream:**" over its block: a case label inside a
+                    // numbered step — the block is still the step's.
+                    if let Some(step) = bare_before.filter(|(t, _)| numbered_step(t)) {
+                        if self.drafts.len() == drafts_before && case_label(&body.text, self.lex) {
+                            bare_colon = Some(step);
+                        }
+                    }
                 }
                 Block::Item {
                     body,
@@ -1515,4 +1523,25 @@ fn list_follows(blocks: &[Block], at: usize) -> bool {
         .iter()
         .find(|b| !matches!(b, Block::Blank))
         .is_some_and(|b| matches!(b, Block::Item { .. }))
+}
+
+/// "**Existing upstream:**", "**New branch (no upstream):**": a short bold
+/// label naming a case, no verb of its own.
+fn case_label(text: &str, lex: &Lexicon) -> bool {
+    let t = text.trim();
+    let Some(inner) = t.strip_prefix("**") else {
+        return false;
+    };
+    let inner = inner.trim_end();
+    let inner = inner
+        .strip_suffix(":**")
+        .or_else(|| inner.strip_suffix("**:"))
+        .unwrap_or("");
+    let w = words(&without_parentheses(inner));
+    !inner.is_empty()
+        && !inner.contains("**")
+        && (1..=4).contains(&w.len())
+        && !w
+            .iter()
+            .any(|x| lex.is_imperative(&x.text) || is_condition_word(&x.text))
 }
