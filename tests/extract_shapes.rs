@@ -7637,3 +7637,14 @@ fn a_case_label_inside_a_numbered_step_leaves_the_block_to_the_step() {
     let c = at(&cs, 8).expect("step");
     assert!(json(&c.require).contains("git log"), "{c:#?}");
 }
+
+#[test]
+fn pruning_remote_tracking_branches_is_repo_state() {
+    // `git fetch --prune`, `git remote prune`: the remote-tracking branches
+    // gone from the remote are deleted (the old build tagged no scope).
+    let cs = fixture("prune-scope");
+    for line in [6, 8] {
+        let c = at(&cs, line).expect("rule");
+        assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    }
+}
