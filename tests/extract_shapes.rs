@@ -7648,3 +7648,24 @@ fn pruning_remote_tracking_branches_is_repo_state() {
         assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
     }
 }
+
+#[test]
+fn an_error_table_holds_a_remedy_per_row() {
+    // "| Error | Recovery |": each row is a rule (the old build read the
+    // table as an explanation and kept none). A refused act is the trigger
+    // only where it failed; a trouble no act shows triggers nothing, and
+    // "Prompt to commit …" asks, it requires no commit.
+    let cs = fixture("error-table");
+    for line in [10, 11, 12] {
+        assert!(at(&cs, line).is_some(), "line {line}: {cs:#?}");
+    }
+    let c = at(&cs, 10).unwrap();
+    assert_eq!(
+        json(&c.when),
+        json(&Some(p("{all: [{git: push}, {failed: true}]}"))),
+        "{c:#?}"
+    );
+    assert!(json(&c.require).contains("--rebase"), "{c:#?}");
+    let c = at(&cs, 12).unwrap();
+    assert!(!json(&c.require).contains("commit"), "{c:#?}");
+}

@@ -286,13 +286,16 @@ pub(super) fn condition_info(c: &str, lex: &Lexicon) -> ClauseInfo {
     if names_a_failure(&info) {
         return info;
     }
-    let Some(subject) = failed_subject(c) else {
+    // ("Push rejected", "Remote rejected the push": the act refused is
+    // before a bare participle, or the object of an active verb.)
+    let acts = [failed_subject(c), failed_object(c)]
+        .into_iter()
+        .flatten()
+        .map(|t| clause_info(&commit_as_act(t), lex))
+        .find(|a| !a.actions.is_empty());
+    let Some(acts) = acts else {
         return info;
     };
-    let acts = clause_info(&commit_as_act(subject), lex);
-    if acts.actions.is_empty() {
-        return info;
-    }
     ClauseInfo {
         actions: acts
             .actions
@@ -316,6 +319,7 @@ fn failed_subject(c: &str) -> Option<&str> {
         " errored",
         " is rejected",
         " was rejected",
+        " rejected",
         " gets rejected",
         " is blocked",
         " was blocked",
@@ -337,6 +341,22 @@ fn failed_subject(c: &str) -> Option<&str> {
     // them in other scripts.)
     let subject = c.get(..at)?.trim();
     (!subject.is_empty()).then_some(subject)
+}
+
+/// The act a refusal names as its object: "the push" of "Remote rejected
+/// the push", "the commit" of "The hook blocked the commit".
+fn failed_object(c: &str) -> Option<&str> {
+    let lower = c.to_lowercase();
+    [" rejected ", " refused ", " blocked ", " denied "]
+        .iter()
+        .filter_map(|v| lower.find(v).map(|i| i + v.len()))
+        .min()
+        .and_then(|at| c.get(at..))
+        .map(str::trim)
+        .filter(|o| {
+            let w = plain_words(o);
+            !w.is_empty() && !matches!(w[0].as_str(), "by" | "because" | "due" | "with" | "for")
+        })
 }
 
 /// "Deleting a pushed tag is outward-facing, so ask the user first": a

@@ -92,6 +92,9 @@ pub(crate) struct TableRoles {
     /// The situation column names what was changed ("Changed area", "If
     /// you modify"): a path there is a change to it.
     pub(crate) changed: bool,
+    /// The situation column lists errors ("Error | Recovery"): a row's
+    /// situation is a trouble, never the act it names going well.
+    pub(crate) errors: bool,
     pub(crate) modality: Modality,
 }
 
@@ -138,6 +141,7 @@ impl TableRoles {
             "resolution",
             "resolve",
             "remedy",
+            "recovery",
             "strategy",
             "recommendation",
             "next step",
@@ -151,6 +155,9 @@ impl TableRoles {
             "condition",
             "claim",
             "problem",
+            "error",
+            "errors",
+            "failure",
             "symptom",
             "case",
             "trigger",
@@ -169,6 +176,7 @@ impl TableRoles {
                 dont: None,
                 verb: None,
                 changed: false,
+                errors: false,
                 modality: Modality::ShouldNot,
             });
         }
@@ -254,6 +262,11 @@ impl TableRoles {
             }),
             verb,
             changed,
+            errors: condition.is_some_and(|c| {
+                words(&norm[c])
+                    .iter()
+                    .any(|w| matches!(w.text.as_str(), "error" | "errors" | "failure" | "failures"))
+            }),
             modality: if should {
                 Modality::Should
             } else {
@@ -403,7 +416,7 @@ impl Extractor<'_> {
                 d.forbid = info.avoided();
             }
         } else {
-            let mut cond = clause_info(&get(roles.condition), lex);
+            let mut cond = condition_info(&get(roles.condition), lex);
             // "`src/api/` | …" under "Changed area": a change to the path.
             if roles.changed {
                 let changed = clause_info(&format!("Change {}", get(roles.condition)), lex);
@@ -428,7 +441,8 @@ impl Extractor<'_> {
                         | "mistakenly"
                 )
             });
-            if trouble && !names_a_failure(&cond) {
+            // (Under an "Error" column every row is a trouble.)
+            if (trouble || roles.errors) && !names_a_failure(&cond) {
                 cond = ClauseInfo::default();
             }
             let mut action_text = get(roles.action);
