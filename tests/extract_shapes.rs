@@ -7669,3 +7669,20 @@ fn an_error_table_holds_a_remedy_per_row() {
     let c = at(&cs, 12).unwrap();
     assert!(!json(&c.require).contains("commit"), "{c:#?}");
 }
+
+#[test]
+fn a_when_not_to_heading_over_things_forbids_the_act_on_each() {
+    // "## When NOT to Record" / "- Access tokens or passwords": each item is
+    // a thing never recorded (the old build read the heading as a case and
+    // the items as no rules). "When Not to Use" stays the skill's scope.
+    let cs = fixture("when-not-to");
+    for line in [8, 9] {
+        let c = at(&cs, line).expect("item");
+        assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    }
+    assert!(at(&cs, 9)
+        .unwrap()
+        .scope
+        .contains(&ScopeTag::SensitiveMemory));
+    assert!(at(&cs, 13).is_none(), "{cs:#?}");
+}

@@ -174,6 +174,15 @@ impl Extractor<'_> {
                     if strip_emphasis(text).trim_end().ends_with(':') {
                         para_lead = Some(lead_of(text, self.lex)).filter(|l| l.describes_items);
                     }
+                    // "## When NOT to Store" over "- Sensitive credentials":
+                    // each item is a thing never stored.
+                    if let Some(act) = not_to_heading(text).filter(|a| {
+                        a.split_whitespace()
+                            .next()
+                            .is_some_and(|v| self.lex.is_imperative(v))
+                    }) {
+                        para_lead = Some(lead_of(&format!("Never {act}:"), self.lex));
+                    }
                     // "### Step 2: Check CI status" over a shell block: a
                     // step that runs the block, as "1. Check the status:".
                     if numbered_step(text) {

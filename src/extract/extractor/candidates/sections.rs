@@ -48,6 +48,10 @@ impl Section {
         if let Some(act) = pre_act_heading(h) {
             return Some((act, Order::Before));
         }
+        // ("When NOT to Store" says what never to store: no case.)
+        if not_to_heading(h).is_some() {
+            return None;
+        }
         let order = match first.text.as_str() {
             "before" => Order::Before,
             "if" | "when" | "whenever" | "after" | "once" | "unless" => Order::After,
@@ -438,4 +442,22 @@ pub(crate) fn lists_alternatives(heading: &str) -> bool {
                 | "playbooks"
         )
     })
+}
+
+/// "When NOT to Store", "What not to commit": a heading over the cases or
+/// things the act named is never done on — the verb and what follows it
+/// ("store", "commit"). Not a heading on where the skill applies ("When not
+/// to use").
+pub(crate) fn not_to_heading(h: &str) -> Option<String> {
+    let lower = strip_emphasis(h).to_lowercase();
+    let lower = lower.trim().trim_end_matches(':');
+    let rest = lower
+        .strip_prefix("when not to ")
+        .or_else(|| lower.strip_prefix("what not to "))?;
+    let verb = rest.split_whitespace().next()?;
+    (!matches!(
+        verb,
+        "use" | "create" | "apply" | "invoke" | "load" | "trigger" | "choose" | "write"
+    ))
+    .then(|| rest.to_string())
 }
