@@ -7686,3 +7686,25 @@ fn a_when_not_to_heading_over_things_forbids_the_act_on_each() {
         .contains(&ScopeTag::SensitiveMemory));
     assert!(at(&cs, 13).is_none(), "{cs:#?}");
 }
+
+#[test]
+fn a_tool_the_skill_lists_is_called_by_its_bare_name() {
+    // "## MCP Tools" / "### `find_ticket`": the rules' `close_ticket` and
+    // `find_ticket` are those tools, whatever server prefix the harness adds
+    // (the old build kept no predicate). A name the skill does not list
+    // (`parse_args`) stays no tool.
+    let cs = fixture("listed-tools");
+    let c = at(&cs, 16).expect("order rule");
+    assert_eq!(
+        json(&c.when),
+        json(&Some(p(r#"{tool: "*close_ticket"}"#))),
+        "{c:#?}"
+    );
+    assert_eq!(
+        json(&c.require),
+        json(&Some(p(r#"{tool: "*find_ticket"}"#))),
+        "{c:#?}"
+    );
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    assert!(!json(&at(&cs, 17).expect("other").require).contains("tool"));
+}

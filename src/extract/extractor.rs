@@ -62,6 +62,18 @@ use sentences::*;
 /// Extract the constraints of a skill with a lexicon.
 pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
     let blocks = markdown::blocks(skill.body_lines());
+    // (The tools the skill lists as its own are names its rules call.)
+    let tools = listed_tools(&blocks);
+    let with_tools;
+    let lexicon = if tools.is_empty() {
+        lexicon
+    } else {
+        with_tools = Lexicon {
+            skill_tools: tools,
+            ..lexicon.clone()
+        };
+        &with_tools
+    };
     // (A SKILL.md without a description — its frontmatter missing or
     // broken — says what it is for in its opening paragraph.)
     let opening = opening_paragraph(&blocks).map(|b| b.text.clone());
@@ -126,6 +138,54 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
         judged_where_work_was_done(d);
     }
     assign_ids(drafts)
+}
+
+/// "## Available MCP Tools" / "### `list_secrets`", "- `run_command` —
+/// …": the tools a skill lists under a heading on tools, each named alone
+/// in code (a subheading, or the code an item or row opens with) — an
+/// identifier, not a command, path or call.
+fn listed_tools(blocks: &[markdown::Block]) -> Vec<String> {
+    use markdown::Block;
+    let ident = |t: &str| {
+        let t = t.trim();
+        let inner = t.strip_prefix('`').and_then(|r| r.strip_suffix('`'))?;
+        (inner.len() >= 3
+            && inner.contains(|c: char| c == '_' || c.is_ascii_uppercase())
+            && inner.starts_with(|c: char| c.is_ascii_alphabetic())
+            && inner.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .then(|| inner.to_string())
+    };
+    let opening_span = |t: &str| {
+        let t = strip_emphasis(t.trim());
+        let end = t.strip_prefix('`')?.find('`')? + 2;
+        ident(&t[..end])
+    };
+    let mut out: Vec<String> = Vec::new();
+    let mut under: Option<usize> = None;
+    for b in blocks {
+        let name = match b {
+            Block::Heading { level, text, .. } => {
+                if under.is_some_and(|l| *level <= l) {
+                    under = None;
+                }
+                let w = words(&text.to_lowercase());
+                if w.iter().any(|x| matches!(x.text.as_str(), "tools" | "mcp")) {
+                    under = Some(*level);
+                    continue;
+                }
+                under.and_then(|_| ident(&strip_emphasis(text)))
+            }
+            Block::Item { body, .. } if under.is_some() => opening_span(&body.text),
+            Block::Row { cells, .. } if under.is_some() => {
+                cells.first().and_then(|c| opening_span(c))
+            }
+            _ => None,
+        };
+        if let Some(n) = name.filter(|n| !out.contains(n)) {
+            out.push(n);
+        }
+    }
+    out
 }
 
 /// "Invoke this skill for PR creation": the skill's own name where a rule

@@ -477,6 +477,9 @@ pub struct Lexicon {
     pub speech_verbs: Vec<String>,
     pub imperatives: Vec<String>,
     pub tool_names: Vec<String>,
+    /// Tools the skill itself lists under a tools heading ("## Available
+    /// MCP Tools" / "### `list_secrets`"), called by their bare names.
+    pub skill_tools: Vec<String>,
 }
 
 impl Lexicon {
@@ -654,6 +657,7 @@ impl Lexicon {
             speech_verbs: lower(&file.speech_verbs),
             imperatives: lower(&file.imperatives),
             tool_names: file.tool_names.clone(),
+            skill_tools: Vec::new(),
         })
     }
 
@@ -676,6 +680,11 @@ impl Lexicon {
     }
 
     /// A harness's own tool, by its exact name (`TodoWrite`)?
+    /// A tool the skill lists as its own (an MCP server's, by bare name)?
+    pub fn is_skill_tool(&self, name: &str) -> bool {
+        self.skill_tools.iter().any(|t| t == name)
+    }
+
     pub fn is_harness_tool(&self, name: &str) -> bool {
         self.tool_names.iter().any(|t| t == name)
     }

@@ -659,6 +659,12 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
             info.actions.push((Predicate::Tool(c.to_string()), true));
             continue;
         }
+        // "Call `list_secrets`" where the skill lists that tool: the
+        // server's tool, whatever prefix the harness gives it.
+        if lex.is_skill_tool(c) {
+            info.actions.push((Predicate::Tool(format!("*{c}")), true));
+            continue;
+        }
         // A flag alone (`--help`, `--dry-run`) in a clause that runs
         // something: a command carrying that flag (not where two options
         // are compared: "`--with` vs `uv add`").
