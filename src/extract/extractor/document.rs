@@ -243,6 +243,17 @@ fn heading_levels(blocks: &[Block]) -> Vec<(u32, usize)> {
         .collect()
 }
 
+/// The headings of a document: line, level and text.
+fn headings_with_text(blocks: &[Block]) -> Vec<(u32, usize, &str)> {
+    blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Heading { line, level, text } => Some((*line, *level, text.as_str())),
+            _ => None,
+        })
+        .collect()
+}
+
 /// "## Workflows" / "### Commit Workflow" / "- Read the recent commit
 /// messages" … "- Run `git commit`" … "- Run `git status` to verify": a
 /// step of one of several workflows binds around the scoped acts of its
@@ -255,13 +266,7 @@ pub(super) fn workflow_steps_around_their_acts(
     blocks: &[Block],
     lex: &Lexicon,
 ) {
-    let headings: Vec<(u32, usize, &str)> = blocks
-        .iter()
-        .filter_map(|b| match b {
-            Block::Heading { line, level, text } => Some((*line, *level, text.as_str())),
-            _ => None,
-        })
-        .collect();
+    let headings = headings_with_text(blocks);
     // The workflow a line is in: the heading right under the one that
     // lists the alternatives, to the next heading of its level or above.
     let workflow = |line: u32| -> Option<(u32, u32)> {
@@ -500,13 +505,7 @@ fn step_act(d: &Draft, lex: &Lexicon) -> Option<Predicate> {
 /// `when` that act, `order: before`, and the act's scope — a look that
 /// guards a commit. Steps with a trigger of their own keep it.
 pub(super) fn look_ups_before_the_next_act(drafts: &mut [Draft], blocks: &[Block], lex: &Lexicon) {
-    let headings: Vec<(u32, usize, &str)> = blocks
-        .iter()
-        .filter_map(|b| match b {
-            Block::Heading { line, level, text } => Some((*line, *level, text.as_str())),
-            _ => None,
-        })
-        .collect();
+    let headings = headings_with_text(blocks);
     // (An act a step forbids — "Never use `git add -A`" — is not its act.)
     let scoped_act = |text: &str| {
         text.split(". ")

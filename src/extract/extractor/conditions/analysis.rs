@@ -329,9 +329,9 @@ impl Analysis {
             let mut info = condition_info(c, lex);
             // "… before deletion", "before the removal of the branches":
             // the act the noun names.
-            let verbal = act_for_noun(c);
+            let verbal = info.actions.is_empty().then(|| act_for_noun(c)).flatten();
             let c = verbal.as_deref().unwrap_or(c);
-            if info.actions.is_empty() && verbal.is_some() {
+            if verbal.is_some() {
                 info = condition_info(c, lex);
             }
             if info.actions.is_empty() && *o == Order::Before {
