@@ -7707,4 +7707,7 @@ fn a_tool_the_skill_lists_is_called_by_its_bare_name() {
     );
     assert_eq!(c.order, Some(Order::Before), "{c:#?}");
     assert!(!json(&at(&cs, 17).expect("other").require).contains("tool"));
+    // An all-capitals name under a tools heading is a variable, no tool.
+    let c = at(&cs, 23).expect("token rule");
+    assert!(!json(&c.require).contains("TRACKER_TOKEN"), "{c:#?}");
 }

@@ -149,8 +149,10 @@ fn listed_tools(blocks: &[markdown::Block]) -> Vec<String> {
     let ident = |t: &str| {
         let t = t.trim();
         let inner = t.strip_prefix('`').and_then(|r| r.strip_suffix('`'))?;
+        // (An all-capitals name is an environment variable, not a tool.)
         (inner.len() >= 3
             && inner.contains(|c: char| c == '_' || c.is_ascii_uppercase())
+            && inner.contains(|c: char| c.is_ascii_lowercase())
             && inner.starts_with(|c: char| c.is_ascii_alphabetic())
             && inner.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
         .then(|| inner.to_string())
