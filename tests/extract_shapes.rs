@@ -7711,3 +7711,58 @@ fn a_tool_the_skill_lists_is_called_by_its_bare_name() {
     let c = at(&cs, 23).expect("token rule");
     assert!(!json(&c.require).contains("TRACKER_TOKEN"), "{c:#?}");
 }
+
+#[test]
+fn a_way_around_a_safeguard_is_forbidden_whatever_case_the_rule_names() {
+    let cs = fixture("bypass-under-condition");
+    // "If the pre-commit hook fails, … Never use `--no-verify` to get past
+    // it.", "When the lease check fails, do not retry with a plain
+    // `--force`.": whether the case held no act shows, but the bypass is
+    // the act the rule is about — a forbid (each was the trigger of a
+    // judgement alone).
+    let c = cs
+        .iter()
+        .find(|c| c.lines[0] == 8 && c.text.contains("--no-verify"))
+        .expect("no-verify rule");
+    assert!(json(&c.forbid).contains("no\\\\-verify"), "{c:#?}");
+    assert_eq!(c.when, None, "{c:#?}");
+    let c = at(&cs, 10).expect("lease rule");
+    assert!(json(&c.forbid).contains("force"), "{c:#?}");
+    // "Never force-push a branch that teammates have already pulled.": a
+    // qualified object — force-pushing a branch nobody pulled is no
+    // breach — keeps the act as the trigger.
+    let c = at(&cs, 11).expect("force-push rule");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    assert_eq!(c.when, Some(p("{git: push, args: [--force]}")), "{c:#?}");
+    // "If the linter is unavailable, do not commit.": an ordinary act
+    // under a case no act shows stays the trigger of a judgement.
+    let c = at(&cs, 12).expect("commit rule");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    assert_eq!(c.when, Some(p("{git: commit}")), "{c:#?}");
+    // "Never amend other developers' commits.": whose commit it is no
+    // action shows; amending one's own is no breach.
+    let c = at(&cs, 21).expect("others' commits rule");
+    assert_eq!(c.forbid, None, "{c:#?}");
+}
+
+#[test]
+fn a_prohibition_in_closing_parentheses_is_a_rule_of_its_own() {
+    let cs = fixture("bypass-under-condition");
+    // "If a hook rejects the commit, make a new commit (never amend).": the
+    // bracketed prohibition forbids the amend (it was lost in the
+    // requirement), and its text has no brackets.
+    let amend = cs
+        .iter()
+        .find(|c| c.lines[0] == 13 && c.modality == Modality::MustNot)
+        .expect("bracketed prohibition");
+    assert_eq!(amend.text, "never amend", "{amend:#?}");
+    assert_eq!(
+        amend.forbid,
+        Some(p("{git: commit, args: [--amend]}")),
+        "{amend:#?}"
+    );
+    // "… (do not write it to disk yet). Apply these edits:": the lead-in
+    // after it is not drawn into the prohibition, so its item stays a must.
+    let item = at(&cs, 17).expect("item");
+    assert_eq!(item.modality, Modality::Must, "{item:#?}");
+}

@@ -94,7 +94,12 @@ pub(super) fn sentence_groups(body: &Lined, lex: &Lexicon) -> Vec<Group> {
             // ("Never hardcode secrets. Never commit secrets.": parallel
             // rules, each opening with its own modal word.)
             let parallel = opens_with_modal(&s) && opens_with_modal(&prev.sentences[0]);
+            // ("… in the chat (do not write to disk yet). Apply these:": a
+            // prohibition split out of its parentheses takes no sentence
+            // after it.)
+            let bracketed = prev.start > 0 && body.text.as_bytes()[prev.start - 1] == b'(';
             if same_line
+                && !bracketed
                 && nwords <= 5
                 && !starts_condition
                 && !own_act
@@ -238,6 +243,31 @@ pub(super) fn is_rule_like(s: &str, lex: &Lexicon) -> bool {
     own_modal(&w).is_some() || main_verb(&w).is_some_and(|v| lex.is_imperative(&v))
 }
 
+/// `rest` (from an opening parenthesis) holds a prohibition — "(never
+/// …)", "(do not …)", "(no `--amend`)" — whose closing parenthesis ends
+/// its sentence: nothing but a full stop or emphasis follows before the
+/// next sentence.
+/// The offset of that closing parenthesis in `rest`.
+fn closing_prohibition(rest: &str) -> Option<usize> {
+    let inner = &rest[1..];
+    let lower = inner.to_lowercase();
+    let opens = ["never ", "do not ", "don't ", "not ever "]
+        .iter()
+        .any(|p| lower.starts_with(p))
+        || lower.starts_with("no `");
+    if !opens {
+        return None;
+    }
+    let close = inner.find(')')?;
+    if inner[..close].contains('(') {
+        return None;
+    }
+    let after = inner[close + 1..].trim_start_matches(['.', '*', '_', '!']);
+    let ends = after.trim().is_empty()
+        || after.starts_with(' ') && after.trim_start().starts_with(|c: char| c.is_uppercase());
+    ends.then_some(close + 1)
+}
+
 /// Byte spans of sentences: a split after `.`, `!` or `?` followed by a
 /// space and an upper-case letter, a digit, or markup — never inside a code
 /// span, never after an abbreviation (e.g., i.e., etc., vs.).
@@ -279,6 +309,22 @@ pub(super) fn split_sentences(text: &str) -> Vec<(usize, usize)> {
                 out.push((start, i + 1));
                 start = i + 1;
             }
+        } else if let Some(close) = (!in_code && !in_quote && c == b'(')
+            .then(|| closing_prohibition(&text[i..]))
+            .flatten()
+        {
+            // "Make a new commit (never amend).", "Stage files by path
+            // (never `git add -A`)": a prohibition in parentheses that ends
+            // the sentence is a rule of its own, without its brackets.
+            out.push((start, i));
+            out.push((i + 1, i + close));
+            let mut j = i + close + 1;
+            while j < bytes.len() && matches!(bytes[j], b'.' | b'*' | b'_' | b'!') {
+                j += 1;
+            }
+            start = j;
+            i = j;
+            continue;
         } else if !in_code && !in_quote && c == b',' && text[i..].starts_with(", but ") && {
             // "It may draft comments, but do not post them without
             // approval": a prohibition after ", but" is a rule of its own.

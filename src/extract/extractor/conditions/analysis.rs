@@ -269,6 +269,14 @@ impl Analysis {
         self.unseen_condition_but(lex, false)
     }
 
+    /// A prohibited act that gets around a safeguard ([`overrides_a_safeguard`])
+    /// is the rule whatever case it names — unless the case is the user's
+    /// asking, or the object is someone else's work ("don't amend others'
+    /// work": amending one's own is no breach).
+    fn bypass(&self, x: &Predicate, lex: &Lexicon) -> bool {
+        overrides_a_safeguard(x) && !self.user_condition(lex) && !owned_by_others(&self.main)
+    }
+
     /// `unseen_condition`, leaving planning milestones aside when asked.
     fn unseen_condition_but(&self, lex: &Lexicon, planning: bool) -> bool {
         self.conditions.iter().any(|(c, o)| {
@@ -575,6 +583,13 @@ impl Analysis {
                 // filter-branch": what the user asks for is no act of the
                 // session; the act named is the trigger, judged by people.
                 d.when = Some(x);
+            } else if let Some(x) = main_pred
+                .clone()
+                .filter(|x| when_actions.is_some() && !self.qualified && self.bypass(x, lex))
+            {
+                // "If the commit fails due to a hook: … do NOT amend": a way
+                // around a safeguard is forbidden in any case.
+                d.forbid = Some(x);
             } else if let Some((x, passed)) = main_pred
                 .clone()
                 .zip(when_actions.as_ref().and_then(passed_instead))
@@ -604,15 +619,27 @@ impl Analysis {
                 // "Never commit `.env` files": staging those files by name.
                 d.forbid = Some(x);
             } else if let Some(x) = main_pred {
-                if self.unseen_condition(lex) || self.qualified {
+                // (A way around a safeguard — `--no-verify`, a force push,
+                // an amend — is what the rule is about whatever the case
+                // it names: "If the hook fails, never use `--no-verify`".)
+                // (A bypass under a case no act shows is still forbidden;
+                // one on a qualified object — "pushed commits" — is not:
+                // amending an unpushed commit is no breach.)
+                let unseen = self.unseen_condition(lex) && !self.bypass(&x, lex);
+                if unseen || self.qualified || owned_by_others(&self.main) {
                     // "Never push while a review is pending": whether the
                     // condition held is not visible, the act is — its
                     // trigger, judged by people, never a forbid of every push.
                     // (Under a heading's case alone, the document pass may
                     // still forbid it: [`case_forbids_what_no_rule_asks`].)
                     // (Not a case of the user's asking: "### If the User
-                    // Asks to Drop Files from History".)
-                    if self.heading_case && !self.qualified && !self.user_condition(lex) {
+                    // Asks to Drop Files from History".) Nor is whose
+                    // work it is ("Never amend other developers' commits").
+                    if self.heading_case
+                        && !self.qualified
+                        && !self.user_condition(lex)
+                        && !owned_by_others(&self.main)
+                    {
                         d.case_forbid = Some(x.clone());
                     }
                     d.when = Some(x);
@@ -1221,6 +1248,48 @@ fn object_elided(c: &str, main: &str, lex: &Lexicon) -> Option<ClauseInfo> {
     // delivering — the item's own act is all it finds.)
     let own = clause_info(main, lex).behavior(false);
     (!info.actions.is_empty() && info.behavior(false) != own).then_some(info)
+}
+
+/// An act that gets around a safeguard: a force (push, checkout, clean),
+/// skipped hooks (`--no-verify`), an amend of the last commit, a hard
+/// reset, a forced branch deletion. Every alternative of an `any` must be
+/// one; one part of an `all` is enough.
+pub(crate) fn overrides_a_safeguard(p: &Predicate) -> bool {
+    const FLAGS: &[&str] = &["--force", "--no-verify", "--amend", "--hard"];
+    let named = |s: &str| {
+        let s = s.replace('\\', "");
+        FLAGS.iter().any(|f| s.contains(f))
+    };
+    match p {
+        Predicate::Git { args, .. } => args
+            .iter()
+            .any(|a| FLAGS.contains(&a.as_str()) || a == "-f" || a == "-D"),
+        Predicate::Command(s) | Predicate::CommandRe(s) => named(s),
+        Predicate::Any(v) => !v.is_empty() && v.iter().all(overrides_a_safeguard),
+        Predicate::All(v) => v.iter().any(overrides_a_safeguard),
+        _ => false,
+    }
+}
+
+/// "others' work", "other developers' commits", "someone else's branch":
+/// an object owned by another person, which no action shows.
+fn owned_by_others(main: &str) -> bool {
+    let t = main.to_lowercase().replace('\u{2019}', "'");
+    [
+        "others'",
+        "other's",
+        "other people",
+        "other developers",
+        "other contributors",
+        "other authors",
+        "someone else",
+        "somebody else",
+        "another developer",
+        "another person",
+        "another author",
+    ]
+    .iter()
+    .any(|k| t.contains(k))
 }
 
 /// "deletion", "the removal of old tags", "any creation of branches": a
