@@ -7766,3 +7766,36 @@ fn a_prohibition_in_closing_parentheses_is_a_rule_of_its_own() {
     let item = at(&cs, 17).expect("item");
     assert_eq!(item.modality, Modality::Must, "{item:#?}");
 }
+
+#[test]
+fn a_barred_flag_and_a_bypass_after_rather_than_are_forbidden() {
+    let cs = fixture("bypass-contrast");
+    // "no `--amend`, no rebase, and no forced push": each barred (the flag
+    // alone had been no act, and "forced push" had been any push).
+    let c = at(&cs, 8).expect("list of bars");
+    let f = json(&c.forbid);
+    assert!(f.contains("amend") && f.contains("rebase"), "{c:#?}");
+    assert!(f.contains("--force"), "{c:#?}");
+    assert!(!f.contains(r#"{"git":"push"}"#), "{c:#?}");
+    // "Never `--amend` here": a bare flag barred, of shared repo state.
+    let c = at(&cs, 9).expect("bare flag");
+    assert!(json(&c.forbid).contains("amend"), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    // "… rather than reaching for `--force`", "… instead of amending": the
+    // bypass named after the contrast is forbidden (each had been
+    // required).
+    let c = at(&cs, 10).expect("rather than force");
+    assert!(json(&c.forbid).contains("force"), "{c:#?}");
+    assert_eq!(c.require, None, "{c:#?}");
+    let c = at(&cs, 11).expect("instead of amending");
+    assert_eq!(
+        c.forbid,
+        Some(p("{git: commit, args: [--amend]}")),
+        "{c:#?}"
+    );
+    assert_eq!(c.require, None, "{c:#?}");
+    // "Report the error rather than retrying the push": an ordinary act
+    // after the contrast forbids nothing.
+    let c = at(&cs, 12).expect("report rule");
+    assert_eq!(c.forbid, None, "{c:#?}");
+}

@@ -9,12 +9,13 @@
 
 use super::readings::{
     act_needs_consent, act_rather_than_command, act_then_so, acts_before_the_dash, agent_narration,
-    at_file_reference, auto_prefixed, change_kind_requires, command_then_verdict, condition_info,
-    confirmed_state, connective_command, consent_phrasing, explicit_staging, first_lower,
-    flag_with_command, git_subcommand_list, never_with_failing, only_first, otherwise_case,
-    per_act, quoted_motto, read_for_purpose, reason_then_rule, rule_then_alternative,
-    rule_then_insistence, rule_then_reason, sentence_adverbial, spoken_conjunct, state_checked_by,
-    stated_tag_convention, third_person_base, use_not_the_other, wrong_order,
+    at_file_reference, auto_prefixed, bypass_rather_than, change_kind_requires,
+    command_then_verdict, condition_info, confirmed_state, connective_command, consent_phrasing,
+    explicit_staging, first_lower, flag_with_command, git_subcommand_list, never_with_failing,
+    only_first, otherwise_case, per_act, quoted_motto, read_for_purpose, reason_then_rule,
+    rule_then_alternative, rule_then_insistence, rule_then_reason, sentence_adverbial,
+    spoken_conjunct, state_checked_by, stated_tag_convention, third_person_base, use_not_the_other,
+    wrong_order,
 };
 use super::*;
 
@@ -886,7 +887,8 @@ impl Extractor<'_> {
                 .or_else(|| rule_then_reason(t))
                 .or_else(|| rule_then_alternative(t))
         };
-        let readings: [&Reading; 20] = [
+        let bypass_contrast = |t: &str| bypass_rather_than(t, lex);
+        let readings: [&Reading; 21] = [
             &at_file_reference,
             &read_for_purpose,
             &stated_tag_convention,
@@ -902,6 +904,7 @@ impl Extractor<'_> {
             &per_act,
             &use_not_the_other,
             &act_rather_than_command,
+            &bypass_contrast,
             &spoken_conjunct,
             &explicit_staging,
             &git_subcommand_list,

@@ -668,7 +668,15 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
         // A flag alone (`--help`, `--dry-run`) in a clause that runs
         // something: a command carrying that flag (not where two options
         // are compared: "`--with` vs `uv add`").
-        if let Some(flag) = lone_flag(c).filter(|_| runs_with) {
+        // ("Never `--amend` here", "no `--amend`, no `reset` …": a flag
+        // barred by the word before it.)
+        let barred = || {
+            let t = text.to_lowercase();
+            ["no `", "never `"]
+                .iter()
+                .any(|b| t.contains(&format!("{b}{}`", c.to_lowercase())))
+        };
+        if let Some(flag) = lone_flag(c).filter(|_| runs_with || barred()) {
             info.actions.push((flag_predicate(flag), true));
             continue;
         }

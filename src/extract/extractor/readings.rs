@@ -1771,6 +1771,49 @@ pub(super) fn act_rather_than_command(s: &str) -> Option<String> {
         .then(|| format!("Never use `{b}`."))
 }
 
+/// "Stop and diagnose rather than reaching for `--force`", "Create a new
+/// commit instead of amending": a way around a safeguard
+/// ([`overrides_a_safeguard`]) named after "rather than" / "instead of" is
+/// what the rule forbids (it had been read as an act the rule asks for).
+/// Other acts there stay as they are ("Report the error rather than
+/// retrying the push" does not forbid pushing).
+pub(super) fn bypass_rather_than(s: &str, lex: &Lexicon) -> Option<String> {
+    let t = strip_emphasis(s);
+    let lower = t.to_ascii_lowercase();
+    let at = [" rather than ", " instead of "]
+        .iter()
+        .find_map(|k| find_outside_code(&lower, k).map(|i| i + k.len()))?;
+    let head = words(&mask(t.get(..at)?).0);
+    if negation(&head).0 {
+        return None;
+    }
+    let lower_tail = lower.get(at..)?;
+    let skip = [
+        "reaching for ",
+        "resorting to ",
+        "falling back to ",
+        "using ",
+        "running ",
+        "a ",
+        "an ",
+        "the ",
+    ]
+    .iter()
+    .find_map(|k| lower_tail.starts_with(k).then_some(k.len()))
+    .unwrap_or(0);
+    let tail = t
+        .get(at + skip..)?
+        .trim()
+        .trim_end_matches(['.', ':', ';', '!'])
+        .trim();
+    if tail.is_empty() || tail.contains([',', ';']) {
+        return None;
+    }
+    let rule = format!("Never {tail}.");
+    let act = clause_info(&rule, lex).behavior(false)?;
+    overrides_a_safeguard(&act).then_some(rule)
+}
+
 /// "Stage specific files by name", "Keep staging explicit", "Never blindly
 /// add all files": staging by name is the rule, so the blanket forms
 /// (`git add -A`, `--all`, `.`) are what it forbids — the act a session
