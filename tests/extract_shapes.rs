@@ -7799,3 +7799,45 @@ fn a_barred_flag_and_a_bypass_after_rather_than_are_forbidden() {
     let c = at(&cs, 12).expect("report rule");
     assert_eq!(c.forbid, None, "{c:#?}");
 }
+
+#[test]
+fn a_deletion_with_no_object_deletes_what_the_skill_tidies() {
+    let cs = fixture("skill-object");
+    let branch_deletion = "{any: [{git: branch, args: [--delete]}, {command: 'git push * --delete*'}, {command: 'git push * :*'}]}";
+    // "Check with the user before deleting.", "No automatic deletions.": in
+    // a skill that tidies up branches, the deletion is of branches — a
+    // consent gate on each (both had kept no act).
+    for line in [8, 9] {
+        let c = at(&cs, line).expect("consent rule");
+        assert_eq!(c.when, Some(p(branch_deletion)), "line {line}: {c:#?}");
+        assert_eq!(c.require, Some(Predicate::UserTurn), "line {line}: {c:#?}");
+        assert!(
+            c.scope.contains(&ScopeTag::SharedRepoState),
+            "line {line}: {c:#?}"
+        );
+    }
+    // "Ask the user to confirm the push.": the act confirmed is gated (it
+    // had gated every edit).
+    let c = at(&cs, 10).expect("confirm push");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    // "Never delete `main` or `trunk`.": the code spans are the object; the
+    // forbid stays on those branches only.
+    let c = at(&cs, 11).expect("protected branches");
+    assert!(json(&c.forbid).contains("main"), "{c:#?}");
+    assert_ne!(c.forbid, Some(p(branch_deletion)), "{c:#?}");
+    // "Anything else (…): do not delete": the case no item covered, which
+    // no act shows — the trigger of a judgement, not a forbid of every
+    // deletion.
+    let c = at(&cs, 12).expect("anything else");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    assert_eq!(c.when, Some(p(branch_deletion)), "{c:#?}");
+    // "removing or renaming a public API": the object is the API's.
+    let c = at(&cs, 13).expect("api note");
+    assert_eq!(c.when, None, "{c:#?}");
+    assert_eq!(c.require, None, "{c:#?}");
+    // "Ask the user to confirm the version number.": no act confirmed, no
+    // new gate.
+    let c = at(&cs, 14).expect("version number");
+    assert!(!json(&c.when).contains("branch"), "{c:#?}");
+}

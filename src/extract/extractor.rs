@@ -89,6 +89,7 @@ pub fn extract(skill: &Skill, lexicon: &Lexicon) -> Vec<Constraint> {
         drafts: Vec::new(),
         subject: subject_acts(description, lexicon),
         topic: stored_topic(description, lexicon),
+        object: skill_object(description, &skill.name()),
         activity: activity_verbs(description, lexicon),
     };
     ex.run(&blocks);

@@ -10,12 +10,12 @@
 use super::readings::{
     act_needs_consent, act_rather_than_command, act_then_so, acts_before_the_dash, agent_narration,
     at_file_reference, auto_prefixed, bypass_rather_than, change_kind_requires,
-    command_then_verdict, condition_info, confirmed_state, connective_command, consent_phrasing,
-    explicit_staging, first_lower, flag_with_command, git_subcommand_list, never_with_failing,
-    only_first, otherwise_case, per_act, quoted_motto, read_for_purpose, reason_then_rule,
-    rule_then_alternative, rule_then_insistence, rule_then_reason, sentence_adverbial,
-    spoken_conjunct, state_checked_by, stated_tag_convention, third_person_base, use_not_the_other,
-    wrong_order,
+    command_then_verdict, condition_info, confirm_the_act, confirmed_state, connective_command,
+    consent_phrasing, deletion_object, explicit_staging, first_lower, flag_with_command,
+    git_subcommand_list, never_with_failing, only_first, otherwise_case, per_act, quoted_motto,
+    read_for_purpose, reason_then_rule, rule_then_alternative, rule_then_insistence,
+    rule_then_reason, sentence_adverbial, spoken_conjunct, state_checked_by, stated_tag_convention,
+    third_person_base, use_not_the_other, wrong_order,
 };
 use super::*;
 
@@ -42,6 +42,10 @@ pub(super) struct Extractor<'a> {
     /// The skill's own activity as its description names it ("Review a
     /// pull request" → review): [`activity_verbs`].
     pub(super) activity: Vec<String>,
+    /// What the skill's deletions delete where a rule leaves it out
+    /// ("Confirm before deleting" in a skill that prunes branches):
+    /// [`skill_object`].
+    pub(super) object: Option<&'static str>,
 }
 
 /// Tags whose content is an example, not a rule.
@@ -888,7 +892,11 @@ impl Extractor<'_> {
                 .or_else(|| rule_then_alternative(t))
         };
         let bypass_contrast = |t: &str| bypass_rather_than(t, lex);
-        let readings: [&Reading; 21] = [
+        let deleted = |t: &str| self.object.and_then(|o| deletion_object(t, o));
+        let confirmed = |t: &str| confirm_the_act(t, lex);
+        let readings: [&Reading; 23] = [
+            &deleted,
+            &confirmed,
             &at_file_reference,
             &read_for_purpose,
             &stated_tag_convention,

@@ -1671,6 +1671,30 @@ pub(super) fn state_checked_by(s: &str) -> Option<String> {
 /// …"), never a step due from the load.
 pub(super) fn otherwise_case(s: &str) -> Option<String> {
     let t = s.trim_start();
+    // "Anything else (open PR, ambiguous): do not delete": the case the
+    // items before it did not cover, labelled.
+    if let Some(rest) = [
+        "Anything else",
+        "Everything else",
+        "Any other case",
+        "All other cases",
+    ]
+    .iter()
+    .find_map(|k| strip_emphasis(t).strip_prefix(k).map(str::to_string))
+    {
+        let rest = rest.trim_start();
+        let rest = match rest.strip_prefix('(') {
+            Some(r) => r.split_once(')')?.1,
+            None => rest,
+        };
+        let rest = rest
+            .trim_start_matches(['*', '_'])
+            .strip_prefix(':')
+            .or_else(|| rest.strip_prefix(" \u{2014}"))?
+            .trim();
+        return (!rest.is_empty())
+            .then(|| format!("If no earlier case applies, {}", first_lower(rest)));
+    }
     let rest = t
         .strip_prefix("Otherwise")
         .or_else(|| t.strip_prefix("otherwise"))
@@ -1812,6 +1836,175 @@ pub(super) fn bypass_rather_than(s: &str, lex: &Lexicon) -> Option<String> {
     let rule = format!("Never {tail}.");
     let act = clause_info(&rule, lex).behavior(false)?;
     overrides_a_safeguard(&act).then_some(rule)
+}
+
+/// "Ask the user to confirm the push", "Confirm deletion of branches with
+/// the user", "Use `ask_user` to confirm the deletion": the act confirmed
+/// waits on the user's word — "Never carry out the push without the
+/// user's confirmation" (each had gated every edit, or nothing). Only where
+/// what is confirmed names an act.
+pub(super) fn confirm_the_act(s: &str, lex: &Lexicon) -> Option<String> {
+    let t = strip_emphasis(s);
+    let t = t.trim().trim_end_matches(['.', '!', ';', ':']).trim();
+    let lower = t.to_ascii_lowercase();
+    let lower = lower
+        .strip_prefix("always ")
+        .or_else(|| lower.strip_prefix("first "))
+        .or_else(|| lower.strip_prefix("then "))
+        .unwrap_or(&lower);
+    let at = t.len() - lower.len();
+    const LEADS: &[&str] = &[
+        "ask the user to confirm ",
+        "ask the user to approve ",
+        "ask user to confirm ",
+        "have the user confirm ",
+        "have the user approve ",
+        "let the user confirm ",
+        "get the user to confirm ",
+        "get the user's confirmation of ",
+        "get user confirmation of ",
+    ];
+    let object = if let Some(k) = LEADS.iter().find(|k| lower.starts_with(**k)) {
+        t.get(at + k.len()..)?
+    } else if let Some(rest) = lower.strip_prefix("confirm ") {
+        // "Confirm deletion with the user".
+        let body = rest
+            .strip_suffix(" with the user")
+            .or_else(|| rest.strip_suffix(" with user"))?;
+        t.get(at + "confirm ".len()..at + "confirm ".len() + body.len())?
+    } else if lower.starts_with("use `") {
+        // "Use `ask_user` (tool) to confirm deletion".
+        let (_, after) = lower.split_once("` ")?;
+        let after = after.strip_prefix("tool ").unwrap_or(after);
+        let rest = after.strip_prefix("to confirm ")?;
+        t.get(t.len() - rest.len()..)?
+    } else {
+        return None;
+    };
+    let object = object.trim();
+    let ol = format!(" {} ", object.to_ascii_lowercase());
+    if object.is_empty()
+        || object.contains(['`', ',', ';'])
+        || [
+            " before ",
+            " after ",
+            " that ",
+            " whether ",
+            " if ",
+            " which ",
+        ]
+        .iter()
+        .any(|k| ol.contains(k))
+        || clause_info(object, lex).actions.is_empty()
+    {
+        return None;
+    }
+    Some(format!(
+        "Never carry out {object} without the user's confirmation."
+    ))
+}
+
+/// "Confirm with the user before deleting", "No automatic deletions",
+/// "Always preview before delete": a deletion whose object the rule leaves
+/// out deletes the skill's object ([`skill_object`]) — "before deleting
+/// branches", "No automatic deletion of branches". Only where the word ends
+/// its clause or a condition or manner word follows; outside code spans.
+pub(super) fn deletion_object(s: &str, object: &str) -> Option<String> {
+    const VERBS: &[&str] = &[
+        "delete", "deleting", "remove", "removing", "prune", "pruning",
+    ];
+    const NOUNS: &[(&str, &str)] = &[
+        ("deletion", "deletion"),
+        ("deletions", "deletion"),
+        ("removal", "removal"),
+        ("removals", "removal"),
+    ];
+    const FOLLOWERS: &[&str] = &[
+        "without",
+        "with",
+        "until",
+        "unless",
+        "if",
+        "when",
+        "and",
+        "or",
+        "first",
+        "yet",
+        "automatically",
+        "anything",
+        "them",
+        "it",
+    ];
+    let parts = s.split('`').count();
+    // (A code span other than a flag names the object: "`trunk` — never a
+    // target for deletion".)
+    if s.split('`')
+        .skip(1)
+        .step_by(2)
+        .any(|c| !c.trim_start().starts_with('-'))
+    {
+        return None;
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    let mut changed = false;
+    for (i, part) in s.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        if i % 2 == 1 {
+            out.push_str(part);
+            continue;
+        }
+        let toks: Vec<&str> = part.split(' ').collect();
+        for (j, tok) in toks.iter().enumerate() {
+            if j > 0 {
+                out.push(' ');
+            }
+            let bare = tok.trim_end_matches(['.', ',', ';', ':', ')', '!', '?', '*']);
+            let lower = bare.to_lowercase();
+            let punct = bare.len() < tok.len();
+            // The next word of this part; none where a code span follows
+            // ("delete `main`": its object) or the text ends.
+            let rest: Vec<String> = toks[j + 1..]
+                .iter()
+                .filter(|n| !n.is_empty())
+                .map(|n| n.to_lowercase())
+                .collect();
+            let next = rest.first().cloned();
+            // ("removing or renaming an API route": one object for both.)
+            let shared = matches!(next.as_deref(), Some("and" | "or"))
+                && rest
+                    .get(1)
+                    .is_some_and(|v| v.ends_with("ing") || VERBS.contains(&v.as_str()));
+            let ends = punct
+                || match next.as_deref() {
+                    None => i + 1 == parts,
+                    Some(n) => {
+                        !shared
+                            && (FOLLOWERS.contains(&n.trim_end_matches(['.', ',', ';', ':']))
+                                || n.starts_with(['\u{2014}', '-', '(']))
+                    }
+                };
+            let verb = VERBS.contains(&lower.as_str());
+            let noun = NOUNS
+                .iter()
+                .find(|(n, _)| *n == lower)
+                .map(|(_, base)| *base);
+            if ends && (verb || noun.is_some()) {
+                let (word, rest) = tok.split_at(bare.len());
+                let pronoun = matches!(next.as_deref(), Some("them" | "it" | "anything"));
+                match noun {
+                    Some(base) => out.push_str(&format!("{base} of {object}{rest}")),
+                    None if pronoun => out.push_str(&format!("{word}{rest}")),
+                    None => out.push_str(&format!("{word} {object}{rest}")),
+                }
+                changed |= !(verb && pronoun);
+                continue;
+            }
+            out.push_str(tok);
+        }
+    }
+    changed.then_some(out)
 }
 
 /// "Stage specific files by name", "Keep staging explicit", "Never blindly

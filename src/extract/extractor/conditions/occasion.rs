@@ -192,3 +192,32 @@ pub(crate) fn holds_from_the_start(text: &str) -> bool {
             && matches!(w[i - 1].text.as_str(), "the" | "at" | "from" | "on"))
     })
 }
+
+/// The things a skill exists to delete or clean up, where its description
+/// (or else its name) names them: the first of branches, tags, worktrees,
+/// releases or stashes it mentions ("Prune local branches that are gone on
+/// the remote", a skill named `branch-cleanup`).
+pub(crate) fn skill_object(description: &str, name: &str) -> Option<&'static str> {
+    const OBJECTS: &[(&str, &str)] = &[
+        ("branches", "branch"),
+        ("tags", "tag"),
+        ("worktrees", "worktree"),
+        ("releases", "release"),
+        ("stashes", "stash"),
+    ];
+    let described = words(description)
+        .into_iter()
+        .find_map(|w| OBJECTS.iter().find(|(plural, _)| w.text == *plural))
+        .map(|(plural, _)| *plural);
+    described.or_else(|| {
+        let parts: Vec<String> = name
+            .to_lowercase()
+            .split(['-', '_', ' '])
+            .map(str::to_string)
+            .collect();
+        OBJECTS
+            .iter()
+            .find(|(plural, single)| parts.iter().any(|p| p == plural || p == single))
+            .map(|(plural, _)| *plural)
+    })
+}
