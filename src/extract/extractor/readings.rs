@@ -1936,15 +1936,6 @@ pub(super) fn deletion_object(s: &str, object: &str) -> Option<String> {
         "it",
     ];
     let parts = s.split('`').count();
-    // (A code span other than a flag names the object: "`trunk` — never a
-    // target for deletion".)
-    if s.split('`')
-        .skip(1)
-        .step_by(2)
-        .any(|c| !c.trim_start().starts_with('-'))
-    {
-        return None;
-    }
     let mut out = String::with_capacity(s.len() + 16);
     let mut changed = false;
     for (i, part) in s.split('`').enumerate() {
@@ -1986,9 +1977,12 @@ pub(super) fn deletion_object(s: &str, object: &str) -> Option<String> {
                     }
                 };
             let verb = VERBS.contains(&lower.as_str());
+            // ("`trunk` — never a target for deletion", "marked for
+            // deletion": a state of the things named, not the act.)
+            let marked = j > 0 && matches!(toks[j - 1].to_lowercase().as_str(), "for" | "from");
             let noun = NOUNS
                 .iter()
-                .find(|(n, _)| *n == lower)
+                .find(|(n, _)| *n == lower && !marked)
                 .map(|(_, base)| *base);
             if ends && (verb || noun.is_some()) {
                 let (word, rest) = tok.split_at(bare.len());
