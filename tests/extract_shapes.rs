@@ -7841,3 +7841,29 @@ fn a_deletion_with_no_object_deletes_what_the_skill_tidies() {
     let c = at(&cs, 14).expect("version number");
     assert!(!json(&c.when).contains("branch"), "{c:#?}");
 }
+
+#[test]
+fn a_short_failure_before_a_dash_is_the_case_of_the_prohibition_after_it() {
+    let cs = fixture("failure-case");
+    // "`scripts/check.sh` fails — do not tag a broken tree.": the tag needs
+    // the check passed before it (the start kept no act: "tag" with no
+    // release or version after it was no act).
+    let c = at(&cs, 8).expect("failure case");
+    assert_eq!(c.when, Some(p("{git: tag}")), "{c:#?}");
+    assert_eq!(
+        c.require,
+        Some(p("{all: [{command: '*check.sh*'}, {not: {failed: true}}]}")),
+        "{c:#?}"
+    );
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    // "The deploy fails: check the logs and suggest a rollback.": only a
+    // prohibition is read so; this keeps no act.
+    let c = at(&cs, 9).expect("deploy case");
+    assert_eq!(c.require, None, "{c:#?}");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    // "Do not tag; …": the act barred, alone; "Do not tag the container
+    // image" is another sense of tagging.
+    assert_eq!(at(&cs, 10).expect("no tag").forbid, Some(p("{git: tag}")));
+    assert_eq!(at(&cs, 11).expect("image").forbid, None);
+}

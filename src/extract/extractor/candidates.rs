@@ -11,11 +11,11 @@ use super::readings::{
     act_needs_consent, act_rather_than_command, act_then_so, acts_before_the_dash, agent_narration,
     at_file_reference, auto_prefixed, bypass_rather_than, change_kind_requires,
     command_then_verdict, condition_info, confirm_the_act, confirmed_state, connective_command,
-    consent_phrasing, deletion_object, explicit_staging, first_lower, flag_with_command,
-    git_subcommand_list, never_with_failing, only_first, otherwise_case, per_act, quoted_motto,
-    read_for_purpose, reason_then_rule, rule_then_alternative, rule_then_insistence,
-    rule_then_reason, sentence_adverbial, spoken_conjunct, state_checked_by, stated_tag_convention,
-    third_person_base, use_not_the_other, wrong_order,
+    consent_phrasing, deletion_object, explicit_staging, failure_then_rule, first_lower,
+    flag_with_command, git_subcommand_list, never_with_failing, only_first, otherwise_case,
+    per_act, quoted_motto, read_for_purpose, reason_then_rule, rule_then_alternative,
+    rule_then_insistence, rule_then_reason, sentence_adverbial, spoken_conjunct, state_checked_by,
+    stated_tag_convention, third_person_base, use_not_the_other, wrong_order,
 };
 use super::*;
 
@@ -894,7 +894,8 @@ impl Extractor<'_> {
         let bypass_contrast = |t: &str| bypass_rather_than(t, lex);
         let deleted = |t: &str| self.object.and_then(|o| deletion_object(t, o));
         let confirmed = |t: &str| confirm_the_act(t, lex);
-        let readings: [&Reading; 23] = [
+        let readings: [&Reading; 24] = [
+            &failure_then_rule,
             &deleted,
             &confirmed,
             &at_file_reference,

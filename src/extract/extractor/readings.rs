@@ -1838,6 +1838,32 @@ pub(super) fn bypass_rather_than(s: &str, lex: &Lexicon) -> Option<String> {
     overrides_a_safeguard(&act).then_some(rule)
 }
 
+/// "`tests/run.sh` fails — do not tag a red tree", "CI is red: do not
+/// merge": a short failure before a dash or colon is the case the
+/// prohibition after it holds in — "If `tests/run.sh` fails, do not tag …".
+pub(super) fn failure_then_rule(s: &str) -> Option<String> {
+    let t = strip_emphasis(s);
+    let t = t.trim();
+    let (head, rest) = [" \u{2014} ", " -- ", " - ", ": "]
+        .iter()
+        .find_map(|d| find_outside_code(t, d).map(|i| (&t[..i], &t[i + d.len()..])))?;
+    let lower = head.to_lowercase();
+    let fails = [" fails", " failed", " is red", " errors", " errored"]
+        .iter()
+        .any(|k| lower.ends_with(k));
+    let short = words(head).len() <= 6;
+    let conditional = words(head)
+        .first()
+        .is_some_and(|w| is_condition_word(&w.text));
+    let rest = rest.trim();
+    // (Only a prohibition: what a failure calls for otherwise — "Push
+    // fails: check …, suggest a force push" — is left as it was.)
+    let bars = ["do not ", "don't ", "never ", "must not "]
+        .iter()
+        .any(|p| rest.to_lowercase().starts_with(p));
+    (fails && short && !conditional && bars).then(|| format!("If {head}, {}", first_lower(rest)))
+}
+
 /// "Ask the user to confirm the push", "Confirm deletion of branches with
 /// the user", "Use `ask_user` to confirm the deletion": the act confirmed
 /// waits on the user's word — "Never carry out the push without the
