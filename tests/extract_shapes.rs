@@ -7840,6 +7840,9 @@ fn a_deletion_with_no_object_deletes_what_the_skill_tidies() {
     // new gate.
     let c = at(&cs, 14).expect("version number");
     assert!(!json(&c.when).contains("branch"), "{c:#?}");
+    // "… before deleting it": the pronoun is a branch too.
+    let c = at(&cs, 15).expect("before deleting it");
+    assert_eq!(c.when, Some(p(branch_deletion)), "{c:#?}");
 }
 
 #[test]

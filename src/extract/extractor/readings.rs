@@ -500,16 +500,9 @@ pub(super) fn per_act(s: &str) -> Option<String> {
 /// without the user's go ("install … automatically"). Outside code spans;
 /// the hyphenated word is otherwise one word no lexicon entry knows.
 pub(super) fn auto_prefixed(s: &str) -> Option<String> {
-    let mut out = String::with_capacity(s.len() + 16);
-    let mut changed = false;
-    for (i, part) in s.split('`').enumerate() {
-        if i > 0 {
-            out.push('`');
-        }
-        if i % 2 == 1 {
-            out.push_str(part);
-            continue;
-        }
+    rewrite_prose(s, |i, _, part| {
+        let mut out = String::with_capacity(part.len() + 16);
+        let mut changed = false;
         let mut prev: Option<String> = None;
         for tok in part.split(' ') {
             if prev.is_some() {
@@ -549,6 +542,31 @@ pub(super) fn auto_prefixed(s: &str) -> Option<String> {
                 }
                 _ => out.push_str(tok),
             }
+        }
+        changed.then_some(out)
+    })
+}
+
+/// `s` with each stretch outside code spans rewritten by `f` (its index
+/// among the backtick-separated parts, their count, its text), code spans
+/// as they are; None where `f` rewrote nothing.
+fn rewrite_prose(
+    s: &str,
+    mut f: impl FnMut(usize, usize, &str) -> Option<String>,
+) -> Option<String> {
+    let parts = s.split('`').count();
+    let mut out = String::with_capacity(s.len() + 16);
+    let mut changed = false;
+    for (i, part) in s.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        match (i % 2 == 0).then(|| f(i, parts, part)).flatten() {
+            Some(new) => {
+                out.push_str(&new);
+                changed = true;
+            }
+            None => out.push_str(part),
         }
     }
     changed.then_some(out)
@@ -1957,27 +1975,22 @@ pub(super) fn deletion_object(s: &str, object: &str) -> Option<String> {
         "first",
         "yet",
         "automatically",
-        "anything",
-        "them",
-        "it",
     ];
-    let parts = s.split('`').count();
-    let mut out = String::with_capacity(s.len() + 16);
-    let mut changed = false;
-    for (i, part) in s.split('`').enumerate() {
-        if i > 0 {
-            out.push('`');
-        }
-        if i % 2 == 1 {
-            out.push_str(part);
-            continue;
-        }
+    rewrite_prose(s, |i, parts, part| {
+        let mut out = String::with_capacity(part.len() + 16);
+        let mut changed = false;
         let toks: Vec<&str> = part.split(' ').collect();
+        // ("before deleting it": the pronoun is the skill's object too.)
+        let mut pronoun_next = false;
         for (j, tok) in toks.iter().enumerate() {
             if j > 0 {
                 out.push(' ');
             }
             let bare = tok.trim_end_matches(['.', ',', ';', ':', ')', '!', '?', '*']);
+            if std::mem::take(&mut pronoun_next) {
+                out.push_str(&format!("{object}{}", &tok[bare.len()..]));
+                continue;
+            }
             let lower = bare.to_lowercase();
             let punct = bare.len() < tok.len();
             // The next word of this part; none where a code span follows
@@ -2010,21 +2023,40 @@ pub(super) fn deletion_object(s: &str, object: &str) -> Option<String> {
                 .iter()
                 .find(|(n, _)| *n == lower && !marked)
                 .map(|(_, base)| *base);
+            // (Only a deletion the rule is conditioned on: "… before
+            // deleting it"; "Remove it, then push" is left as it was.)
+            let conditioned = j > 0
+                && lower.ends_with("ing")
+                && matches!(
+                    toks[j - 1].to_lowercase().as_str(),
+                    "before" | "after" | "when" | "until" | "without"
+                );
+            let pronoun = !punct
+                && conditioned
+                && matches!(
+                    next.as_deref()
+                        .map(|n| n.trim_end_matches(['.', ',', ';', ':', '!'])),
+                    Some("it" | "them")
+                );
+            if verb && pronoun {
+                out.push_str(tok);
+                pronoun_next = true;
+                changed = true;
+                continue;
+            }
             if ends && (verb || noun.is_some()) {
                 let (word, rest) = tok.split_at(bare.len());
-                let pronoun = matches!(next.as_deref(), Some("them" | "it" | "anything"));
                 match noun {
                     Some(base) => out.push_str(&format!("{base} of {object}{rest}")),
-                    None if pronoun => out.push_str(&format!("{word}{rest}")),
                     None => out.push_str(&format!("{word} {object}{rest}")),
                 }
-                changed |= !(verb && pronoun);
+                changed = true;
                 continue;
             }
             out.push_str(tok);
         }
-    }
-    changed.then_some(out)
+        changed.then_some(out)
+    })
 }
 
 /// "Stage specific files by name", "Keep staging explicit", "Never blindly
