@@ -1784,17 +1784,24 @@ pub(super) fn spoken_conjunct(s: &str) -> Option<String> {
     (words(head).len() >= 2).then(|| format!("{}.", head.trim_end_matches([',', ';', ':'])))
 }
 
+/// A sentence with "rather than" / "instead of" outside code spans: its
+/// text without emphasis, that text in ASCII lower case (the same byte
+/// offsets), and the offset of what comes after the contrast.
+fn contrasted(s: &str) -> Option<(String, String, usize)> {
+    let t = strip_emphasis(s);
+    let lower = t.to_ascii_lowercase();
+    let at = [" rather than ", " instead of "]
+        .iter()
+        .find_map(|k| find_outside_code(&lower, k).map(|i| i + k.len()))?;
+    Some((t, lower, at))
+}
+
 /// "Stage files by name rather than using `git add -A`", "Read the file
 /// instead of running `cat`": the command named after "rather than" /
 /// "instead of" is what the rule forbids; the way named first is how to
 /// act when the session acts at all.
 pub(super) fn act_rather_than_command(s: &str) -> Option<String> {
-    let t = strip_emphasis(s);
-    // (ASCII lower case keeps the byte offsets.)
-    let lower = t.to_ascii_lowercase();
-    let at = [" rather than ", " instead of "]
-        .iter()
-        .find_map(|k| find_outside_code(&lower, k).map(|i| i + k.len()))?;
+    let (t, lower, at) = contrasted(s)?;
     // The head is an instruction of its own (not "never"; "Use `a` rather
     // than `b`" is read before).
     let head = words(&mask(t.get(..at)?).0);
@@ -1820,11 +1827,7 @@ pub(super) fn act_rather_than_command(s: &str) -> Option<String> {
 /// Other acts there stay as they are ("Report the error rather than
 /// retrying the push" does not forbid pushing).
 pub(super) fn bypass_rather_than(s: &str, lex: &Lexicon) -> Option<String> {
-    let t = strip_emphasis(s);
-    let lower = t.to_ascii_lowercase();
-    let at = [" rather than ", " instead of "]
-        .iter()
-        .find_map(|k| find_outside_code(&lower, k).map(|i| i + k.len()))?;
+    let (t, lower, at) = contrasted(s)?;
     let head = words(&mask(t.get(..at)?).0);
     if negation(&head).0 {
         return None;
