@@ -7870,3 +7870,52 @@ fn a_short_failure_before_a_dash_is_the_case_of_the_prohibition_after_it() {
     assert_eq!(at(&cs, 10).expect("no tag").forbid, Some(p("{git: tag}")));
     assert_eq!(at(&cs, 11).expect("image").forbid, None);
 }
+
+#[test]
+fn rules_said_as_statements_keep_their_act_and_their_strength() {
+    let cs = fixture("statement-forms");
+    // "Tags should not be pushed.": a weak prohibition
+    // in the passive (the start read "should" alone: a positive rule).
+    let c = at(&cs, 8).expect("passive should-not");
+    assert_eq!(c.modality, Modality::ShouldNot, "{c:#?}");
+    assert!(json(&c.forbid).contains("--tags"), "{c:#?}");
+    assert_eq!(c.require, None, "{c:#?}");
+    // "If the checks are red, the branch must not be merged.": the
+    // condition stays in front of the active rule; no merge is forbidden
+    // outright.
+    let c = at(&cs, 9).expect("passive must-not with condition");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    assert!(json(&c.when).contains("merge"), "{c:#?}");
+    // "Never commit credentials …: they end up in every clone.": the
+    // reason after the colon does not take the rule's place.
+    let c = at(&cs, 10).expect("reason after colon");
+    assert!(json(&c.forbid).contains("git (add|commit)"), "{c:#?}");
+    // "Don't use: emoji …": a verb alone before the colon is a label.
+    let c = at(&cs, 11).expect("label");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    // "The agent does not enable auto-merge and does not merge the PR
+    // itself.": both acts denied.
+    let c = at(&cs, 12).expect("narrated denial");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    let f = json(&c.forbid);
+    assert!(f.contains("--auto") && f.contains("gh pr merge*"), "{c:#?}");
+    // "Ask for a review — the maintainers review and merge.": what the
+    // other party does is no requirement of the agent.
+    let c = at(&cs, 13).expect("others' act");
+    assert!(!json(&c.require).contains("merge"), "{c:#?}");
+    // "NEVER push without an explicit \"ship it\" from the user.": the
+    // user's quoted word is a consent gate.
+    let c = at(&cs, 14).expect("explicit word");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    // "Do not force-remove other worktrees.": only the forced removal.
+    let c = at(&cs, 15).expect("force-remove");
+    assert_eq!(
+        c.forbid,
+        Some(p(
+            "{command_re: '^git worktree remove\\b.*\\s(--force|-f)\\b'}"
+        )),
+        "{c:#?}"
+    );
+}

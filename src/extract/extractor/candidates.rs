@@ -1353,7 +1353,25 @@ fn describes_what_it_does(s: &str, lex: &Lexicon) -> bool {
     if lex.is_imperative(&v) {
         return false;
     }
-    third_person_base(&v).is_some_and(|base| base.len() >= 3 && lex.is_imperative(&base))
+    // ("Commits must not be pushed": a plural noun, then its modal.)
+    let modal_next = t.split_whitespace().nth(1).is_some_and(|n| {
+        matches!(
+            n.to_lowercase().as_str(),
+            "must"
+                | "mustn't"
+                | "should"
+                | "shouldn't"
+                | "shall"
+                | "are"
+                | "will"
+                | "may"
+                | "can"
+                | "cannot"
+                | "never"
+        )
+    });
+    !modal_next
+        && third_person_base(&v).is_some_and(|base| base.len() >= 3 && lex.is_imperative(&base))
 }
 
 /// A description that opens with a verb: "Run CI checks locally",

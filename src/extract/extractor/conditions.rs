@@ -436,6 +436,29 @@ fn crossed_out(s: &str, lex: &Lexicon) -> Option<String> {
     Some(format!("Never {verb} {tail}").trim_end().to_string())
 }
 
+/// "Never commit credentials: they end up in every clone": a prohibition
+/// with its verb and object, then after the colon why — a statement with a
+/// pronoun for its subject and no rule word. The rule is the head.
+fn rule_then_colon_reason(s: &str, lex: &Lexicon) -> Option<String> {
+    let (head, tail) = split_label(s)?;
+    let hw: Vec<String> = plain_words(&head);
+    let verb_at = hw
+        .iter()
+        .position(|t| !matches!(t.as_str(), "never" | "don't" | "dont" | "do" | "not"))?;
+    if verb_at == 0 || hw.len() < verb_at + 2 || clause_info(&head, lex).actions.is_empty() {
+        return None;
+    }
+    let tw = plain_words(&tail);
+    let pronoun = tw.first().is_some_and(|t| {
+        matches!(
+            t.as_str(),
+            "it" | "they" | "this" | "that" | "these" | "those"
+        )
+    });
+    let ruled = negation(&words(&mask(&tail).0)).0 || own_modal(&words(&mask(&tail).0)).is_some();
+    (pronoun && !ruled && tw.len() >= 2).then(|| format!("{}.", head.trim_end_matches(['.', ','])))
+}
+
 /// "Secrets must never be committed", "Protected branches (`main`, …) are
 /// never deleted", "… should never be pushed": a prohibition in the
 /// passive ([`negation`] reads it so), said in the active: "Never commit
@@ -449,11 +472,59 @@ fn passive_prohibition(s: &str, lex: &Lexicon) -> Option<String> {
         " should never be ",
         " are never ",
         " is never ",
+        " must not be ",
+        " mustn't be ",
+        " shall not be ",
+        " should not be ",
+        " shouldn't be ",
     ]
     .iter()
     .find_map(|k| lower.find(k).map(|i| (i, *k)))?;
+    // ("Files should not be committed": a weak prohibition stays weak.)
+    let lead = if key.starts_with(" should") && !key.contains("never") {
+        "Should not"
+    } else {
+        "Never"
+    };
     let subject = s[..at].trim();
+    // ("If the checks fail, the branch must not be merged": the condition
+    // stays in front of the active rule.)
+    let (cond, subject) = match find_outside_code(subject, ", ") {
+        Some(i) => (&subject[..i + 2], subject[i + 2..].trim()),
+        None => ("", subject),
+    };
+    let lead = if cond.is_empty() {
+        lead.to_string()
+    } else {
+        lead.to_lowercase()
+    };
     let after = &s[at + key.len()..];
+    // ("Never commit secrets: secrets should not be stored in Git": the
+    // modal belongs to a clause after another rule, not to a subject.)
+    // ("Check for files that should not be committed": a relative clause
+    // on the object of an instruction.)
+    let sw = plain_words(subject);
+    if subject.contains([':', ';', '\u{2014}'])
+        || sw.first().is_some_and(|w| lex.is_imperative(w))
+        || sw.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "never"
+                    | "always"
+                    | "not"
+                    | "don't"
+                    | "do"
+                    | "must"
+                    | "should"
+                    | "only"
+                    | "that"
+                    | "which"
+                    | "who"
+            )
+        })
+    {
+        return None;
+    }
     let n = plain_words(subject).len();
     if !(1..=8).contains(&n) || plain_words(after).iter().any(|w| w == "by") {
         return None;
@@ -473,7 +544,7 @@ fn passive_prohibition(s: &str, lex: &Lexicon) -> Option<String> {
     let base = base_verb(&last, lex)?;
     let subject = subject.trim_start_matches(['*', '_', '-', ' ']);
     Some(format!(
-        "Never {prefix}{base} {}{}",
+        "{cond}{lead} {prefix}{base} {}{}",
         subject.strip_suffix(['*', '_']).unwrap_or(subject),
         &after[end..]
     ))
@@ -926,6 +997,9 @@ pub(super) fn analyse(
             rest = after;
         }
     }
+    if let Some(rule) = rule_then_colon_reason(&rest, lex) {
+        rest = rule;
+    }
     let mut label_text = String::new();
     let mut purpose = false;
     // "Redeploy: `deploy redeploy <app>`" (a step named by its verb, then
@@ -963,7 +1037,21 @@ pub(super) fn analyse(
                     && label_acts.actions.is_empty()
                     && !l.contains(['`', ':']);
                 let lw = words(l);
+                // ("Never commit secrets: they leak": a prohibition whose
+                // reason follows the colon — the label is the rule.)
+                // ("Don't use: emoji fonts": a verb alone, its object after
+                // the colon, stays a label.)
+                let unmodal: Vec<&str> = lw
+                    .iter()
+                    .map(|w| w.text.as_str())
+                    .skip_while(|t| {
+                        matches!(*t, "never" | "always" | "don't" | "dont" | "do" | "not")
+                    })
+                    .collect();
+                let verb_after_modal =
+                    unmodal.len() >= 2 && unmodal.len() < lw.len() && lex.is_imperative(unmodal[0]);
                 !(lw.first().is_some_and(|w| lex.is_imperative(&w.text))
+                    || verb_after_modal
                     || noun_verb_with_object(&lw))
                     || compound
                     || own_rule

@@ -202,6 +202,28 @@ pub(super) fn mentions_consent(text: &str) -> bool {
     if lower.contains("sign-off") || lower.contains("sign off") || lower.contains("go-ahead") {
         return true;
     }
+    // "without explicit \"push\" keyword", "without an explicit
+    // instruction": the user's own word, quoted or named.
+    if words(&mask(text).0).windows(2).any(|p| {
+        p[0].text == "explicit"
+            && (p[1].barrier
+                || matches!(
+                    p[1].text.as_str(),
+                    "instruction"
+                        | "instructions"
+                        | "keyword"
+                        | "keywords"
+                        | "word"
+                        | "say-so"
+                        | "command"
+                        | "direction"
+                        | "directive"
+                        | "ok"
+                        | "okay"
+                ))
+    }) {
+        return true;
+    }
     // "without asking first", "without being told".
     if words(&mask(text).0).iter().any(|w| {
         matches!(

@@ -642,8 +642,67 @@ pub(super) fn rule_then_reason(s: &str) -> Option<String> {
             "never" | "always" | "must" | "should" | "don't" | "ask" | "only" | "unless" | "until"
         )
     }) || tw.windows(2).any(|p| p[0] == "do" && p[1] == "not");
-    (opens_with_subject && states && !ruled && words(head).len() >= 2)
+    (((opens_with_subject && states) || others_act(head, &tw)) && !ruled && words(head).len() >= 2)
         .then(|| format!("{}.", head.trim_end_matches(['.', ',', ';', ':'])))
+}
+
+/// "Hand off to the user — they review and merge", "… — the maintainer
+/// tags the release": what the other party then does, in the present,
+/// which is no act of the agent's (not their word of consent, which gates
+/// the agent's act: "— the user approves it").
+fn others_act(head: &str, tail: &[String]) -> bool {
+    let party = |w: &str| {
+        matches!(
+            w.trim_end_matches("'s"),
+            "user"
+                | "users"
+                | "human"
+                | "humans"
+                | "reviewer"
+                | "reviewers"
+                | "maintainer"
+                | "maintainers"
+                | "owner"
+                | "owners"
+                | "partner"
+        )
+    };
+    let subject = match tail {
+        [they, ..] if they == "they" && plain_words(head).iter().any(|x| party(x)) => 1,
+        [the, x, ..] if matches!(the.as_str(), "the" | "your") && party(x) => 2,
+        _ => 0,
+    };
+    subject > 0
+        && tail.get(subject).is_some_and(|v| {
+            v.len() > 2
+                && !matches!(
+                    v.as_str(),
+                    "will"
+                        | "can"
+                        | "may"
+                        | "might"
+                        | "would"
+                        | "could"
+                        | "need"
+                        | "needs"
+                        | "has"
+                        | "have"
+                        | "is"
+                        | "are"
+                        | "decides"
+                        | "decide"
+                        | "chooses"
+                        | "choose"
+                        | "says"
+                        | "say"
+                        | "tells"
+                        | "tell"
+                        | "requests"
+                )
+                && !["approv", "confirm", "consent", "agree", "sign", "ok"]
+                    .iter()
+                    .any(|c| v.starts_with(c))
+        })
 }
 
 /// "Read `~/code/CLAUDE.md` for the full standards this release must
@@ -1472,6 +1531,37 @@ pub(super) fn agent_narration(s: &str, lex: &Lexicon) -> Option<String> {
         .find(|p| lower.starts_with(*p))?;
     // (Lower-casing may move byte offsets in other scripts: `get`.)
     let rest = t.get(subject.len()..)?;
+    // "The agent does not merge the PR itself", "Claude won't push or
+    // tag": the act denied, its verb already bare.
+    if let Some(denied) = [
+        "does not ",
+        "doesn't ",
+        "will not ",
+        "won't ",
+        "will never ",
+    ]
+    .iter()
+    .find_map(|n| {
+        rest.to_lowercase()
+            .starts_with(n)
+            .then(|| rest.get(n.len()..))
+    })
+    .flatten()
+    {
+        let verb = denied.split(' ').next().unwrap_or("").to_lowercase();
+        if !lex.is_imperative(&verb) || lex.is_speech(&verb) {
+            return None;
+        }
+        let denied = [
+            "and does not ",
+            "and doesn't ",
+            "and will not ",
+            "and won't ",
+        ]
+        .iter()
+        .fold(denied.to_string(), |acc, n| acc.replace(n, "or "));
+        return Some(format!("Never {denied}"));
+    }
     let (first, tail) = rest.split_once(' ').unwrap_or((rest, ""));
     let (adverb, verb, tail) = match first.to_lowercase().as_str() {
         a @ ("never" | "always" | "then" | "first" | "also" | "only") => {

@@ -130,6 +130,10 @@ pub(crate) fn negation(w: &[Word]) -> (bool, bool) {
     let weak = head.first() == Some(&"avoid")
         || no_need
         || head.windows(2).any(|p| p == ["should", "not"])
+        // ("Files should not be committed": the modal after its subject.)
+        || t[..relative_clause_at(&t)]
+            .windows(2)
+            .any(|p| p == ["should", "not"])
         || head.contains(&"shouldn't");
     // "cannot" / "can't" only as an instruction ("you cannot claim it passes").
     let you_cannot = head
