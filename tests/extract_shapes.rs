@@ -7919,3 +7919,30 @@ fn rules_said_as_statements_keep_their_act_and_their_strength() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn an_avoided_command_keeps_its_heading_and_a_barred_flag_or_tag_reuse_is_forbidden() {
+    let cs = fixture("avoid-list");
+    // "`git add -A` — prefer naming each file.": a command alone stays
+    // forbidden.
+    let c = at(&cs, 8).expect("add -A");
+    assert_eq!(c.forbid, Some(p("{git: add, args: [-A]}")), "{c:#?}");
+    // "`git commit -a` for quick saves — prefer staging by path." under
+    // "Things to avoid": the preference after the dash is the way round,
+    // not the rule's modal (the start read it as a positive "should").
+    let c = at(&cs, 10).expect("commit -a");
+    assert_eq!(c.modality, Modality::ShouldNot, "{c:#?}");
+    // "(never bare `--force`)": the flag alone, barred.
+    let c = cs
+        .iter()
+        .find(|c| c.lines[0] == 14 && c.modality == Modality::MustNot)
+        .expect("bare force");
+    assert!(json(&c.forbid).contains("force"), "{c:#?}");
+    // "Never re-use a tag name": the tag moved by force.
+    let c = cs
+        .iter()
+        .find(|c| c.text.starts_with("Never re-use"))
+        .expect("tag reuse");
+    assert!(json(&c.forbid).contains("^git tag"), "{c:#?}");
+    assert!(json(&c.forbid).contains("--force"), "{c:#?}");
+}

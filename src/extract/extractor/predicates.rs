@@ -670,11 +670,17 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
         // are compared: "`--with` vs `uv add`").
         // ("Never `--amend` here", "no `--amend`, no `reset` …": a flag
         // barred by the word before it.)
+        // ("never bare `--force`", "not a plain `--force`": the flag on its
+        // own, barred.)
         let barred = || {
             let t = text.to_lowercase();
-            ["no `", "never `"]
-                .iter()
-                .any(|b| t.contains(&format!("{b}{}`", c.to_lowercase())))
+            ["no", "never", "not"].iter().any(|neg| {
+                ["", "a ", "the "].iter().any(|art| {
+                    ["", "bare ", "plain ", "raw "]
+                        .iter()
+                        .any(|adj| t.contains(&format!("{neg} {art}{adj}`{}`", c.to_lowercase())))
+                })
+            })
         };
         if let Some(flag) = lone_flag(c).filter(|_| runs_with || barred()) {
             info.actions.push((flag_predicate(flag), true));

@@ -860,7 +860,17 @@ pub(super) fn rule_then_alternative(s: &str) -> Option<String> {
         .first()
         .is_some_and(|w| matches!(w.as_str(), "never" | "don't" | "avoid"))
         || hw.windows(2).take(1).any(|p| p[0] == "do" && p[1] == "not");
-    (negative && hw.len() >= 2 && tw.last().is_some_and(|w| w.text == "instead"))
+    // ("`git add .` from the root — prefer naming files", under a list of
+    // things to avoid: the command is the item, the preference its way
+    // round.)
+    let command_item = head.trim_start().starts_with('`')
+        && !plain_words(&mask(head).0).is_empty()
+        && tw
+            .iter()
+            .find(|w| !w.barrier)
+            .is_some_and(|w| w.text == "prefer");
+    let instead = tw.last().is_some_and(|w| w.text == "instead");
+    (((negative && instead) || command_item) && hw.len() >= 2)
         .then(|| format!("{}.", head.trim().trim_end_matches(['.', ',', ';', ':'])))
 }
 
