@@ -7946,3 +7946,29 @@ fn an_avoided_command_keeps_its_heading_and_a_barred_flag_or_tag_reuse_is_forbid
     assert!(json(&c.forbid).contains("^git tag"), "{c:#?}");
     assert!(json(&c.forbid).contains("--force"), "{c:#?}");
 }
+
+#[test]
+fn a_task_table_names_the_guide_to_read_first_and_a_checklist_asks_its_checks() {
+    let cs = fixture("task-guides");
+    // "Task | Read": each row's work needs its guide read before it (the
+    // start read no rule from the table).
+    let c = at(&cs, 10).expect("commit row");
+    assert_eq!(
+        c.when,
+        Some(p("{any: [{git: commit}, {git: rebase}]}")),
+        "{c:#?}"
+    );
+    assert_eq!(c.require, Some(p("{read: '**/commits.md'}")), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    // "resolve conflicts" is any edit: no trigger of its own — the merge is.
+    let c = at(&cs, 11).expect("merge row");
+    assert!(!json(&c.when).contains("edit"), "{c:#?}");
+    assert!(json(&c.when).contains("gh pr merge"), "{c:#?}");
+    // "- [ ] Is the changelog updated …?": a checklist's questions are
+    // its checks, rules no act shows.
+    for line in [15, 16] {
+        let c = at(&cs, line).unwrap_or_else(|| panic!("no check at {line}: {cs:#?}"));
+        assert_eq!(c.modality, Modality::Must, "{c:#?}");
+        assert_eq!(c.require, None, "{c:#?}");
+    }
+}

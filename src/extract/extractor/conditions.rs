@@ -866,8 +866,12 @@ pub(super) fn analyse(
             let (head, q) = s.split_once(d)?;
             (head.split_whitespace().count() <= 4 && !head.contains('`')).then_some(q)
         });
+        // ("- [ ] Are secrets encrypted at rest?" in a checklist: each box
+        // a check to make.)
         let labelled = ctx.in_list
-            && (split_label(s).is_some_and(|(_, q)| opens_yes_no(&q)) || dashed.is_some_and(asks));
+            && (split_label(s).is_some_and(|(_, q)| opens_yes_no(&q))
+                || dashed.is_some_and(asks)
+                || ((ctx.checkbox || checks) && opens_yes_no(s)));
         if !(modal || labelled) {
             return None;
         }

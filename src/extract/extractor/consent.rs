@@ -193,6 +193,12 @@ pub(super) fn approval_given(text: &str) -> bool {
                         | "plan"
                         | "changes"
                         | "report"
+                        | "proposal"
+                        | "proposals"
+                        | "draft"
+                        | "edits"
+                        | "diff"
+                        | "summary"
                 )
         })
 }

@@ -190,6 +190,9 @@ impl TableRoles {
         let situation = norm
             .iter()
             .position(|h| is(h, COND) || is(h, &["goal", "need", "type"]));
+        // ("Task | Read": a kind of work, then the verb of what to do for
+        // it — not "Task | File", a map of where to look.)
+        let task = norm.iter().position(|h| is(h, &["task", "tasks"]));
         let action = norm
             .iter()
             // ("When to use" names the situation, though it holds "to use".)
@@ -210,7 +213,7 @@ impl TableRoles {
                     .map(|(i, _)| i)
             })
             .or_else(|| {
-                let first = situation?;
+                let first = situation.or(task)?;
                 let at = norm.iter().enumerate().skip(first + 1).find_map(|(i, h)| {
                     let w = words(h);
                     w.first()
@@ -221,6 +224,7 @@ impl TableRoles {
                 Some(at)
             })?;
         let condition = situation
+            .or(task)
             .filter(|c| *c != action)
             .or((action > 0).then_some(0));
         // "Changed area | Tests to run": the cells name what to run.
@@ -445,6 +449,10 @@ impl Extractor<'_> {
             if (trouble || roles.errors) && !names_a_failure(&cond) {
                 cond = ClauseInfo::default();
             }
+            // ("Merge PR, resolve conflicts | `merge-and-ci.md`": a kind of
+            // work that is any edit names no occasion an act shows — the
+            // row's other acts are its trigger.)
+            cond.actions.retain(|(p, _)| !any_edit(p));
             let mut action_text = get(roles.action);
             // "Update" over "`site/content/api.md`": the header's verb on
             // the cell's object.
@@ -548,10 +556,24 @@ impl Extractor<'_> {
                     d.require = act
                         .behavior(true)
                         .filter(|_| d.when.is_some() || !section.conditional());
+                    // ("Commit, rebase | Read `commits.md`": the guide for
+                    // the work is read before it.)
+                    if d.when.is_some() && matches!(d.require, Some(Predicate::Read(_))) {
+                        d.order = Some(Order::Before);
+                    }
                 }
             }
         }
         add_predicate_scopes(&mut d, lex);
         self.drafts.push(d);
+    }
+}
+
+/// Any edit or write at all (`**`), alone or among alternatives.
+fn any_edit(p: &Predicate) -> bool {
+    match p {
+        Predicate::Edit(g) | Predicate::Write(g) | Predicate::Touch(g) => g == "**",
+        Predicate::Any(ps) => ps.iter().any(any_edit),
+        _ => false,
     }
 }
