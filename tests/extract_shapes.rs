@@ -7909,6 +7909,12 @@ fn rules_said_as_statements_keep_their_act_and_their_strength() {
     let c = at(&cs, 14).expect("explicit word");
     assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
     assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    // "Do not edit `CHANGELOG.md` directly — present the draft for the
+    // user's review first.": a consent gate, not a forbid of every edit.
+    let c = at(&cs, 16).expect("review first");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert!(json(&c.when).contains("CHANGELOG.md"), "{c:#?}");
     // "Do not force-remove other worktrees.": only the forced removal.
     let c = at(&cs, 15).expect("force-remove");
     assert_eq!(

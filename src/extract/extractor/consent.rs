@@ -347,9 +347,21 @@ fn asks_first_tail(body: &str) -> Option<(String, String, Option<String>)> {
         && matches!(w[0], "check" | "confirm")
         && w[1] == "with"
         && matches!(w[2], "the" | "user" | "them" | "your");
-    let asks = (w.first() == Some(&"ask") || with_user)
-        && w.last().is_some_and(|x| matches!(*x, "first" | "before"))
-        && w.len() <= 6;
+    // ("present the proposal for human review first", "show the diff to
+    // the user for approval first": the act waits on the user's review.)
+    let for_review = w.len() <= 10
+        && w.first()
+            .is_some_and(|x| matches!(*x, "present" | "show" | "propose" | "share"))
+        && w.iter()
+            .any(|x| matches!(possessed(x), "user" | "human" | "them" | "maintainer"))
+        && w.iter().any(|x| {
+            matches!(
+                *x,
+                "review" | "approval" | "confirmation" | "sign-off" | "consent"
+            )
+        });
+    let asks = (((w.first() == Some(&"ask") || with_user) && w.len() <= 6) || for_review)
+        && w.last().is_some_and(|x| matches!(*x, "first" | "before"));
     (asks && !main.is_empty()).then(|| (format!("{main}."), tail.to_string(), None))
 }
 
