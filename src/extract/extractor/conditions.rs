@@ -441,11 +441,10 @@ fn crossed_out(s: &str, lex: &Lexicon) -> Option<String> {
 /// pronoun for its subject and no rule word. The rule is the head.
 fn rule_then_colon_reason(s: &str, lex: &Lexicon) -> Option<String> {
     let (head, tail) = split_label(s)?;
-    let hw: Vec<String> = plain_words(&head);
-    let verb_at = hw
-        .iter()
-        .position(|t| !matches!(t.as_str(), "never" | "don't" | "dont" | "do" | "not"))?;
-    if verb_at == 0 || hw.len() < verb_at + 2 || clause_info(&head, lex).actions.is_empty() {
+    let hw = plain_words(&head);
+    let hw: Vec<&str> = hw.iter().map(String::as_str).collect();
+    let act = past_the_modal(&hw);
+    if act.len() == hw.len() || act.len() < 2 || clause_info(&head, lex).actions.is_empty() {
         return None;
     }
     let tw = plain_words(&tail);
@@ -457,6 +456,16 @@ fn rule_then_colon_reason(s: &str, lex: &Lexicon) -> Option<String> {
     });
     let ruled = negation(&words(&mask(&tail).0)).0 || own_modal(&words(&mask(&tail).0)).is_some();
     (pronoun && !ruled && tw.len() >= 2).then(|| format!("{}.", head.trim_end_matches(['.', ','])))
+}
+
+/// The words after a rule's opening modal: "Never commit secrets" →
+/// "commit secrets" (all of them where none opens it).
+fn past_the_modal<'a>(w: &'a [&'a str]) -> &'a [&'a str] {
+    let at = w
+        .iter()
+        .position(|t| !matches!(*t, "never" | "always" | "don't" | "dont" | "do" | "not"))
+        .unwrap_or(w.len());
+    &w[at..]
 }
 
 /// "Secrets must never be committed", "Protected branches (`main`, …) are
@@ -1045,15 +1054,10 @@ pub(super) fn analyse(
                 // reason follows the colon — the label is the rule.)
                 // ("Don't use: emoji fonts": a verb alone, its object after
                 // the colon, stays a label.)
-                let unmodal: Vec<&str> = lw
-                    .iter()
-                    .map(|w| w.text.as_str())
-                    .skip_while(|t| {
-                        matches!(*t, "never" | "always" | "don't" | "dont" | "do" | "not")
-                    })
-                    .collect();
+                let lt: Vec<&str> = lw.iter().map(|w| w.text.as_str()).collect();
+                let unmodal = past_the_modal(&lt);
                 let verb_after_modal =
-                    unmodal.len() >= 2 && unmodal.len() < lw.len() && lex.is_imperative(unmodal[0]);
+                    unmodal.len() >= 2 && unmodal.len() < lt.len() && lex.is_imperative(unmodal[0]);
                 !(lw.first().is_some_and(|w| lex.is_imperative(&w.text))
                     || verb_after_modal
                     || noun_verb_with_object(&lw))
