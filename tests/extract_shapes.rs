@@ -7978,3 +7978,49 @@ fn a_task_table_names_the_guide_to_read_first_and_a_checklist_asks_its_checks() 
         assert_eq!(c.require, None, "{c:#?}");
     }
 }
+
+#[test]
+fn a_command_step_runs_a_means_list_and_common_mistakes_are_rules_and_destructive_acts_wait() {
+    let cs = fixture("fork-sync");
+    // "1. `git fetch upstream`": a numbered step that is a command alone is
+    // the command to run, before the later step's merge (the start read
+    // no rule).
+    let c = at(&cs, 7).expect("fetch step");
+    assert_eq!(c.modality, Modality::Must, "{c:#?}");
+    assert_eq!(
+        c.require,
+        Some(p("{command: 'git fetch upstream*'}")),
+        "{c:#?}"
+    );
+    assert_eq!(
+        c.when,
+        Some(p("{command: 'git merge upstream/main*'}")),
+        "{c:#?}"
+    );
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    // "**NEVER** print credentials … This means:" / "- No `echo
+    // $DEPLOY_TOKEN`": the items spell the rule out, each its own rule
+    // (the start took "This means:" for a description); the secret's value
+    // on a command line is any secret-named variable, not every `echo`.
+    let c = at(&cs, 14).expect("echo item");
+    assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+    assert!(!json(&c.forbid).contains("echo*"), "{c:#?}");
+    assert!(json(&c.forbid).contains("token"), "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SensitiveMemory), "{c:#?}");
+    assert!(at(&cs, 15).is_some(), "printenv item: {cs:#?}");
+    // "Always confirm before destructive actions": the destructive git acts
+    // each wait on the user's word.
+    let c = at(&cs, 17).expect("destructive");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    assert!(json(&c.when).contains("reset"), "{c:#?}");
+    // "## Common Mistakes" / "- Rebasing without the user's permission": a
+    // mistake is an act to avoid, here a consent gate.
+    let c = at(&cs, 20).expect("rebase mistake");
+    assert_eq!(c.when, Some(p("{git: rebase}")), "{c:#?}");
+    assert_eq!(c.require, Some(p("{user_turn: true}")), "{c:#?}");
+    // "- **Guessing …** -- read `git remote show upstream` first.": the fix
+    // after the mistake stays a positive rule.
+    let c = at(&cs, 21).expect("fix");
+    assert_eq!(c.modality, Modality::Must, "{c:#?}");
+    assert_eq!(c.forbid, None, "{c:#?}");
+}

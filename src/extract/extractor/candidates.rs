@@ -386,6 +386,7 @@ impl Extractor<'_> {
                             after_user,
                             after_approval,
                             started,
+                            numbered: *ordered,
                         },
                         &section,
                     );
@@ -745,6 +746,7 @@ impl Extractor<'_> {
                     after_user: step.after_user,
                     after_approval: step.after_approval,
                     started: step.started.clone(),
+                    numbered: step.numbered,
                 };
                 self.group(g, &ctx);
             }
@@ -1185,6 +1187,8 @@ pub(super) struct Step {
     pub(super) after_user: bool,
     pub(super) after_approval: bool,
     pub(super) started: Option<Predicate>,
+    /// The item is a step of a numbered list.
+    pub(super) numbered: bool,
 }
 
 pub(super) struct Ctx<'a> {
@@ -1204,6 +1208,8 @@ pub(super) struct Ctx<'a> {
     /// A later step of a numbered procedure in a conditional section: what
     /// its first step visibly does (the procedure started there).
     pub(super) started: Option<Predicate>,
+    /// A step of a numbered list ("1. `git fetch upstream`").
+    pub(super) numbered: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -1218,6 +1224,7 @@ impl<'a> Ctx<'a> {
             after_user: false,
             after_approval: false,
             started: None,
+            numbered: false,
         }
     }
 }

@@ -1013,6 +1013,11 @@ pub(super) fn analyse(
     if let Some(rule) = rule_then_colon_reason(&rest, lex) {
         rest = rule;
     }
+    // "1. `git fetch upstream`", "2. `git status -sb` (clean tree)": a
+    // numbered step that is a command alone is the command to run.
+    if ctx.numbered && lone_command_span(&without_parentheses(&rest)) {
+        rest = format!("Run {}", rest.trim());
+    }
     let mut label_text = String::new();
     let mut purpose = false;
     // "Redeploy: `deploy redeploy <app>`" (a step named by its verb, then
@@ -1331,7 +1336,13 @@ pub(super) fn analyse(
         .or_else(|| {
             // A lead-in of its own ("Key principles:") speaks for its items
             // before the heading does.
-            if ctx.in_list && lead_rule.is_none() {
+            // (Under "Common Mistakes", an item led by a bare imperative is
+            // the fix, not the mistake.)
+            let the_fix = mistakes_heading(ctx.section.nearest())
+                && verb
+                    .as_deref()
+                    .is_some_and(|v| lex.is_imperative(v) && !v.ends_with("ing"));
+            if ctx.in_list && lead_rule.is_none() && !the_fix {
                 heading_rule.flatten()
             } else {
                 None

@@ -1476,6 +1476,15 @@ fn command_glob(toks: &[&str]) -> Option<Predicate> {
             });
         }
     }
+    // `echo $API_KEY`, `printf '%s' "$GITHUB_TOKEN"`: the act is putting a
+    // secret's value on the command line, whichever secret; a glob of the
+    // program alone would catch every `echo`.
+    if toks[1..].iter().any(|t| secret_variable(t)) {
+        return Some(Predicate::CommandRe(format!(
+            r"^{}\b{SECRET_VARIABLE}",
+            regex::escape(toks[0])
+        )));
+    }
     let mut glob = String::new();
     for (i, t) in toks.iter().enumerate() {
         if i > 0 {
@@ -1650,6 +1659,28 @@ pub(super) fn token_glob(t: &str) -> String {
     }
     flush(&mut lit, &mut out);
     out
+}
+
+/// The tail of a command pattern that puts a secret-named variable on the
+/// command line (`echo $API_KEY`): access to that secret.
+pub(super) const SECRET_VARIABLE: &str =
+    r".*\$\{?[A-Za-z0-9_]*(?i:key|token|secret|passw(or)?d|credential)";
+
+/// A shell variable named for a secret (`$API_KEY`, `"${GH_TOKEN}"`).
+fn secret_variable(t: &str) -> bool {
+    let t = t.trim_matches(['"', '\'']);
+    let Some(name) = t.strip_prefix('$') else {
+        return false;
+    };
+    let name = name
+        .trim_start_matches('{')
+        .trim_end_matches('}')
+        .to_uppercase();
+    !name.is_empty()
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && ["KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL"]
+            .iter()
+            .any(|w| name.contains(w))
 }
 
 pub(super) fn is_placeholder(t: &str) -> bool {

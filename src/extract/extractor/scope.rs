@@ -614,8 +614,12 @@ pub(super) fn predicate_scopes(p: &Predicate, lex: &Lexicon) -> BTreeSet<ScopeTa
             }
         }
     });
+    // (`echo $API_KEY`: the secret's value printed.)
+    let secret_value = !negated
+        && p.any_node(&|q| matches!(q, Predicate::CommandRe(re) if re.ends_with(super::predicates::SECRET_VARIABLE)));
     for s in &lex.scopes {
-        let read = s.tag == ScopeTag::SensitiveMemory && reads.iter().any(|x| s.paths.is_match(x));
+        let read = s.tag == ScopeTag::SensitiveMemory
+            && (secret_value || reads.iter().any(|x| s.paths.is_match(x)));
         if read
             || cmds.iter().any(|c| s.commands.is_match(c))
             || paths.iter().any(|x| s.paths.is_match(x))

@@ -503,7 +503,7 @@ pub(super) fn describes_effects(t: &[&str]) -> bool {
             ]
             | [
                 "this" | "it",
-                "updates" | "creates" | "runs" | "performs" | "handles" | "includes" | "means"
+                "updates" | "creates" | "runs" | "performs" | "handles" | "includes"
                     // ("This helps ensure we're:" / "- On the right branch":
                     // what the step is for.)
                     | "helps" | "ensures" | "keeps" | "lets" | "allows",

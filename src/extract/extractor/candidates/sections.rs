@@ -196,6 +196,7 @@ pub(crate) fn normative_heading(heading: &str) -> Option<Option<Modality>> {
         || phrase("non-goal")
         || phrase("non goal")
         || phrase("out of scope")
+        || mistakes_heading(&h)
     {
         return Some(Some(if has("avoid") {
             Modality::ShouldNot
@@ -237,6 +238,16 @@ pub(crate) fn normative_heading(heading: &str) -> Option<Option<Modality>> {
         return Some(None);
     }
     None
+}
+
+/// "## Common Mistakes", "Pitfalls": each item names an act to avoid
+/// ("- Merging without confirming the base"), unless it is the fix
+/// ("**Rebuilding from memory** -- read the template").
+pub(crate) fn mistakes_heading(heading: &str) -> bool {
+    let h = heading.to_lowercase();
+    words(&h)
+        .iter()
+        .any(|t| matches!(t.text.as_str(), "mistakes" | "pitfalls"))
 }
 
 /// A heading about a pressure test or scenario ("Pressure Scenarios",
