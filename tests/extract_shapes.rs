@@ -8023,4 +8023,9 @@ fn a_command_step_runs_a_means_list_and_common_mistakes_are_rules_and_destructiv
     let c = at(&cs, 21).expect("fix");
     assert_eq!(c.modality, Modality::Must, "{c:#?}");
     assert_eq!(c.forbid, None, "{c:#?}");
+    // "- `git add .` from the top of the fork" under "Things to avoid": the
+    // place it runs from keeps the command forbidden (the start kept none).
+    let c = at(&cs, 25).expect("add from the top");
+    assert_eq!(c.modality, Modality::ShouldNot, "{c:#?}");
+    assert!(json(&c.forbid).contains("git add ."), "{c:#?}");
 }

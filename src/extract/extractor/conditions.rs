@@ -697,6 +697,18 @@ pub(super) fn analyse(
         }
         // "`cat .env` or any command that prints it": the command, and
         // what widens it.
+        // "`git add .` from the project root", "`git push -f` on main":
+        // the command, and where or when it is run — words the act's
+        // qualifiers read.
+        None if ctx.in_list
+            && (ctx.lead.is_some_and(|l| l.normative)
+                || (ctx.lead.is_none() && ctx.section.normative().is_some()))
+            && command_then_place(s)
+                .is_some_and(|cmd| command_predicate(cmd.trim_matches('`'), lex).is_some()) =>
+        {
+            run_led = format!("Run {}", s.trim());
+            run_led.as_str()
+        }
         None if ctx.in_list
             && ctx.lead.is_some_and(|l| l.normative)
             && alternative_after_command(s).is_some_and(|cmd| {
@@ -2011,6 +2023,34 @@ fn alternative_after_command(s: &str) -> Option<&str> {
     let end = inner.find('`')?;
     let rest = bare[end + 2..].trim_start();
     (end > 0 && rest.starts_with("or ")).then_some(&bare[..end + 2])
+}
+
+/// An item that is a command then where or when it runs ("`git add .`
+/// from the project root", "`git commit -a` for quick saves"): the command.
+fn command_then_place(s: &str) -> Option<&str> {
+    let bare = s.trim();
+    let inner = bare.strip_prefix('`')?;
+    let end = inner.find('`')?;
+    let rest = bare[end + 2..].trim_start();
+    let first = rest.split_whitespace().next()?.to_lowercase();
+    (end > 0
+        && matches!(
+            first.as_str(),
+            "from"
+                | "in"
+                | "on"
+                | "inside"
+                | "within"
+                | "at"
+                | "for"
+                | "during"
+                | "while"
+                | "when"
+                | "without"
+                | "against"
+                | "to"
+        ))
+    .then_some(&bare[..end + 2])
 }
 
 /// The command an item names before any note on it: "`cmd`", "`cmd` (why)",
