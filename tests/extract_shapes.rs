@@ -8029,3 +8029,18 @@ fn a_command_step_runs_a_means_list_and_common_mistakes_are_rules_and_destructiv
     assert_eq!(c.modality, Modality::ShouldNot, "{c:#?}");
     assert!(json(&c.forbid).contains("git add ."), "{c:#?}");
 }
+
+#[test]
+fn a_numbered_step_heading_runs_the_commands_listed_under_it() {
+    let cs = fixture("context-steps");
+    // "### 1. Collect the state" / "- `git status --short` — what is
+    // uncommitted": the step's commands to run (the start read none).
+    let c = at(&cs, 10).expect("status item");
+    assert_eq!(c.modality, Modality::Must, "{c:#?}");
+    assert!(json(&c.require).contains("status"), "{c:#?}");
+    let c = at(&cs, 11).expect("log item");
+    assert!(json(&c.require).contains("git log"), "{c:#?}");
+    // "## Handy commands": a listing under a heading that instructs
+    // nothing stays no rule.
+    assert!(at(&cs, 19).is_none(), "{cs:#?}");
+}

@@ -684,12 +684,20 @@ pub(super) fn analyse(
     // "`git clean -fdx` (deletes ignored files)") says what it does; the
     // item is still that command. Under a heading that is a rule ("## Never
     // use these commands") with no lead-in, the heading leads.
+    // ("### 1. Gather context" / "- `git status --short` — uncommitted
+    // changes": a step that says what to do heads the commands it runs.)
+    let step_heading = || {
+        let w = words(ctx.section.nearest());
+        let n = heading_number(&w);
+        n > 0 && w.get(n).is_some_and(|x| lex.is_imperative(&x.text))
+    };
     let run_led;
     let s = match led_command(s) {
         Some(cmd)
             if ctx.in_list
                 && (ctx.lead.is_some_and(|l| l.normative)
-                    || (ctx.lead.is_none() && ctx.section.normative().is_some()))
+                    || (ctx.lead.is_none()
+                        && (ctx.section.normative().is_some() || step_heading())))
                 && command_predicate(cmd.trim_matches('`'), lex).is_some() =>
         {
             run_led = format!("Run {cmd}");
