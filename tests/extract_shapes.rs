@@ -8028,6 +8028,11 @@ fn a_command_step_runs_a_means_list_and_common_mistakes_are_rules_and_destructiv
     let c = at(&cs, 25).expect("add from the top");
     assert_eq!(c.modality, Modality::ShouldNot, "{c:#?}");
     assert!(json(&c.forbid).contains("git add ."), "{c:#?}");
+    // "Wait for an explicit \"ship it\" before pushing.": the user's quoted
+    // word is consent (the start kept only the trigger).
+    let c = at(&cs, 29).expect("quoted consent");
+    assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
 }
 
 #[test]

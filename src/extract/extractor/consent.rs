@@ -203,13 +203,25 @@ pub(super) fn approval_given(text: &str) -> bool {
         })
 }
 
+/// "explicit \"yes\"", "an explicit 'go'": the user's word, quoted (in
+/// lower case text).
+pub(super) fn explicit_quoted_word(lower: &str) -> bool {
+    ["explicit \"", "explicit '", "explicit \u{201c}"]
+        .iter()
+        .any(|q| lower.contains(q))
+}
+
 pub(super) fn mentions_consent(text: &str) -> bool {
     let lower = text.to_lowercase();
     if lower.contains("sign-off") || lower.contains("sign off") || lower.contains("go-ahead") {
         return true;
     }
     // "without explicit \"push\" keyword", "without an explicit
-    // instruction": the user's own word, quoted or named.
+    // instruction", "wait for explicit \"yes\"": the user's own word,
+    // quoted or named.
+    if explicit_quoted_word(&lower) {
+        return true;
+    }
     if words(&mask(text).0).windows(2).any(|p| {
         p[0].text == "explicit"
             && (p[1].barrier

@@ -116,6 +116,7 @@ impl Analysis {
                 matches!(x.text.as_str(), "check" | "verify" | "inspect" | "review")
             });
             with_user
+                || explicit_quoted_word(&lower)
                 || lower.contains("sign-off")
                 || lower.contains("sign off")
                 || lower.contains("go-ahead")
