@@ -8049,3 +8049,23 @@ fn a_numbered_step_heading_runs_the_commands_listed_under_it() {
     // nothing stays no rule.
     assert!(at(&cs, 19).is_none(), "{cs:#?}");
 }
+
+#[test]
+fn what_a_commit_holds_or_a_tool_is_given_forbids_no_act() {
+    let cs = fixture("qualified-forbids");
+    // "never one combined commit across fixes", "squash two fixes into one
+    // combined commit": what a commit holds, which no act shows — the start
+    // forbade every commit (and every squash, rebase and merge).
+    for line in [8, 10] {
+        let c = at(&cs, line).unwrap_or_else(|| panic!("no rule at {line}: {cs:#?}"));
+        assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+        assert_eq!(c.forbid, None, "{c:#?}");
+    }
+    // "Do not paste the diff inside AskUserQuestion": what the tool is
+    // given, not every use of it.
+    let c = at(&cs, 12).expect("tool input");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    // A file named stays forbidden.
+    let c = at(&cs, 14).expect("env");
+    assert!(json(&c.forbid).contains(".env"), "{c:#?}");
+}

@@ -21,6 +21,27 @@ pub(super) fn names_a_full_command(text: &str) -> bool {
         .any(|c| c.trim().contains(' ') && simple_commands(c).len() == 1)
 }
 
+/// "put … inside `AskUserQuestion`", "paste it into TodoWrite": content put
+/// into a harness tool named in CamelCase.
+fn put_into_a_tool(text: &str) -> bool {
+    let toks: Vec<&str> = text.split_whitespace().collect();
+    let Some(verb) = toks.iter().position(|t| {
+        matches!(
+            t.to_lowercase().as_str(),
+            "put" | "paste" | "insert" | "include" | "embed" | "dump"
+        )
+    }) else {
+        return false;
+    };
+    toks[verb..].windows(2).any(|p| {
+        let name = p[1].trim_matches(|c: char| !c.is_alphanumeric());
+        matches!(p[0].to_lowercase().as_str(), "in" | "into" | "inside")
+            && name.chars().next().is_some_and(char::is_uppercase)
+            && name.chars().skip(1).any(char::is_uppercase)
+            && name.chars().any(char::is_lowercase)
+    })
+}
+
 /// "Do NOT merge just because all checks pass": not for that reason alone
 /// — the act itself is no breach, and its reason is not visible.
 pub(super) fn for_that_reason_alone(text: &str) -> bool {
@@ -97,7 +118,18 @@ pub(super) fn for_that_reason_alone(text: &str) -> bool {
         && w.iter().any(|x| matches!(x.as_str(), "these" | "following")))
     // "Do not mix refactors with features", "No bug fixes in the same
     // commit": how changes are grouped, not each change.
-    || w.iter().any(|x| matches!(x.as_str(), "mix" | "mixing" | "mixed" | "bundle" | "bundling"))
+    // ("never a single combined commit across units", "No dependency
+    // changes belong in a release commit": what a commit holds.)
+    || w.iter().any(|x| {
+        matches!(
+            x.as_str(),
+            "mix" | "mixing" | "mixed" | "bundle" | "bundling" | "combined" | "combine" | "combining"
+                | "belong" | "belongs"
+        )
+    })
+    // "Do not put the changelog inside AskUserQuestion": what a tool's
+    // input holds, not every use of the tool.
+    || put_into_a_tool(text)
     || w.windows(3).any(|p| {
         p[0] == "the"
             && p[1] == "same"
