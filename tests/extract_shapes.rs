@@ -8033,6 +8033,14 @@ fn a_command_step_runs_a_means_list_and_common_mistakes_are_rules_and_destructiv
     let c = at(&cs, 29).expect("quoted consent");
     assert_eq!(c.when, Some(p("{git: push}")), "{c:#?}");
     assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    // "Confirm with the user before going on.": the work after it waits on
+    // the user's word, as "before proceeding" does.
+    let c = cs
+        .iter()
+        .find(|c| c.text.starts_with("Confirm with the user"))
+        .expect("going on");
+    assert_eq!(c.require, Some(Predicate::UserTurn), "{c:#?}");
+    assert!(json(&c.when).contains("edit"), "{c:#?}");
 }
 
 #[test]

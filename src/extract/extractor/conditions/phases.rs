@@ -195,6 +195,9 @@ pub(crate) fn names_going_on(c: &str) -> bool {
                     | "continue"
                     | "moving"
                     | "move"
+                    // ("before going on", "before you go further".)
+                    | "going"
+                    | "go"
                     | "on"
                     | "further"
                     | "you"
