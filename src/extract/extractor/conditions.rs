@@ -703,8 +703,6 @@ pub(super) fn analyse(
             run_led = format!("Run {cmd}");
             run_led.as_str()
         }
-        // "`cat .env` or any command that prints it": the command, and
-        // what widens it.
         // "`git add .` from the project root", "`git push -f` on main":
         // the command, and where or when it is run — words the act's
         // qualifiers read.
@@ -717,6 +715,8 @@ pub(super) fn analyse(
             run_led = format!("Run {}", s.trim());
             run_led.as_str()
         }
+        // "`cat .env` or any command that prints it": the command, and
+        // what widens it.
         None if ctx.in_list
             && ctx.lead.is_some_and(|l| l.normative)
             && alternative_after_command(s).is_some_and(|cmd| {
@@ -2026,53 +2026,48 @@ fn message_part_spec(label: &str, rest: &str, heading: &str) -> bool {
 /// The command an item opens with where an alternative follows it
 /// ("`cat .env` or any command that prints it", "`a` or `b`").
 fn alternative_after_command(s: &str) -> Option<&str> {
+    let (head, rest) = opening_code_span(s)?;
+    rest.starts_with("or ").then_some(head)
+}
+
+/// An item's opening code span, backticks included, and the words after
+/// it; `None` when the item does not open with a code span or it is empty.
+fn opening_code_span(s: &str) -> Option<(&str, &str)> {
     let bare = s.trim();
     let inner = bare.strip_prefix('`')?;
     let end = inner.find('`')?;
-    let rest = bare[end + 2..].trim_start();
-    (end > 0 && rest.starts_with("or ")).then_some(&bare[..end + 2])
+    (end > 0).then(|| (&bare[..end + 2], bare[end + 2..].trim_start()))
 }
 
 /// An item that is a command then where or when it runs ("`git add .`
 /// from the project root", "`git commit -a` for quick saves"): the command.
 fn command_then_place(s: &str) -> Option<&str> {
-    let bare = s.trim();
-    let inner = bare.strip_prefix('`')?;
-    let end = inner.find('`')?;
-    let rest = bare[end + 2..].trim_start();
+    let (head, rest) = opening_code_span(s)?;
     let first = rest.split_whitespace().next()?.to_lowercase();
-    (end > 0
-        && matches!(
-            first.as_str(),
-            "from"
-                | "in"
-                | "on"
-                | "inside"
-                | "within"
-                | "at"
-                | "for"
-                | "during"
-                | "while"
-                | "when"
-                | "without"
-                | "against"
-                | "to"
-        ))
-    .then_some(&bare[..end + 2])
+    matches!(
+        first.as_str(),
+        "from"
+            | "in"
+            | "on"
+            | "inside"
+            | "within"
+            | "at"
+            | "for"
+            | "during"
+            | "while"
+            | "when"
+            | "without"
+            | "against"
+            | "to"
+    )
+    .then_some(head)
 }
 
 /// The command an item names before any note on it: "`cmd`", "`cmd` (why)",
 /// "`cmd` - what it does", "`cmd`: when". `None` when the item says more
 /// around its code span.
 pub(super) fn led_command(s: &str) -> Option<&str> {
-    let bare = s.trim();
-    let inner = bare.strip_prefix('`')?;
-    let end = inner.find('`')?;
-    if end == 0 {
-        return None;
-    }
-    let head = &bare[..end + 2];
-    let rest = bare[end + 2..].trim_start();
+    let (head, rest) = opening_code_span(s)?;
     let noted = rest.is_empty()
         || rest.starts_with('(')
         || rest.starts_with(':')
