@@ -8076,4 +8076,14 @@ fn what_a_commit_holds_or_a_tool_is_given_forbids_no_act() {
     // A file named stays forbidden.
     let c = at(&cs, 14).expect("env");
     assert!(json(&c.forbid).contains(".env"), "{c:#?}");
+    // "Never open a PR against main": the PR whose base is main, not every
+    // PR (the start forbade `gh pr create*`).
+    let c = at(&cs, 16).expect("base main");
+    assert_eq!(
+        c.forbid,
+        Some(p(
+            "{command_re: '^gh pr create\\b.*\\s(--base|-B)(=|\\s+)(main|master)\\b'}"
+        )),
+        "{c:#?}"
+    );
 }
