@@ -8078,6 +8078,10 @@ fn what_a_commit_holds_or_a_tool_is_given_forbids_no_act() {
     assert!(json(&c.forbid).contains(".env"), "{c:#?}");
     // "Never open a PR against main": the PR whose base is main, not every
     // PR (the start forbade `gh pr create*`).
+    // "Never infer the next version from `NOTES.md`": what is concluded from
+    // the file, not every read of it (the start forbade reading it).
+    let c = at(&cs, 18).expect("infer from");
+    assert_eq!(c.forbid, None, "{c:#?}");
     let c = at(&cs, 16).expect("base main");
     assert_eq!(
         c.forbid,

@@ -130,6 +130,15 @@ pub(super) fn for_that_reason_alone(text: &str) -> bool {
     // "Do not put the changelog inside AskUserQuestion": what a tool's
     // input holds, not every use of the tool.
     || put_into_a_tool(text)
+    // "Never derive the version from `CHANGELOG.md`": what is concluded
+    // from a file, not every read of it.
+    || w.iter().position(|x| {
+        matches!(
+            x.as_str(),
+            "derive" | "deriving" | "infer" | "inferring" | "guess" | "guessing" | "deduce" | "deducing"
+        )
+    })
+    .is_some_and(|v| w[v + 1..].iter().any(|x| x == "from"))
     || w.windows(3).any(|p| {
         p[0] == "the"
             && p[1] == "same"
