@@ -8091,3 +8091,27 @@ fn what_a_commit_holds_or_a_tool_is_given_forbids_no_act() {
         "{c:#?}"
     );
 }
+
+#[test]
+fn a_text_block_of_commands_is_run_and_running_a_config_script_changes_no_config() {
+    let cs = fixture("text-fences");
+    // "## Step 1: start the replay" over a ```text block holding a command:
+    // the step runs it (the start read the block as text and kept no rule).
+    let c = at(&cs, 8).expect("step 1");
+    assert_eq!(
+        c.require,
+        Some(p(
+            "{command: 'bash .claude/skills/tidy-rebase/scripts/replay.sh*'}"
+        )),
+        "{c:#?}"
+    );
+    // Running a script kept under `.claude/skills` writes none of it.
+    assert!(!c.scope.contains(&ScopeTag::SelfModification), "{c:#?}");
+    // A text block of output is no command.
+    assert!(at(&cs, 14).is_none(), "{cs:#?}");
+    let c = at(&cs, 21).expect("step 3");
+    assert!(json(&c.require).contains("cargo test"), "{c:#?}");
+    // Copying into `.claude/skills` does change it.
+    let c = at(&cs, 27).expect("step 4");
+    assert!(c.scope.contains(&ScopeTag::SelfModification), "{c:#?}");
+}

@@ -432,6 +432,7 @@ impl Extractor<'_> {
                     }
                 }
                 Block::Fence { lang, lines, .. } => {
+                    let lang = reading_language(lang, lines, self.lex);
                     let under_colon = colon_before.is_some() || bare_before.is_some();
                     if lang.is_empty() {
                         self.fence(lines, &section);

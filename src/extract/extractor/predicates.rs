@@ -706,7 +706,7 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
                 let mut paths = Vec::new();
                 samples(&p, &mut cmds, &mut paths);
                 for s in &lex.scopes {
-                    if cmds.iter().any(|x| s.commands.is_match(x)) {
+                    if cmds.iter().any(|x| command_in_scope(s, x)) {
                         info.scope.insert(s.tag);
                     }
                 }

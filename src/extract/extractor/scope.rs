@@ -621,7 +621,7 @@ pub(super) fn predicate_scopes(p: &Predicate, lex: &Lexicon) -> BTreeSet<ScopeTa
         let read = s.tag == ScopeTag::SensitiveMemory
             && (secret_value || reads.iter().any(|x| s.paths.is_match(x)));
         if read
-            || cmds.iter().any(|c| s.commands.is_match(c))
+            || cmds.iter().any(|c| command_in_scope(s, c))
             || paths.iter().any(|x| s.paths.is_match(x))
             || tools.iter().any(|t| s.tools.is_match(t))
         {
@@ -629,6 +629,54 @@ pub(super) fn predicate_scopes(p: &Predicate, lex: &Lexicon) -> BTreeSet<ScopeTa
         }
     }
     out
+}
+
+/// Whether a command acts within a scope. Running a script kept with the
+/// agent's configuration (`bash .claude/skills/x/scripts/go.sh`,
+/// `./.claude/hooks/check.sh`) changes none of it: the path is the program,
+/// not a file written.
+pub(super) fn command_in_scope(s: &crate::extract::lexicon::Scope, c: &str) -> bool {
+    if !s.commands.is_match(c) {
+        return false;
+    }
+    if s.tag != ScopeTag::SelfModification {
+        return true;
+    }
+    const CONFIG: [&str; 3] = [".claude/", ".codex/", ".gemini/"];
+    let toks: Vec<&str> = c.split_whitespace().collect();
+    let interpreter = toks.first().is_some_and(|p| {
+        matches!(
+            *p,
+            "bash"
+                | "sh"
+                | "zsh"
+                | "python"
+                | "python3"
+                | "node"
+                | "npx"
+                | "tsx"
+                | "ruby"
+                | "perl"
+                | "deno"
+                | "bun"
+        )
+    });
+    let program = if interpreter {
+        toks.iter()
+            .skip(1)
+            .position(|t| !t.starts_with('-'))
+            .map(|i| i + 1)
+    } else {
+        Some(0)
+    };
+    let Some(program) = program.filter(|&i| CONFIG.iter().any(|d| toks[i].contains(d))) else {
+        return true;
+    };
+    // (Another argument under the configuration still counts:
+    // `bash .claude/hooks/a.sh > .claude/settings.json` writes it.)
+    toks.iter()
+        .enumerate()
+        .any(|(i, t)| i != program && CONFIG.iter().any(|d| t.contains(d)))
 }
 
 /// Representative strings of what a predicate matches, to test against scope globs.

@@ -36,6 +36,42 @@ pub(crate) fn is_shell(lang: &str) -> bool {
     )
 }
 
+/// The language a block is read in: a block marked as plain text
+/// (```text, ```plaintext) whose every line is a command is read as shell —
+/// some authors mark commands so to keep them from being highlighted. A
+/// text block of anything else (a template, an output, a tree) stays text.
+pub(crate) fn reading_language<'a>(
+    lang: &'a str,
+    lines: &[(u32, String)],
+    lex: &Lexicon,
+) -> &'a str {
+    if !matches!(
+        lang.to_lowercase().as_str(),
+        "text" | "txt" | "plain" | "plaintext"
+    ) {
+        return lang;
+    }
+    let mut content = lines
+        .iter()
+        .map(|(_, l)| l.trim())
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .peekable();
+    let commands = content.peek().is_some()
+        && content.all(|l| {
+            let l = l.trim_start_matches("$ ");
+            let parts = simple_commands(l);
+            !parts.is_empty()
+                && parts
+                    .iter()
+                    .all(|c| command_predicate(substituted(c), lex).is_some())
+        });
+    if commands {
+        "sh"
+    } else {
+        lang
+    }
+}
+
 /// A step's verb that, over a shell block, means running it: "Check the
 /// status:", "Get the remote URL:", "Verify the checkout exists:".
 pub(super) fn is_step_verb(v: &str) -> bool {
