@@ -8115,3 +8115,26 @@ fn a_text_block_of_commands_is_run_and_running_a_config_script_changes_no_config
     let c = at(&cs, 27).expect("step 4");
     assert!(c.scope.contains(&ScopeTag::SelfModification), "{c:#?}");
 }
+
+#[test]
+fn a_step_of_one_workflow_among_several_is_a_rule_judged_by_people() {
+    let cs = fixture("setup-steps");
+    // "1. **Copy sample config:**" over `cp …` in "### Workflow 2: Create a
+    // new config from scratch" (one of several workflows): a step of the
+    // workflow chosen — a rule with no act to check (the start kept none).
+    let c = at(&cs, 25).expect("copy step");
+    assert_eq!(c.modality, Modality::Must, "{c:#?}");
+    assert_eq!(
+        (&c.when, &c.require, &c.forbid),
+        (&None, &None, &None),
+        "{c:#?}"
+    );
+    // Its commit step is scoped by what its block changes.
+    let c = at(&cs, 35).expect("commit step");
+    assert_eq!(c.require, None, "{c:#?}");
+    assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    // ("### 1. Create the cache folder" over `mkdir -p …` outside the
+    // workflows: setup whose block changes nothing shared stays a bare
+    // lead-in, as the development set counts it.)
+    assert!(at(&cs, 43).is_none(), "{:#?}", at(&cs, 43));
+}

@@ -562,8 +562,13 @@ impl Extractor<'_> {
             self.drafts.push(d);
             return;
         }
+        // ("1. **Install the CLI:**" over `brew install …` in one of several
+        // workflows: a step of the workflow chosen, the same.)
+        let imperative = verb
+            .as_deref()
+            .is_some_and(|v| is_step_verb(v) || self.lex.is_imperative(v));
         if shell
-            && (section.conditional() && verb.as_deref().is_some_and(is_step_verb) || own_case)
+            && (section.conditional() && imperative || own_case)
             && opening_condition(&text).is_none()
             && !cmds.is_empty()
         {
