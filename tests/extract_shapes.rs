@@ -8138,3 +8138,28 @@ fn a_step_of_one_workflow_among_several_is_a_rule_judged_by_people() {
     // lead-in, as the development set counts it.)
     assert!(at(&cs, 43).is_none(), "{:#?}", at(&cs, 43));
 }
+
+#[test]
+fn an_act_not_needed_or_where_work_stops_is_neither_forbidden_nor_required() {
+    let cs = fixture("needless");
+    // "no review needed", "No need to run the tests", "No approval required:
+    // `git fetch` …": the act may be skipped — nothing is forbidden. (The
+    // start required the tests and forbade fetch, log and status.)
+    for line in [10, 11, 12] {
+        let c = at(&cs, line).unwrap_or_else(|| panic!("no rule at {line}: {cs:#?}"));
+        assert_eq!(c.modality, Modality::ShouldNot, "{c:#?}");
+        assert_eq!((&c.require, &c.forbid), (&None, &None), "{c:#?}");
+    }
+    // "Don't stop at PR creation", "Stop at the first failing check":
+    // where the work stops, not an act forbidden or required.
+    for line in [13, 14] {
+        let c = at(&cs, line).unwrap_or_else(|| panic!("no rule at {line}: {cs:#?}"));
+        assert_eq!((&c.require, &c.forbid), (&None, &None), "{c:#?}");
+    }
+    // "No changes to commit means …": a state, which requires no commit.
+    let c = at(&cs, 15).expect("state");
+    assert_eq!(c.require, None, "{c:#?}");
+    // "No force pushes." stays a prohibition.
+    let c = at(&cs, 16).expect("force");
+    assert_eq!(c.forbid, Some(p("{git: push, args: [--force]}")), "{c:#?}");
+}

@@ -1455,7 +1455,24 @@ pub(super) fn analyse(
                     .iter()
                     .any(|b| crate::extract::lexicon::verb_matches(v, b)))
     });
-    let forbid_ok = own.is_some() || caps || acts;
+    // ("No need to push", "No verification needed": nothing forbidden.)
+    // ("No permission required: Glob, Grep": the label says it.)
+    let needless = negative && {
+        let plain = |w: &[Word]| -> Vec<String> {
+            w.iter()
+                .filter(|x| !x.barrier)
+                .map(|x| x.text.clone())
+                .collect()
+        };
+        let label = plain(&words(&mask(&label_text).0));
+        [plain(&mw), label]
+            .iter()
+            .any(|t| no_need(&t.iter().map(String::as_str).collect::<Vec<_>>()))
+    };
+    if needless {
+        modality = Modality::ShouldNot;
+    }
+    let forbid_ok = (own.is_some() || caps || acts) && !needless;
     // A quoted phrase alone, perhaps with a parenthetical ("\"You're
     // absolutely right!\" (a CLAUDE.md violation)"): a rule about what to
     // say, whose mentions scope nothing.
@@ -1917,7 +1934,28 @@ pub(super) fn analyse(
     } else {
         Vec::new()
     };
-    if check_question {
+    // "Stop at PR creation", "Don't stop at the first commit": where the
+    // work stops (or goes on from), not an act required or forbidden.
+    let stops_at = verb
+        .as_deref()
+        .is_some_and(|v| matches!(v, "stop" | "halt" | "pause"))
+        && mw
+            .iter()
+            .filter(|x| !x.barrier && !is_filler(&x.text))
+            .skip_while(|x| !matches!(x.text.as_str(), "stop" | "halt" | "pause"))
+            .nth(1)
+            .is_some_and(|x| matches!(x.text.as_str(), "at" | "with" | "on"));
+    // ("No changes to commit means the sync is done": a state, which
+    // requires no act.)
+    let nothing_there = {
+        let t: Vec<&str> = mw
+            .iter()
+            .filter(|x| !x.barrier)
+            .map(|x| x.text.as_str())
+            .collect();
+        nothing_to_act_on(&t)
+    };
+    if check_question || stops_at || nothing_there {
         // What the check asks about is not an act the rule requires.
         main.clear();
         conditions.clear();

@@ -260,10 +260,23 @@ pub(crate) fn self_subject(t: &[&str]) -> usize {
     }
 }
 
+/// "No need to push", "No verification needed", "No approval is
+/// required for `git fetch`": the act may be skipped. Saying it is not
+/// needed forbids nothing — a weak negative with no act to check.
+pub(crate) fn no_need(t: &[&str]) -> bool {
+    t.first() == Some(&"no")
+        && (t.get(1) == Some(&"need")
+            || t.iter()
+                .take(5)
+                .skip(1)
+                .any(|x| matches!(*x, "needed" | "required" | "necessary")))
+}
+
 /// "No changes to commit", "No commits to push": a state (nothing there
 /// to act on), not a forbid of the act — unlike "No commits to main".
 pub(crate) fn nothing_to_act_on(t: &[&str]) -> bool {
     t.first() == Some(&"no")
+        && t.get(1) != Some(&"need")
         && t.iter().take(4).position(|x| *x == "to").is_some_and(|i| {
             i >= 2
                 && t.get(i + 1).is_some_and(|v| {
