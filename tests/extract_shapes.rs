@@ -8163,3 +8163,19 @@ fn an_act_not_needed_or_where_work_stops_is_neither_forbidden_nor_required() {
     let c = at(&cs, 16).expect("force");
     assert_eq!(c.forbid, Some(p("{git: push, args: [--force]}")), "{c:#?}");
 }
+
+#[test]
+fn a_step_over_each_item_it_picks_is_scoped_by_what_its_block_changes() {
+    let cs = fixture("per-item");
+    // "For each remote tag older than …:" over `git push origin --delete
+    // …`: which tags is a choice no action shows — a rule with no
+    // predicate, scoped by the deletion (the start kept no rule).
+    // "For every local tag, check if …:" over `git tag -d …`: the same
+    // scope (the start kept the rule unscoped).
+    for line in [10, 16] {
+        let c = at(&cs, line).unwrap_or_else(|| panic!("no rule at {line}: {cs:#?}"));
+        assert_eq!(c.modality, Modality::Must, "{c:#?}");
+        assert_eq!((&c.require, &c.forbid), (&None, &None), "{c:#?}");
+        assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
+    }
+}

@@ -72,6 +72,17 @@ pub(crate) fn reading_language<'a>(
     }
 }
 
+/// "For each branch, delete it" → "delete it": the step after a lead
+/// that names the items it goes over.
+fn per_item_lead(text: &str) -> Option<&str> {
+    let lower = text.trim_start().to_lowercase();
+    if !(lower.starts_with("for each") || lower.starts_with("for every")) {
+        return None;
+    }
+    let (_, rest) = text.split_once(',')?;
+    Some(rest.trim_start()).filter(|r| !r.is_empty())
+}
+
 /// A step's verb that, over a shell block, means running it: "Check the
 /// status:", "Get the remote URL:", "Verify the checkout exists:".
 pub(super) fn is_step_verb(v: &str) -> bool {
@@ -522,6 +533,22 @@ impl Extractor<'_> {
                     verb.as_deref() == Some(f.text.as_str()) && self.lex.is_imperative(&f.text)
                 }));
         let case = w.first().is_some_and(|x| is_condition_word(&x.text));
+        // "For each remote branch not in the open PR list:" over `git push
+        // origin --delete …`: what the step does to each item it picks — a
+        // choice no action shows, so a rule with no predicate, scoped by
+        // what its block changes.
+        let per_item =
+            w.len() > 2 && w[0].text == "for" && matches!(w[1].text.as_str(), "each" | "every");
+        if shell && per_item {
+            let mut d = Draft::new(text, at, Modality::Must);
+            for c in fence_commands(lines, lang, self.lex) {
+                d.scope.extend(predicate_scopes(&c, self.lex));
+            }
+            if !d.scope.is_empty() {
+                self.drafts.push(d);
+            }
+            return;
+        }
         if shell && case && self.failed_case_over_commands(&text, at, lang, lines) {
             return;
         }
@@ -783,6 +810,9 @@ impl Extractor<'_> {
         let main = opening_condition(&unlabelled)
             .and(split_leading_condition(&unlabelled))
             .map_or(unlabelled.clone(), |(_, m)| m);
+        // ("For each, check if it is merged:": the step after the items it
+        // goes over.)
+        let main = per_item_lead(&main).map_or(main.clone(), str::to_string);
         let w = words(&mask(&main).0);
         let verb = main_verb(&w[heading_number(&w)..]);
         // "Run:", and a step that names no act of its own ("Get the
@@ -881,6 +911,18 @@ impl Extractor<'_> {
             || d.when.is_some()
             || matches!(d.modality, Modality::MustNot | Modality::ShouldNot)
         {
+            // ("For each, check if it is merged:" over `git branch -d …`:
+            // what the step runs in a case no action shows still says what
+            // the rule changes.)
+            if runs && conditioned && !d.behavior_is_set() && d.when.is_none() {
+                let mut scope = BTreeSet::new();
+                for c in fence_commands(lines, lang, self.lex) {
+                    scope.extend(predicate_scopes(&c, self.lex));
+                }
+                if let Some(d) = self.drafts.get_mut(at) {
+                    d.scope.extend(scope);
+                }
+            }
             return;
         }
         let cmds = fence_commands(lines, lang, self.lex);
