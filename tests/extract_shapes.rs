@@ -8179,3 +8179,20 @@ fn a_step_over_each_item_it_picks_is_scoped_by_what_its_block_changes() {
         assert!(c.scope.contains(&ScopeTag::SharedRepoState), "{c:#?}");
     }
 }
+
+#[test]
+fn a_list_titled_what_never_gets_done_forbids_that_act_on_each_item() {
+    let cs = fixture("never-title");
+    // "**What NEVER gets committed:**" over file items: "Never commit
+    // these:" said as a title — each item's file is never committed (the
+    // start kept no rule). The title itself requires no commit.
+    assert!(at(&cs, 11).is_none(), "{cs:#?}");
+    for (line, file) in [(12, "p12"), (13, "pass(")] {
+        let c = at(&cs, line).unwrap_or_else(|| panic!("no rule at {line}: {cs:#?}"));
+        assert_eq!(c.modality, Modality::MustNot, "{c:#?}");
+        let f = json(&c.forbid);
+        assert!(f.contains("git (add|commit)") && f.contains(file), "{c:#?}");
+    }
+    // "**What gets committed:**" forbids nothing.
+    assert!(at(&cs, 9).is_none_or(|c| c.forbid.is_none()), "{cs:#?}");
+}

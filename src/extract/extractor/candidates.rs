@@ -568,7 +568,8 @@ impl Extractor<'_> {
                     || l.items_are_conditions.is_some()
                     || l.use_conditions
                     || l.act_on_items.is_some()
-                    || words(&g.full_text).len() <= 3;
+                    || words(&g.full_text).len() <= 3
+                    || never_done_title(&strip_emphasis(&g.text_of(body)), self.lex).is_some();
                 lead = Some(l);
                 if bare {
                     // A bare lead-in ("Never:", "ALWAYS before:"): its items are the rules.

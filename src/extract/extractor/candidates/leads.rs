@@ -188,6 +188,45 @@ pub(super) fn names_a_format(t: &[&str]) -> bool {
     })
 }
 
+/// "What never gets committed:", "What must never be pushed to
+/// `main`:" — a list title naming what is never done to its items: the
+/// same lead-in as "Never commit these:".
+pub(crate) fn never_done_title(text: &str, lex: &Lexicon) -> Option<String> {
+    let body = text.trim().trim_end_matches(':');
+    let toks: Vec<&str> = body.split_whitespace().collect();
+    let low: Vec<String> = toks.iter().map(|t| t.to_lowercase()).collect();
+    if low.first().map(String::as_str) != Some("what") {
+        return None;
+    }
+    let mut i = 1;
+    if low
+        .get(i)
+        .is_some_and(|t| matches!(t.as_str(), "must" | "should" | "shall"))
+    {
+        i += 1;
+    }
+    if low.get(i).map(String::as_str) != Some("never") {
+        return None;
+    }
+    i += 1;
+    if !low
+        .get(i)
+        .is_some_and(|t| matches!(t.as_str(), "gets" | "get" | "is" | "are" | "be" | "goes"))
+    {
+        return None;
+    }
+    let participle = low.get(i + 1)?;
+    if !participle.ends_with("ed") {
+        return None;
+    }
+    let base = lex
+        .imperatives
+        .iter()
+        .find(|b| crate::extract::lexicon::verb_matches(participle, b))?;
+    let rest = toks[i + 2..].join(" ");
+    Some(format!("Never {base} these {rest}").trim_end().to_string() + ":")
+}
+
 pub(crate) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
     let text = strip_emphasis(text);
     // "**Handling violations**: If a secret is found:": the label names
@@ -202,6 +241,10 @@ pub(crate) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
         }
         _ => text,
     };
+    // ("What NEVER gets committed:": "Never commit these:" said as a list
+    // title.)
+    let restated = never_done_title(&text, lex);
+    let text = restated.unwrap_or(text);
     let body = text.trim_end().trim_end_matches(':');
     let (masked, _, _) = mask(body);
     let w = words(&masked);
