@@ -72,6 +72,14 @@ pub(crate) fn reading_language<'a>(
     }
 }
 
+/// What a block's commands change: the scopes of its commands.
+fn block_scopes(lines: &[(u32, String)], lang: &str, lex: &Lexicon) -> BTreeSet<ScopeTag> {
+    fence_commands(lines, lang, lex)
+        .iter()
+        .flat_map(|c| predicate_scopes(c, lex))
+        .collect()
+}
+
 /// "For each branch, delete it" → "delete it": the step after a lead
 /// that names the items it goes over.
 fn per_item_lead(text: &str) -> Option<&str> {
@@ -541,9 +549,7 @@ impl Extractor<'_> {
             w.len() > 2 && w[0].text == "for" && matches!(w[1].text.as_str(), "each" | "every");
         if shell && per_item {
             let mut d = Draft::new(text, at, Modality::Must);
-            for c in fence_commands(lines, lang, self.lex) {
-                d.scope.extend(predicate_scopes(&c, self.lex));
-            }
+            d.scope = block_scopes(lines, lang, self.lex);
             if !d.scope.is_empty() {
                 self.drafts.push(d);
             }
@@ -740,10 +746,7 @@ impl Extractor<'_> {
         if w.len() > 8 {
             return;
         }
-        let mut scope = BTreeSet::new();
-        for c in fence_commands(lines, lang, self.lex) {
-            scope.extend(predicate_scopes(&c, self.lex));
-        }
+        let scope = block_scopes(lines, lang, self.lex);
         if scope.is_empty() {
             return;
         }
@@ -915,10 +918,7 @@ impl Extractor<'_> {
             // what the step runs in a case no action shows still says what
             // the rule changes.)
             if runs && conditioned && !d.behavior_is_set() && d.when.is_none() {
-                let mut scope = BTreeSet::new();
-                for c in fence_commands(lines, lang, self.lex) {
-                    scope.extend(predicate_scopes(&c, self.lex));
-                }
+                let scope = block_scopes(lines, lang, self.lex);
                 if let Some(d) = self.drafts.get_mut(at) {
                     d.scope.extend(scope);
                 }
