@@ -8196,3 +8196,22 @@ fn a_list_titled_what_never_gets_done_forbids_that_act_on_each_item() {
     // "**What gets committed:**" forbids nothing.
     assert!(at(&cs, 9).is_none_or(|c| c.forbid.is_none()), "{cs:#?}");
 }
+
+#[test]
+fn code_after_a_conditions_colon_shows_the_main_act_not_the_condition() {
+    let cs = fixture("colon-example");
+    // "Confirm the checked-out branch before tagging: `git rev-parse …`":
+    // the command is how the branch is confirmed — required before the
+    // tag (the start made it a second trigger beside the tag).
+    let c = at(&cs, 8).expect("confirm");
+    assert_eq!(c.when, Some(p("{git: tag}")), "{c:#?}");
+    assert!(json(&c.require).contains("git rev-parse"), "{c:#?}");
+    assert_eq!(c.order, Some(Order::Before), "{c:#?}");
+    // "Refresh the remote tags before you tag: `git fetch --tags`": the
+    // fetch is never the trigger of its own rule.
+    let c = at(&cs, 9).expect("refresh");
+    assert!(!json(&c.when).contains("fetch"), "{c:#?}");
+    // Without a colon, unchanged: a condition with its act.
+    let c = at(&cs, 10).expect("list");
+    assert_eq!(c.when, Some(p("{git: tag}")), "{c:#?}");
+}

@@ -570,6 +570,16 @@ pub(super) fn split_trailing(s: &str) -> Option<(String, String, String)> {
                         .iter()
                         .any(|k| tail_lower.contains(k));
                 if !head.is_empty() && !tail.is_empty() && !hedge && !framed {
+                    // "Check the branch before committing: `git branch
+                    // --show-current`": the code after the colon shows the
+                    // main act, not the condition.
+                    if let Some(j) = find_outside_code(tail, ": `").filter(|j| *j > 0) {
+                        return Some((
+                            format!("{head}{}", &tail[j..]),
+                            kw.to_string(),
+                            tail[..j].trim().to_string(),
+                        ));
+                    }
                     return Some((head.to_string(), kw.to_string(), tail.to_string()));
                 }
             }
