@@ -8215,3 +8215,30 @@ fn code_after_a_conditions_colon_shows_the_main_act_not_the_condition() {
     let c = at(&cs, 10).expect("list");
     assert_eq!(c.when, Some(p("{git: tag}")), "{c:#?}");
 }
+
+#[test]
+fn an_act_the_reader_need_not_take_is_weak_and_forbids_nothing() {
+    let cs = fixture("not-obliged");
+    // "You do not need to rerun the full test suite …", "You don't have to
+    // rebase …", "There is no need to tag …": not obliged — should-not,
+    // nothing forbidden or required (the start forbade the tests and
+    // required a PR after a rebase).
+    for line in [8, 9, 10, 12] {
+        let c = at(&cs, line).unwrap_or_else(|| panic!("no rule at {line}: {cs:#?}"));
+        assert_eq!(c.modality, Modality::ShouldNot, "{c:#?}");
+        assert_eq!((&c.require, &c.forbid), (&None, &None), "{c:#?}");
+    }
+    // "You don't need a separate branch for every fix:" over ways to work:
+    // the items are alternatives offered, not acts forbidden (the start
+    // forbade every commit).
+    let c = at(&cs, 14).expect("one more fix");
+    assert_eq!(c.modality, Modality::Should, "{c:#?}");
+    assert_eq!(c.forbid, None, "{c:#?}");
+    // "You do not need to:" over acts: each is one not needed (the start
+    // required a push after each commit and a second lint run).
+    for line in [18, 19] {
+        let c = at(&cs, line).unwrap_or_else(|| panic!("no rule at {line}: {cs:#?}"));
+        assert_eq!(c.modality, Modality::ShouldNot, "{c:#?}");
+        assert_eq!((&c.require, &c.forbid), (&None, &None), "{c:#?}");
+    }
+}

@@ -1457,18 +1457,19 @@ pub(super) fn analyse(
     });
     // ("No need to push", "No verification needed": nothing forbidden.)
     // ("No permission required: Glob, Grep": the label says it.)
-    let needless = negative && {
-        let plain = |w: &[Word]| -> Vec<String> {
-            w.iter()
-                .filter(|x| !x.barrier)
-                .map(|x| x.text.clone())
-                .collect()
+    let needless = negative && ctx.in_list && lead_rule.is_some_and(|l| l.needless)
+        || negative && {
+            let plain = |w: &[Word]| -> Vec<String> {
+                w.iter()
+                    .filter(|x| !x.barrier)
+                    .map(|x| x.text.clone())
+                    .collect()
+            };
+            let label = plain(&words(&mask(&label_text).0));
+            [plain(&mw), label]
+                .iter()
+                .any(|t| no_need(&t.iter().map(String::as_str).collect::<Vec<_>>()))
         };
-        let label = plain(&words(&mask(&label_text).0));
-        [plain(&mw), label]
-            .iter()
-            .any(|t| no_need(&t.iter().map(String::as_str).collect::<Vec<_>>()))
-    };
     if needless {
         modality = Modality::ShouldNot;
     }

@@ -57,6 +57,9 @@ pub(crate) struct Lead {
     /// "Mock external factors:", "Stub these in unit tests:": the items
     /// are what the lead-in's verb acts on, not acts of the session.
     pub(crate) topic_items: bool,
+    /// "You do not need to:", "No need to:": each item is an act the
+    /// reader may skip — not needed, so nothing is forbidden.
+    pub(crate) needless: bool,
 }
 
 /// Words that ask for the user's approval: "approval", "confirm",
@@ -283,6 +286,25 @@ pub(crate) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
     if t.iter().any(|x| matches!(*x, "avoid")) {
         lead.modality = Some(Modality::ShouldNot);
     }
+    // "You don't need a new branch for every commit:" over ways to work:
+    // the lead-in's act, with its object, is the one not needed — its
+    // items are alternatives offered, not acts skipped too.
+    if no_need(&t) {
+        let obj = t
+            .iter()
+            .position(|x| matches!(*x, "need" | "needs" | "needed" | "have" | "has"))
+            .map_or(0, |i| {
+                t[i + 1..]
+                    .iter()
+                    .filter(|x| !matches!(**x, "to" | "not"))
+                    .count()
+            });
+        if obj >= 2 {
+            lead.modality = Some(Modality::Should);
+        } else {
+            lead.needless = true;
+        }
+    }
     // "**Forbidden actions:**", "Prohibited:", "Not allowed:": the items
     // are acts never to take.
     if lead.modality.is_none() && forbidding_lead(&t) {
@@ -451,6 +473,7 @@ pub(crate) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
         })
         .map(|v| if negated { format!("Never {v}") } else { v });
     lead.normative = marker
+        || lead.needless
         // "Do NOT:", "Should not:": a modal of its own.
         || (lead.modality.is_some() && t.len() <= 3)
         || lead.items_are_conditions.is_some()

@@ -123,12 +123,16 @@ pub(crate) fn negation(w: &[Word]) -> (bool, bool) {
         .unwrap_or(t.len());
     let head = &t[..t.len().min(5).min(verb_at + 1)];
     // "No need to re-review": the reader may skip it.
-    let no_need = head.starts_with(&["no", "need"]);
+    let needless = head.starts_with(&["no", "need"]);
     if nothing_to_act_on(&t) {
         return (false, false);
     }
+    // ("You don't need to rebase": weak, whatever the negation word.)
+    if no_need(&t) {
+        return (true, true);
+    }
     let weak = head.first() == Some(&"avoid")
-        || no_need
+        || needless
         || head.windows(2).any(|p| p == ["should", "not"])
         // ("Files should not be committed": the modal after its subject.)
         || t[..relative_clause_at(&t)]
@@ -146,7 +150,7 @@ pub(crate) fn negation(w: &[Word]) -> (bool, bool) {
         || head
             .windows(2)
             .any(|p| matches!(p[0], "do" | "must" | "shall") && p[1] == "not")
-        || (t.first() == Some(&"no") && !no_need)
+        || (t.first() == Some(&"no") && !needless)
         || t[..relative_clause_at(&t)]
             .windows(2)
             .any(|p| matches!(p[0], "must" | "shall") && p[1] == "not")
@@ -263,13 +267,36 @@ pub(crate) fn self_subject(t: &[&str]) -> usize {
 /// "No need to push", "No verification needed", "No approval is
 /// required for `git fetch`": the act may be skipped. Saying it is not
 /// needed forbids nothing — a weak negative with no act to check.
+/// Also the reader not obliged: "You don't need to open a branch", "You do
+/// not have to squash", "You need not rerun it", "There is no need to push".
 pub(crate) fn no_need(t: &[&str]) -> bool {
+    let t = match t {
+        ["there", "is" | "s" | "'s" | "are", rest @ ..] | ["there's", rest @ ..] => rest,
+        _ => t,
+    };
+    let not_obliged = || {
+        let lead = t
+            .iter()
+            .take_while(|x| matches!(**x, "you" | "we" | "i"))
+            .count();
+        let rest = &t[lead..];
+        let neg = match rest {
+            ["do" | "does" | "did", "not", ..] => 2,
+            ["don't" | "dont" | "doesn't" | "doesnt" | "never", ..] => 1,
+            _ => return matches!(rest, ["need", "not", ..]),
+        };
+        matches!(
+            &rest[neg..],
+            ["need" | "needs" | "have" | "has", "to", ..] | ["need", ..]
+        )
+    };
     t.first() == Some(&"no")
         && (t.get(1) == Some(&"need")
             || t.iter()
                 .take(5)
                 .skip(1)
                 .any(|x| matches!(*x, "needed" | "required" | "necessary")))
+        || not_obliged()
 }
 
 /// "No changes to commit", "No commits to push": a state (nothing there
