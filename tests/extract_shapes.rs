@@ -8242,3 +8242,29 @@ fn an_act_the_reader_need_not_take_is_weak_and_forbids_nothing() {
         assert_eq!((&c.require, &c.forbid), (&None, &None), "{c:#?}");
     }
 }
+
+#[test]
+fn a_concession_after_a_prohibition_is_no_condition_of_it() {
+    let cs = fixture("concession");
+    // "Never delete the protected branches (`main`, `develop`) even if they
+    // show up as merged": the branches named are never deleted — "even
+    // if" says where the rule still holds (the start made the merge the
+    // trigger and forbade nothing).
+    let c = at(&cs, 8).expect("protected");
+    assert_eq!(c.when, None, "{c:#?}");
+    let f = json(&c.forbid);
+    assert!(
+        f.contains("git branch -D main") && f.contains("develop"),
+        "{c:#?}"
+    );
+    let c = at(&cs, 9).expect("force");
+    assert_eq!(c.forbid, Some(p("{git: push, args: [--force]}")), "{c:#?}");
+    // "(`stable`, `release/*`)" after "protected branches": the names are
+    // branches deleted, not files (the start forbade deleting a file
+    // `release/*` and left `stable` out).
+    let c = at(&cs, 11).expect("names");
+    let f = json(&c.forbid);
+    assert!(f.contains("git branch -D stable"), "{c:#?}");
+    assert!(f.contains("git branch -D release/*"), "{c:#?}");
+    assert!(!f.contains("\"delete\""), "{c:#?}");
+}

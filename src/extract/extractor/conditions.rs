@@ -1712,6 +1712,17 @@ pub(super) fn analyse(
                 }
             }
         }
+        // "Never delete `main` (…) even if it appears in the list": the
+        // concession says where the rule still holds, no condition of it.
+        let lower = main.to_lowercase();
+        if let Some(i) = [" even if ", " even when ", " even though ", " even after "]
+            .iter()
+            .filter_map(|k| find_outside_code(&lower, k))
+            .min()
+            .filter(|i| lower.len() == main.len() && main.is_char_boundary(*i))
+        {
+            main = main[..i].trim_end().trim_end_matches(',').to_string();
+        }
         if let Some((head, kw, tail)) = split_trailing(&main) {
             match kw.as_str() {
                 "without" => {

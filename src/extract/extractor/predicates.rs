@@ -611,9 +611,16 @@ pub(super) fn clause_info(text: &str, lex: &Lexicon) -> ClauseInfo {
     }) && !w.iter().any(|x| matches!(x.text.as_str(), "vs" | "versus"))
         // ("No `--amend`", "no `--no-verify`": a flag barred outright.)
         || w.first().is_some_and(|x| x.text == "no") && code.len() == 1;
+    // ("Never delete protected branches (`main`, `release/*`)": branch
+    // names, no files.)
+    let branch_names = if text.to_lowercase().contains("branch") {
+        code_branches_deleted(text)
+    } else {
+        Vec::new()
+    };
     for (ci, c) in code.iter().enumerate() {
         let c = c.trim().trim_start_matches("$ ").trim();
-        if c.is_empty() {
+        if c.is_empty() || branch_names.iter().any(|n| n == c) {
             continue;
         }
         // `namespace:name`: a skill where the clause says "skill", else an
@@ -2020,6 +2027,30 @@ fn code_branches_deleted(text: &str) -> Vec<String> {
     for skip in ["the ", "either "] {
         rest = rest.strip_prefix(skip).unwrap_or(rest);
     }
+    // "Never delete protected branches (`main`, `develop`)": the names in
+    // the parenthesis after the branches (at most two words before them).
+    let mut listed_after = false;
+    if !rest.starts_with('`') {
+        let lower_rest = rest.to_lowercase();
+        let head: Vec<&str> = lower_rest.split_whitespace().take(3).collect();
+        if let Some(i) = head
+            .iter()
+            .position(|w| matches!(w.trim_end_matches(':'), "branch" | "branches"))
+        {
+            let skip: usize = head[..=i].iter().map(|w| w.len()).sum::<usize>();
+            let from = lower_rest
+                .find(head[i])
+                .map_or(skip, |j| j + head[i].len())
+                .min(rest.len());
+            if rest.is_char_boundary(from) {
+                let after = rest[from..].trim_start();
+                if let Some(a) = after.strip_prefix('(').filter(|a| a.starts_with('`')) {
+                    rest = a;
+                    listed_after = true;
+                }
+            }
+        }
+    }
     let mut names = Vec::new();
     while let Some(r) = rest.strip_prefix('`') {
         let Some(end) = r.find('`') else {
@@ -2048,7 +2079,8 @@ fn code_branches_deleted(text: &str) -> Vec<String> {
     let next = rest.trim_start_matches(['*', '_']).to_lowercase();
     let ends = next.is_empty()
         || next.starts_with(['.', ';', ':', '(', '\u{2014}', '-'])
-        || next.starts_with("branch");
+        || next.starts_with("branch")
+        || (listed_after && next.starts_with(')'));
     if ends && names.len() >= 2 {
         names
     } else {
