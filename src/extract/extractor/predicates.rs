@@ -2037,12 +2037,10 @@ fn code_branches_deleted(text: &str) -> Vec<String> {
             .iter()
             .position(|w| matches!(w.trim_end_matches(':'), "branch" | "branches"))
         {
-            let skip: usize = head[..=i].iter().map(|w| w.len()).sum::<usize>();
-            let from = lower_rest
-                .find(head[i])
-                .map_or(skip, |j| j + head[i].len())
-                .min(rest.len());
-            if rest.is_char_boundary(from) {
+            // (`lower_rest` has `rest`'s byte offsets: the text is
+            // checked to lowercase to the same length above.)
+            let from = lower_rest.find(head[i]).map_or(0, |j| j + head[i].len());
+            if from > 0 && rest.is_char_boundary(from) {
                 let after = rest[from..].trim_start();
                 if let Some(a) = after.strip_prefix('(').filter(|a| a.starts_with('`')) {
                     rest = a;

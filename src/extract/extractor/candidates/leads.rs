@@ -294,9 +294,24 @@ pub(crate) fn lead_of(text: &str, lex: &Lexicon) -> Lead {
             .iter()
             .position(|x| matches!(*x, "need" | "needs" | "needed" | "have" | "has"))
             .map_or(0, |i| {
+                // ("No need to run these:", "… the following:": the items
+                // are its object.)
                 t[i + 1..]
                     .iter()
-                    .filter(|x| !matches!(**x, "to" | "not"))
+                    .filter(|x| {
+                        !matches!(
+                            **x,
+                            "to" | "not"
+                                | "the"
+                                | "these"
+                                | "those"
+                                | "them"
+                                | "following"
+                                | "any"
+                                | "of"
+                                | "below"
+                        )
+                    })
                     .count()
             });
         if obj >= 2 {
